@@ -1,0 +1,89 @@
+import type { EmulatorContext, License } from './context.js';
+import type { Faults, FaultRule } from './faults.js';
+import type { RequestLog } from './requestlog.js';
+import type { EmuResponse } from './router.js';
+import type { EmulatorRuntime } from './server.js';
+import type { Store } from './store.js';
+
+interface ControlDeps {
+  store: Store;
+  log: RequestLog;
+  faults: Faults;
+  runtime: EmulatorRuntime;
+  context: EmulatorContext;
+}
+
+const LICENSES: License[] = ['basic', 'gold', 'platinum', 'enterprise', 'trial'];
+
+/**
+ * Routes under /__emulator/ are not part of the API: they let tests and benchmarks read the
+ * request log, reset state, add spaces, change the licence and make the server slow or flaky.
+ * They need no credentials and no kbn-xsrf header.
+ */
+export function handleControl(method: string, url: URL, raw: Buffer, deps: ControlDeps): EmuResponse {
+  const route = url.pathname.slice('/__emulator'.length);
+  let body: any = undefined;
+  if (raw.length > 0) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return { status: 400, body: { error: 'control body must be JSON' } };
+    }
+  }
+  const key = `${method} ${route}`;
+  switch (key) {
+    case 'GET /requests': {
+      const since = Number(url.searchParams.get('since') ?? 0);
+      return { body: { requests: deps.log.all().filter((r) => r.seq > since) } };
+    }
+    case 'DELETE /requests':
+      deps.log.clear();
+      return { body: { cleared: true } };
+    case 'GET /counts':
+      return { body: { counts: deps.log.countsObject() } };
+    case 'POST /reset':
+      deps.store.reset();
+      deps.log.clear();
+      deps.faults.clear();
+      deps.runtime.latencyMs = 0;
+      return { body: { reset: true } };
+    case 'GET /spaces':
+      return { body: { spaces: deps.store.data.spaces } };
+    case 'POST /spaces': {
+      const id = body?.id;
+      if (typeof id !== 'string' || !/^[a-z0-9_-]+$/.test(id)) return { status: 400, body: { error: 'id must match [a-z0-9_-]+' } };
+      deps.store.addSpace(id);
+      return { body: { spaces: deps.store.data.spaces } };
+    }
+    case 'GET /license':
+      return { body: { license: deps.context.settings.license } };
+    case 'PUT /license': {
+      if (!LICENSES.includes(body?.type)) return { status: 400, body: { error: `type must be one of ${LICENSES.join(', ')}` } };
+      deps.context.settings.license = body.type;
+      return { body: { license: body.type } };
+    }
+    case 'GET /latency':
+      return { body: { ms: deps.runtime.latencyMs } };
+    case 'PUT /latency': {
+      const ms = Number(body?.ms);
+      if (!Number.isFinite(ms) || ms < 0) return { status: 400, body: { error: 'ms must be a number >= 0' } };
+      deps.runtime.latencyMs = ms;
+      return { body: { ms } };
+    }
+    case 'GET /faults':
+      return { body: { faults: deps.faults.list() } };
+    case 'PUT /faults': {
+      const rules = (Array.isArray(body) ? body : body?.faults) as FaultRule[] | undefined;
+      if (!Array.isArray(rules)) return { status: 400, body: { error: 'body must be {faults: [...]}' } };
+      deps.faults.set(rules);
+      return { body: { faults: deps.faults.list() } };
+    }
+    case 'DELETE /faults':
+      deps.faults.clear();
+      return { body: { faults: [] } };
+    case 'GET /state':
+      return { body: deps.store.data };
+    default:
+      return { status: 404, body: { error: `no control route ${key}` } };
+  }
+}

@@ -1,0 +1,264 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { authenticate, type Credential } from './auth.js';
+import { makeContext, type EmulatorContext, type License } from './context.js';
+import { EmuError, errorBody } from './errors.js';
+import { Faults } from './faults.js';
+import { RequestLog } from './requestlog.js';
+import { Router, type EmuRequest, type EmuResponse } from './router.js';
+import { Store } from './store.js';
+import { AREAS } from './areas/index.js';
+import { handleControl } from './control.js';
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Persist the whole store to this JSON file after writes, and load it at start. */
+  stateFile?: string;
+  /** Delay added to every API answer, in ms. */
+  latencyMs?: number;
+  /** Spaces besides `default`. */
+  spaces?: string[];
+  /** Credentials the server accepts; none means it runs open. */
+  credentials?: Credential[];
+  /** Shorthand for one full-privilege API key. */
+  apiKey?: string;
+  license?: License;
+  /** A clock for status derivations (maintenance windows); tests may pin it. */
+  now?: () => Date;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  store: Store;
+  log: RequestLog;
+  faults: Faults;
+  context: EmulatorContext;
+  /** Stops the server and saves pending state. */
+  stop(): Promise<void>;
+}
+
+export interface EmulatorRuntime {
+  latencyMs: number;
+  credentials: Credential[];
+}
+
+const MAX_BODY = 64 * 1024 * 1024;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const store = new Store(options.stateFile, options.spaces ?? []);
+  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true }, options.now);
+  const router = new Router();
+  for (const area of AREAS) area.register(router);
+  const log = new RequestLog();
+  const faults = new Faults();
+  const credentials = [...(options.credentials ?? [])];
+  if (options.apiKey) credentials.push({ type: 'apiKey', secret: options.apiKey, user: 'svcform' });
+  const runtime: EmulatorRuntime = { latencyMs: options.latencyMs ?? 0, credentials };
+  const sockets = new Set<Socket>();
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((err) => {
+      if (!res.headersSent) send(res, 500, errorBody(500, `emulator error: ${(err as Error).message}`, 'platform'));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const rawBody = await readBody(req);
+    if (url.pathname.startsWith('/__emulator/')) {
+      const out = handleControl(method, url, rawBody, { store, log, faults, runtime, context });
+      return reply(res, out);
+    }
+
+    let space = 'default';
+    let path = url.pathname;
+    const spaced = /^\/s\/([^/]+)(\/.*)$/.exec(path);
+    if (spaced) {
+      space = decodeURIComponent(spaced[1]);
+      path = spaced[2];
+    }
+    const match = router.match(method, path);
+    const entry = log.add({
+      time: new Date().toISOString(),
+      method,
+      path: url.pathname,
+      query: url.search,
+      space,
+      route: match?.route.pattern ?? '',
+      status: 0,
+    });
+
+    const fault = faults.decide(method, url.pathname);
+    if (fault?.kind === 'drop') {
+      entry.status = -1;
+      req.socket.destroy();
+      return;
+    }
+    const delay = runtime.latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
+    if (delay > 0) await sleep(delay);
+    if (fault?.kind === 'status') {
+      entry.status = fault.status;
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      return reply(res, { status: fault.status, body: errorBody(fault.status, `injected fault ${fault.status}`, 'platform'), headers });
+    }
+
+    const out = await serve(method, path, space, url, req, rawBody, match);
+    entry.status = out.status ?? 200;
+    if (fault?.kind === 'dropAfterServe') {
+      entry.status = -1;
+      req.socket.destroy();
+      return;
+    }
+    reply(res, out);
+  }
+
+  async function serve(
+    method: string,
+    path: string,
+    space: string,
+    url: URL,
+    req: IncomingMessage,
+    rawBody: Buffer,
+    match: ReturnType<Router['match']>,
+  ): Promise<EmuResponse> {
+    const family = match?.route.errors ?? 'platform';
+    const fail = (status: number, message: string, fam = family, attributes?: Record<string, unknown>): EmuResponse => ({
+      status,
+      body: errorBody(status, message, fam, attributes),
+    });
+    const auth = authenticate(req.headers, runtime.credentials, url.pathname);
+    if (!auth.ok) return fail(401, auth.message, 'platform');
+    if (method !== 'GET' && method !== 'HEAD' && !req.headers['kbn-xsrf'] && !req.headers['kbn-version']) {
+      return fail(400, 'Request must contain a kbn-xsrf header.', 'platform');
+    }
+    if (!store.hasSpace(space)) return fail(404, `Space "${space}" not found`, 'platform');
+    if (!match) {
+      if (router.hasPath(path)) return fail(405, `Method ${method} is not allowed on ${path}`, 'platform');
+      return fail(404, 'Not Found', 'platform');
+    }
+    if (match.route.access === 'all' && auth.readOnly) {
+      return fail(403, `API [${method} ${url.pathname}] is unauthorized for user, this action is granted by the svc privileges [all]`, 'platform');
+    }
+    let parsed: Pick<EmuRequest, 'body' | 'file'>;
+    try {
+      parsed = await parseBody(req, rawBody, url);
+    } catch (err) {
+      return fail(400, (err as Error).message, 'platform');
+    }
+    const emuReq: EmuRequest = {
+      method,
+      path,
+      space,
+      params: match.params,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      user: auth.user,
+      ...parsed,
+    };
+    try {
+      const out = await match.route.handler(emuReq, context);
+      if (method !== 'GET') store.touch();
+      return out;
+    } catch (err) {
+      if (err instanceof EmuError) return fail(err.status, err.message, err.family ?? family, err.attributes);
+      return fail(500, `An internal server error occurred: ${(err as Error).message}`, family);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    store,
+    log,
+    faults,
+    context,
+    async stop() {
+      store.flush();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<Pick<EmuRequest, 'body' | 'file'>> {
+  const type = String(req.headers['content-type'] ?? '').toLowerCase();
+  if (raw.length === 0) return { body: undefined };
+  if (type.startsWith('multipart/form-data')) {
+    // The platform's own multipart parser: a Request built from the raw bytes.
+    const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
+    const part = form.get('file');
+    if (part && typeof part !== 'string') return { body: undefined, file: { name: part.name, content: await part.text() } };
+    if (typeof part === 'string') return { body: undefined, file: { name: 'file', content: part } };
+    return { body: undefined };
+  }
+  if (type === '' || type.includes('json')) {
+    try {
+      return { body: JSON.parse(raw.toString('utf8')) };
+    } catch {
+      throw new Error('[request body]: Unexpected token in JSON');
+    }
+  }
+  return { body: undefined };
+}
+
+function reply(res: ServerResponse, out: EmuResponse): void {
+  const status = out.status ?? 200;
+  const headers = { ...(out.headers ?? {}) };
+  if (status === 204) {
+    res.writeHead(204, headers);
+    res.end();
+    return;
+  }
+  if (out.text !== undefined) {
+    res.writeHead(status, { 'content-type': out.contentType ?? 'text/plain; charset=utf-8', ...headers });
+    res.end(out.text);
+    return;
+  }
+  send(res, status, out.body ?? {}, headers);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}

@@ -1,0 +1,100 @@
+import type { Requester } from '../client/types.js';
+import type { DocPath, Resource, Severity } from '../manifest/types.js';
+
+/** An object as listed from the server, with its identity resolved. */
+export interface LiveObject {
+  kind: string;
+  space: string;
+  /** The identity that metadata.name carries (connector id, rule_id, pack name, window title...). */
+  name: string;
+  /** The id used in paths when it differs from name (rule `id`, `saved_object_id`, window id). */
+  serverId?: string;
+  /** The object as the server returned it. */
+  body: Record<string, any>;
+  /** Set (to the reason) for built-in, prebuilt, preconfigured, managed and read-only objects. */
+  readOnly?: string;
+  /** Tags, for `manage` selectors, on kinds that have them. */
+  tags?: string[];
+  /** Adapter data fetched with the object, e.g. the values of a value list. */
+  extra?: any;
+}
+
+/** A field of a manifest that names another resource by id. */
+export interface Reference {
+  kind: string;
+  name: string;
+  /** Where the reference sits in the document, e.g. ['spec', 'actions', 0, 'id']. */
+  path: DocPath;
+}
+
+export interface CheckIssue {
+  path: DocPath;
+  message: string;
+  severity?: Severity;
+}
+
+export interface AdapterContext {
+  api: Requester;
+  /** A progress note for --verbose output. */
+  log(message: string): void;
+}
+
+export interface UpdateOptions {
+  /** `apply --rotate-secrets`: send write-only secrets even when nothing else changed. */
+  rotateSecrets: boolean;
+}
+
+/** Something a kind needs in a space before its first create (value lists: the list data streams). */
+export interface SpacePrerequisite {
+  /** Shown in the plan, e.g. `list data streams`. */
+  description: string;
+  /** Whether it is in place already (one request, made while planning). */
+  check(ctx: AdapterContext, space: string): Promise<boolean>;
+  ensure(ctx: AdapterContext, space: string): Promise<void>;
+}
+
+/** A variable an exported manifest needs (a connector secret written as ${env:NAME}). */
+export interface ExportVariable {
+  name: string;
+  description: string;
+}
+
+/**
+ * Everything svcform knows about one kind. The engine never looks inside a spec: it diffs
+ * `normalizeDesired(res)` against `normalizeLive(live)` (which must be deep-equal when the server
+ * holds what the manifest says), orders work by `references`, and calls create/update/delete.
+ */
+export interface KindAdapter {
+  kind: string;
+  /** File name under schemas/, e.g. `Rule.schema.json`. */
+  schema: string;
+  /** The API area, the bucket for concurrency limits and retries (`actions`, `fleet`, ...). */
+  area: string;
+  /**
+   * JSON Pointers (into the normalized spec) of arrays that compare as sets. The engine shows their
+   * changes as added and removed members instead of positional edits.
+   */
+  setFields?: string[];
+  /** Ids this resource names that other manifests may declare (connector ids, policy ids...). */
+  references(res: Resource): Reference[];
+  /** Checks the schema cannot express (errors unless severity says otherwise). */
+  check?(res: Resource): CheckIssue[];
+  /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
+  list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
+  /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */
+  normalizeDesired(res: Resource): Record<string, any>;
+  /** A live object in the manifest's spec shape: server-managed fields dropped, defaults kept. */
+  normalizeLive(live: LiveObject): Record<string, any>;
+  create(ctx: AdapterContext, res: Resource): Promise<void>;
+  /** Bring `live` to `res` with the API's own update semantics (replace, merge or patch). */
+  update(ctx: AdapterContext, res: Resource, live: LiveObject, options: UpdateOptions): Promise<void>;
+  delete(ctx: AdapterContext, live: LiveObject): Promise<void>;
+  /**
+   * A live object as a person would write its manifest spec: server-managed fields and fields equal
+   * to server defaults left out; write-only secrets as ${env:NAME} placeholders listed in `variables`.
+   */
+  toSpec(live: LiveObject): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string> };
+  prerequisite?: SpacePrerequisite;
+  /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
+  hasWriteOnly?(res: Resource): boolean;
+}

@@ -1,0 +1,48 @@
+/** A place in a manifest file; line and column are 1-based. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** A path into a document, e.g. ['spec', 'actions', 0, 'id']. */
+export type DocPath = Array<string | number>;
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: Severity;
+  pos: SourcePos;
+  /** `Kind/name` when the document got far enough to have one. */
+  subject?: string;
+  message: string;
+}
+
+/** One manifest document after loading and interpolation. */
+export interface Resource {
+  apiVersion: string;
+  kind: string;
+  /** metadata.name: the resource's identity in its space. */
+  name: string;
+  /** metadata.space, else the run's default space. */
+  space: string;
+  labels: Record<string, string>;
+  /** metadata.ignore: JSON Pointers into the manifest (e.g. /spec/enabled) left out of the diff. */
+  ignore: string[];
+  spec: Record<string, any>;
+  /** Where the document starts. */
+  source: SourcePos;
+  /** Where a value of the document sits (path from the document root), or the nearest parent. */
+  posOf(path: DocPath): SourcePos;
+  /**
+   * JSON Pointers (relative to spec, e.g. /secrets/password) of strings that came from
+   * ${env:...} or ${file:...}: plans, logs and errors show them as (sensitive).
+   */
+  secretPointers: Set<string>;
+  /** Directory of the manifest file, for paths such as items_file. */
+  dir: string;
+}
+
+export function subjectOf(r: { kind: string; name: string }): string {
+  return `${r.kind}/${r.name}`;
+}

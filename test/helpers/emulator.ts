@@ -1,0 +1,58 @@
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
+
+export interface CallResult {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** A raw HTTP call to the emulator: JSON in, JSON (or text) out, kbn-xsrf set unless told not to. */
+export async function call(
+  emu: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { headers?: Record<string, string>; xsrf?: boolean; raw?: BodyInit; contentType?: string } = {},
+): Promise<CallResult> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.xsrf !== false && method !== 'GET') headers['kbn-xsrf'] = 'true';
+  let payload: BodyInit | undefined = options.raw;
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  } else if (options.contentType) headers['content-type'] = options.contentType;
+  const res = await fetch(emu.url + path, { method, headers, body: payload });
+  const text = await res.text();
+  let parsed: any = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** A multipart/form-data body with one `file` part, as import endpoints take. */
+export function fileForm(content: string, filename = 'import.ndjson'): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([content]), filename);
+  return form;
+}
+
+export async function postFile(emu: { url: string }, path: string, content: string, filename?: string): Promise<CallResult> {
+  const res = await fetch(emu.url + path, { method: 'POST', headers: { 'kbn-xsrf': 'true' }, body: fileForm(content, filename) });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** Starts an emulator on port 0 for one test file; call the returned stop in `after`. */
+export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, ...options });
+}
