@@ -1,0 +1,417 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, emulator } from '../helpers/emulator.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+
+const SQ = '/api/hostquery/saved_queries';
+const PACKS = '/api/hostquery/packs';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+async function createSavedQuery(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
+  const res = await call(emu, 'POST', `${space}${SQ}`, { id: unique('sq'), query: 'SELECT 1;', interval: 60, ...body });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+async function createPack(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
+  const res = await call(emu, 'POST', `${space}${PACKS}`, {
+    name: unique('pack'),
+    queries: { uptime: { query: 'SELECT * FROM uptime;', interval: 60 } },
+    ...body,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+describe('emulator host queries: saved queries', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('create answers data with a saved_object_id and the server-managed fields (service-api.md Host queries: "create saved query ... data with saved_object_id")', async () => {
+    const res = await call(emu, 'POST', SQ, { id: 'users', query: 'SELECT * FROM users;', interval: '3600', description: 'Users', version: '5.0.0', ecs_mapping: { 'user.name': { field: 'username' } } });
+    assert.equal(res.status, 200);
+    const data = res.body.data;
+    assert.match(data.saved_object_id, UUID);
+    assert.equal(data.id, 'users');
+    assert.equal(data.prebuilt, false);
+    assert.equal(data.created_by, 'elastic');
+    assert.equal(data.updated_by, 'elastic');
+    assert.ok(Date.parse(data.created_at) && Date.parse(data.updated_at));
+    assert.deepEqual(data.ecs_mapping, { 'user.name': { field: 'username' } });
+    assert.equal(data.version, '5.0.0');
+  });
+
+  it('stores interval as a string of seconds, also when sent as an integer (service-api.md Resources: "interval (R, string of seconds)")', async () => {
+    const data = await createSavedQuery(emu, { interval: 120 });
+    assert.equal(data.interval, '120');
+    const read = await call(emu, 'GET', `${SQ}/${data.saved_object_id}`);
+    assert.equal(read.body.data.interval, '120');
+  });
+
+  it('keeps platform as a comma-joined string (service-api.md Resources: "platform (comma separated)")', async () => {
+    const data = await createSavedQuery(emu, { platform: 'linux,darwin' });
+    assert.equal(data.platform, 'linux,darwin');
+  });
+
+  it('fills snapshot true and removed false when omitted (wire-facts §8: "treat snapshot and removed as server-defaulted")', async () => {
+    const data = await createSavedQuery(emu);
+    assert.equal(data.snapshot, true);
+    assert.equal(data.removed, false);
+  });
+
+  it('answers 400 when id, query or interval is missing or interval is not seconds (service-api.md Resources: "id (name string, R), query (R), interval (R ...)"; Errors: 400)', async () => {
+    for (const body of [{ query: 'SELECT 1;', interval: 60 }, { id: unique('x'), interval: 60 }, { id: unique('x'), query: 'SELECT 1;' }, { id: unique('x'), query: 'SELECT 1;', interval: 'hourly' }]) {
+      const res = await call(emu, 'POST', SQ, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'Bad Request');
+      assert.equal(res.body.statusCode, 400);
+    }
+  });
+
+  it('answers 409 for a duplicate id (service-api.md Errors: "Duplicate id on create (saved object, list) | 409")', async () => {
+    const data = await createSavedQuery(emu);
+    const res = await call(emu, 'POST', SQ, { id: data.id, query: 'SELECT 2;', interval: 60 });
+    assert.equal(res.status, 409);
+    assert.deepEqual(Object.keys(res.body).sort(), ['error', 'message', 'statusCode']);
+  });
+
+  it('get answers data by saved_object_id and 404 for an unknown one (service-api.md Errors: "Resource does not exist ... 404")', async () => {
+    const data = await createSavedQuery(emu);
+    const read = await call(emu, 'GET', `${SQ}/${data.saved_object_id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.id, data.id);
+    const missing = await call(emu, 'GET', `${SQ}/no-such-id`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error, 'Not Found');
+  });
+
+  it('update without new_id answers 400 (service-api.md Host queries: "update always needs new_id (the name)")', async () => {
+    const data = await createSavedQuery(emu);
+    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { query: 'SELECT 2;', interval: 60 });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /new_id/);
+  });
+
+  it('update replaces: omitted optional fields are removed and id becomes new_id (service-api.md Host queries: "update ... replaces")', async () => {
+    const data = await createSavedQuery(emu, { description: 'old', platform: 'linux', version: '1.0.0', snapshot: false, ecs_mapping: { a: { value: 'b' } } });
+    const newId = unique('renamed');
+    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { new_id: newId, query: 'SELECT 2;', interval: 30 });
+    assert.equal(res.status, 200);
+    const read = (await call(emu, 'GET', `${SQ}/${data.saved_object_id}`)).body.data;
+    assert.equal(read.id, newId);
+    assert.equal(read.query, 'SELECT 2;');
+    assert.equal(read.interval, '30');
+    for (const gone of ['description', 'platform', 'version', 'ecs_mapping']) assert.equal(read[gone], undefined, gone);
+    assert.equal(read.snapshot, true);
+    assert.equal(read.created_at, data.created_at);
+  });
+
+  it('update to a new_id another query holds answers 409 (service-api.md Errors: 409 conflict)', async () => {
+    const a = await createSavedQuery(emu);
+    const b = await createSavedQuery(emu);
+    const res = await call(emu, 'PUT', `${SQ}/${b.saved_object_id}`, { new_id: a.id, query: 'SELECT 1;', interval: 60 });
+    assert.equal(res.status, 409);
+  });
+
+  it('update and delete of an unknown saved_object_id answer 404 (service-api.md Errors: 404)', async () => {
+    assert.equal((await call(emu, 'PUT', `${SQ}/nope`, { new_id: 'x', query: 'SELECT 1;', interval: 60 })).status, 404);
+    assert.equal((await call(emu, 'DELETE', `${SQ}/nope`)).status, 404);
+  });
+
+  it('delete answers an empty object and the query is gone (wire-facts §8: delete returns {})', async () => {
+    const data = await createSavedQuery(emu);
+    const res = await call(emu, 'DELETE', `${SQ}/${data.saved_object_id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, {});
+    assert.equal((await call(emu, 'GET', `${SQ}/${data.saved_object_id}`)).status, 404);
+  });
+
+  it('find answers page, per_page, total and flattened data with id and saved_object_id, page 1 of 20 by default (service-api.md Host queries: "find paging as for packs"; "data items have id (name) and saved_object_id")', async () => {
+    const fresh = await emulator();
+    try {
+      for (let i = 0; i < 25; i++) await createSavedQuery(fresh);
+      const res = await call(fresh, 'GET', SQ);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.page, 1);
+      assert.equal(res.body.per_page, 20);
+      assert.equal(res.body.total, 28); // 25 plus the three prebuilt queries
+      assert.equal(res.body.data.length, 20);
+      for (const item of res.body.data) {
+        assert.equal(typeof item.id, 'string');
+        assert.match(item.saved_object_id, UUID);
+        assert.equal(typeof item.query, 'string');
+      }
+      const second = await call(fresh, 'GET', `${SQ}?page=2&pageSize=20`);
+      assert.equal(second.body.data.length, 8);
+      // service-api.md names the parameter page_size; the wire name is pageSize (wire-facts 0.4).
+      const snake = await call(fresh, 'GET', `${SQ}?page=3&page_size=10`);
+      assert.deepEqual([snake.body.per_page, snake.body.data.length], [10, 8]);
+      const ids = new Set([...res.body.data, ...second.body.data].map((q: any) => q.saved_object_id));
+      assert.equal(ids.size, 28);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('find sorts by createdAt by default, newest first, and honours sort and sortOrder (service-api.md Host queries: "sort (default createdAt), sort_order")', async () => {
+    const fresh = await emulator();
+    try {
+      const made = [];
+      for (const id of ['b-query', 'c-query', 'a-query']) made.push(await createSavedQuery(fresh, { id }));
+      const byDefault = (await call(fresh, 'GET', SQ)).body.data.map((q: any) => q.id);
+      assert.deepEqual(byDefault.slice(0, 3), ['a-query', 'c-query', 'b-query']);
+      const byId = (await call(fresh, 'GET', `${SQ}?sort=id&sortOrder=asc`)).body.data.map((q: any) => q.id);
+      assert.deepEqual(byId.slice(0, 3), ['a-query', 'b-query', 'c-query']);
+      assert.equal((await call(fresh, 'GET', `${SQ}?sort=bogus`)).status, 400);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('find answers 400 past the search window page × pageSize > 10000 (brief: search window limit)', async () => {
+    assert.equal((await call(emu, 'GET', `${SQ}?page=10&pageSize=1000`)).status, 200);
+    const res = await call(emu, 'GET', `${SQ}?page=11&pageSize=1000`);
+    assert.equal(res.status, 400);
+    assert.equal((await call(emu, 'GET', `${SQ}?page=0`)).status, 400);
+  });
+
+  it('seeds prebuilt saved queries (prebuilt: true) that refuse update and delete with 400 (wire-facts §8: "Prebuilt queries (prebuilt:true) cannot be updated")', async () => {
+    const all = (await call(emu, 'GET', `${SQ}?pageSize=1000`)).body.data;
+    const prebuilt = all.filter((q: any) => q.prebuilt === true);
+    assert.ok(prebuilt.length >= 2);
+    const target = prebuilt[0];
+    const put = await call(emu, 'PUT', `${SQ}/${target.saved_object_id}`, { new_id: target.id, query: 'SELECT 1;', interval: 60 });
+    assert.equal(put.status, 400);
+    const del = await call(emu, 'DELETE', `${SQ}/${target.saved_object_id}`);
+    assert.equal(del.status, 400);
+    assert.equal((await call(emu, 'GET', `${SQ}/${target.saved_object_id}`)).status, 200);
+  });
+});
+
+describe('emulator host queries: packs', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('create answers data with saved_object_id and audit fields (service-api.md Host queries: "create pack | name, queries R ... | data with saved_object_id")', async () => {
+    const data = await createPack(emu, { description: 'd', enabled: true, policy_ids: ['p1'] });
+    assert.match(data.saved_object_id, UUID);
+    assert.equal(data.description, 'd');
+    assert.equal(data.enabled, true);
+    assert.deepEqual(data.policy_ids, ['p1']);
+    assert.equal(data.created_by, 'elastic');
+    assert.ok(Date.parse(data.updated_at));
+    assert.deepEqual(data.queries, { uptime: { query: 'SELECT * FROM uptime;', interval: 60 } });
+  });
+
+  it('the create reply carries shards as an array of {key, value} and no read_only (wire-facts §9: "The create response is not authoritative")', async () => {
+    const data = await createPack(emu, { policy_ids: ['p1', 'p2'], shards: { p1: 50, p2: 100 } });
+    assert.deepEqual(data.shards, [{ key: 'p1', value: 50 }, { key: 'p2', value: 100 }]);
+    assert.equal('read_only' in data, false);
+    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
+    assert.deepEqual(read.shards, { p1: 50, p2: 100 });
+  });
+
+  it('answers 400 without name or queries, or with a query entry missing query or an integer interval (service-api.md Resources: "name (R), queries (R)"; "query (R ...), interval (R, seconds, int)")', async () => {
+    const bodies = [
+      { queries: { q: { query: 'SELECT 1;', interval: 60 } } },
+      { name: unique('p') },
+      { name: unique('p'), queries: { q: { interval: 60 } } },
+      { name: unique('p'), queries: { q: { query: 'SELECT 1;' } } },
+      { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 1.5 } } },
+      { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 60 } }, policy_ids: 'p1' },
+    ];
+    for (const body of bodies) {
+      const res = await call(emu, 'POST', PACKS, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'Bad Request');
+    }
+  });
+
+  it('answers 400 for a shard percent outside 1 to 100 (service-api.md Limits: "Host query shards | pack | percent 1 to 100 per policy")', async () => {
+    for (const percent of [0, 101, 50.5]) {
+      const res = await call(emu, 'POST', PACKS, { name: unique('p'), queries: {}, shards: { p1: percent } });
+      assert.equal(res.status, 400, String(percent));
+    }
+    assert.ok(await createPack(emu, { shards: { p1: 1, p2: 100 } }));
+  });
+
+  it('answers 409 for a second pack of the same name (wire-facts §9: "Pack names must be unique (I)"; decision: enforced)', async () => {
+    const data = await createPack(emu);
+    const res = await call(emu, 'POST', PACKS, { name: data.name, queries: {} });
+    assert.equal(res.status, 409);
+    assert.match(res.body.message, /already exists/);
+  });
+
+  it('get answers data with shards as a map, read_only, type and namespaces, and 404 for an unknown id (wire-facts §9 get; service-api.md Errors: 404)', async () => {
+    const data = await createPack(emu, { shards: { p9: 10 } });
+    const read = await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.read_only, false);
+    assert.deepEqual(read.body.data.shards, { p9: 10 });
+    assert.equal(read.body.data.type, 'hostquery-pack');
+    assert.deepEqual(read.body.data.namespaces, ['default']);
+    assert.equal((await call(emu, 'GET', `${PACKS}/nope`)).status, 404);
+  });
+
+  it('accepts queries.*.saved_query_id on writes and never returns it (wire-facts §9: "accepted on writes and never returned")', async () => {
+    const sq = await createSavedQuery(emu);
+    const data = await createPack(emu, { queries: { q: { query: 'SELECT 1;', interval: 60, saved_query_id: sq.id } } });
+    assert.equal(data.queries.q.saved_query_id, undefined);
+    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
+    assert.equal(read.queries.q.saved_query_id, undefined);
+    const put = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, { queries: { q: { query: 'SELECT 1;', interval: 60, saved_query_id: sq.id } } });
+    assert.equal(put.body.data.queries.q.saved_query_id, undefined);
+  });
+
+  it('returns a query\'s snapshot and removed only when true (osquery server source: convertSOQueriesToPack)', async () => {
+    const data = await createPack(emu, { queries: { a: { query: 'SELECT 1;', interval: 60, snapshot: false, removed: true }, b: { query: 'SELECT 2;', interval: 60, snapshot: true, removed: false } } });
+    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
+    assert.deepEqual(read.queries.a, { query: 'SELECT 1;', interval: 60, removed: true });
+    assert.deepEqual(read.queries.b, { query: 'SELECT 2;', interval: 60, snapshot: true });
+  });
+
+  it('update takes every field as optional and resets omitted ones, keeping name and enabled (service-api.md Host queries: "update pack | same fields, all optional; omitted fields may reset")', async () => {
+    const data = await createPack(emu, { description: 'd', enabled: true, policy_ids: ['p1'], shards: { p1: 20 } });
+    const res = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, {});
+    assert.equal(res.status, 200);
+    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
+    assert.equal(read.name, data.name);
+    assert.equal(read.enabled, true);
+    assert.equal(read.description, '');
+    assert.deepEqual(read.policy_ids, []);
+    assert.deepEqual(read.shards, {});
+    assert.deepEqual(read.queries, {});
+    assert.deepEqual(res.body.data.queries, {});
+  });
+
+  it('update answers data with the whole pack (service-api.md Host queries: "update pack ... data pack")', async () => {
+    const data = await createPack(emu);
+    const name = unique('renamed');
+    const res = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, { name, enabled: false, policy_ids: ['p2'], shards: { p2: 30 }, queries: { q: { query: 'SELECT 3;', interval: 10 } } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.name, name);
+    assert.deepEqual(res.body.data.shards, { p2: 30 });
+    assert.equal(res.body.data.read_only, false);
+    assert.equal(res.body.data.created_at, data.created_at);
+  });
+
+  it('update to a name another pack holds answers 409, update of an unknown id 404 (service-api.md Errors: 404; wire-facts §9 unique names)', async () => {
+    const a = await createPack(emu);
+    const b = await createPack(emu);
+    assert.equal((await call(emu, 'PUT', `${PACKS}/${b.saved_object_id}`, { name: a.name })).status, 409);
+    assert.equal((await call(emu, 'PUT', `${PACKS}/nope`, { name: 'x' })).status, 404);
+  });
+
+  it('seeds a prebuilt read_only pack per space that cannot be updated (service-api.md Host queries: "prebuilt packs cannot be updated"; wire-facts §9 read_only)', async () => {
+    const list = (await call(emu, 'GET', `${PACKS}?pageSize=100`)).body.data;
+    const prebuilt = list.filter((p: any) => p.read_only === true);
+    assert.equal(prebuilt.length, 1);
+    const res = await call(emu, 'PUT', `${PACKS}/${prebuilt[0].saved_object_id}`, { name: prebuilt[0].name, queries: prebuilt[0].queries });
+    assert.equal(res.status, 400);
+  });
+
+  it('delete answers an empty object and the pack is gone (service-api.md Host queries: "delete pack | | empty object")', async () => {
+    const data = await createPack(emu);
+    const res = await call(emu, 'DELETE', `${PACKS}/${data.saved_object_id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, {});
+    assert.equal((await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).status, 404);
+    assert.equal((await call(emu, 'DELETE', `${PACKS}/${data.saved_object_id}`)).status, 404);
+  });
+
+  it('find answers page, per_page, total and flattened packs, page 1 of 20 by default (service-api.md Host queries: "find packs | page (default 1), page_size (default 20) ... | page, per_page, total, data (flattened pack objects)")', async () => {
+    const fresh = await emulator();
+    try {
+      for (let i = 0; i < 21; i++) await createPack(fresh, { policy_ids: ['p1'], shards: { p1: 40 } });
+      const res = await call(fresh, 'GET', PACKS);
+      assert.equal(res.status, 200);
+      assert.deepEqual({ page: res.body.page, per_page: res.body.per_page, total: res.body.total }, { page: 1, per_page: 20, total: 22 });
+      assert.equal(res.body.data.length, 20);
+      const item = res.body.data.find((p: any) => !p.read_only);
+      assert.match(item.saved_object_id, UUID);
+      assert.deepEqual(item.shards, { p1: 40 });
+      assert.deepEqual(item.policy_ids, ['p1']);
+      assert.equal(typeof item.queries.uptime.query, 'string');
+      assert.equal(item.attributes, undefined);
+      assert.equal((await call(fresh, 'GET', `${PACKS}?page=2`)).body.data.length, 2);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('find sorts by createdAt by default, newest first (service-api.md Host queries: "sort (default createdAt), sort_order")', async () => {
+    const fresh = await emulator();
+    try {
+      for (const name of ['m', 'z', 'a']) await createPack(fresh, { name });
+      assert.deepEqual((await call(fresh, 'GET', PACKS)).body.data.slice(0, 3).map((p: any) => p.name), ['a', 'z', 'm']);
+      const asc = (await call(fresh, 'GET', `${PACKS}?sort=name&sortOrder=asc`)).body.data.map((p: any) => p.name);
+      assert.deepEqual(asc.slice(0, 3), ['a', 'm', 'prebuilt-hardware-monitoring']);
+      assert.equal((await call(fresh, 'GET', `${PACKS}?sortOrder=sideways`)).status, 400);
+      assert.equal((await call(fresh, 'GET', `${PACKS}?page=2&pageSize=5001`)).status, 400);
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
+
+describe('emulator host queries: live queries, privileges and spaces', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator({
+      spaces: ['other'],
+      credentials: [
+        { type: 'apiKey', secret: 'full', user: 'ops' },
+        { type: 'apiKey', secret: 'viewer', user: 'viewer', readOnly: true },
+      ],
+    });
+  });
+  after(() => emu.stop());
+  const full = { headers: { authorization: 'ApiKey full' } };
+  const viewer = { headers: { authorization: 'ApiKey viewer' } };
+
+  it('a live query answers 400 because no agent is enrolled (service-api.md Host queries: "Live queries need at least one enrolled agent running the host-query integration")', async () => {
+    const res = await call(emu, 'POST', '/api/hostquery/live_queries', { query: 'SELECT 1;', agent_all: true }, full);
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /enrolled agent/);
+    const list = await call(emu, 'GET', '/api/hostquery/live_queries', undefined, full);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.data, { items: [], total: 0 });
+  });
+
+  it('records its creator in created_by and updated_by (service-api.md Resources: "audit metadata")', async () => {
+    const res = await call(emu, 'POST', SQ, { id: 'by-ops', query: 'SELECT 1;', interval: 60 }, full);
+    assert.equal(res.body.data.created_by, 'ops');
+  });
+
+  it('a read-only key reads but gets Forbidden on writes (service-api.md Authentication 7: "insufficient privileges give an authorization error with reason Forbidden")', async () => {
+    assert.equal((await call(emu, 'GET', PACKS, undefined, viewer)).status, 200);
+    const res = await call(emu, 'POST', PACKS, { name: 'nope', queries: {} }, viewer);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error, 'Forbidden');
+  });
+
+  it('packs and saved queries of one space are invisible in another (service-api.md cross-cutting rule 1: "A resource created in one space is not visible from another")', async () => {
+    const sq = await call(emu, 'POST', `/s/other${SQ}`, { id: 'only-in-other', query: 'SELECT 1;', interval: 60 }, full);
+    const pack = await call(emu, 'POST', `/s/other${PACKS}`, { name: 'only-in-other', queries: {} }, full);
+    assert.equal(sq.status, 200);
+    assert.equal(pack.status, 200);
+    assert.equal((await call(emu, 'GET', `${SQ}/${sq.body.data.saved_object_id}`, undefined, full)).status, 404);
+    assert.equal((await call(emu, 'GET', `${PACKS}/${pack.body.data.saved_object_id}`, undefined, full)).status, 404);
+    const defaultQueries = (await call(emu, 'GET', `${SQ}?pageSize=100`, undefined, full)).body.data.map((q: any) => q.id);
+    const defaultPacks = (await call(emu, 'GET', `${PACKS}?pageSize=100`, undefined, full)).body.data.map((p: any) => p.name);
+    assert.equal(defaultQueries.includes('only-in-other'), false);
+    assert.equal(defaultPacks.includes('only-in-other'), false);
+    // The same names are free in the default space.
+    assert.equal((await call(emu, 'POST', PACKS, { name: 'only-in-other', queries: {} }, full)).status, 200);
+    assert.equal((await call(emu, 'GET', `/s/other${PACKS}/${pack.body.data.saved_object_id}`, undefined, full)).status, 200);
+  });
+});

@@ -1,0 +1,146 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, emulator } from '../helpers/emulator.js';
+import { fetchRequester } from '../helpers/requester.js';
+import { resource } from '../helpers/resource.js';
+import { hostQuerySavedQueryAdapter as adapter } from '../../src/kinds/host-query-saved-query.js';
+import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+
+const KIND = 'HostQuerySavedQuery';
+
+describe('HostQuerySavedQuery adapter', () => {
+  let emu: RunningEmulator;
+  let ctx: AdapterContext;
+  before(async () => {
+    emu = await emulator({ spaces: ['soc'] });
+    ctx = { api: fetchRequester(emu.url), log: () => {} };
+  });
+  after(() => emu.stop());
+
+  async function live(name: string, space = 'default'): Promise<LiveObject> {
+    const found = (await adapter.list(ctx, space)).filter((o) => o.name === name);
+    assert.equal(found.length, 1, `one live saved query named ${name}`);
+    return found[0];
+  }
+
+  const manifests = [
+    resource(KIND, 'minimal', { query: 'SELECT * FROM uptime;', interval: 60 }),
+    resource(KIND, 'string-interval', { query: 'SELECT * FROM users;', interval: '3600', description: '  Local users  ' }),
+    resource(KIND, 'full', {
+      query: 'SELECT pid, name, path FROM processes;',
+      interval: 300,
+      description: 'Running processes',
+      platform: 'windows,linux, darwin',
+      version: '5.10.2',
+      timeout: 120,
+      snapshot: false,
+      removed: true,
+      ecs_mapping: { 'process.pid': { field: 'pid' }, 'process.name': { field: 'name' }, 'event.category': { value: ['process'] } },
+    }),
+    resource(KIND, 'in-soc', { query: 'SELECT * FROM os_version;', interval: 86400, platform: 'linux' }, { space: 'soc' }),
+  ];
+
+  it('creates manifests that omit defaults and lists them equal to the desired state', async () => {
+    for (const res of manifests) {
+      await adapter.create(ctx, res);
+      const obj = await live(res.name, res.space);
+      assert.equal(obj.kind, KIND);
+      assert.equal(obj.readOnly, undefined);
+      assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
+      assert.deepEqual(adapter.normalizeLive(obj), adapter.normalizeDesired(res), res.name);
+    }
+  });
+
+  it('normalizes interval as an integer, platform as a sorted set and description trimmed', () => {
+    const n = adapter.normalizeDesired(manifests[2]);
+    assert.equal(n.interval, 300);
+    assert.equal(n.platform, 'darwin,linux,windows');
+    assert.equal(adapter.normalizeDesired(manifests[1]).description, 'Local users');
+    assert.equal(adapter.normalizeDesired(manifests[1]).interval, 3600);
+  });
+
+  it('marks the prebuilt saved queries read-only', async () => {
+    const prebuilt = (await adapter.list(ctx, 'default')).filter((o) => o.readOnly);
+    assert.ok(prebuilt.length > 0);
+    assert.ok(prebuilt.every((o) => o.body.prebuilt === true));
+  });
+
+  it('shows an interval changed through the API as a difference', async () => {
+    const res = manifests[0];
+    const obj = await live(res.name);
+    const put = await call(emu, 'PUT', `/api/hostquery/saved_queries/${obj.serverId}`, { new_id: res.name, query: obj.body.query, interval: '120' });
+    assert.equal(put.status, 200);
+    const changed = await live(res.name);
+    assert.notDeepEqual(adapter.normalizeLive(changed), adapter.normalizeDesired(res));
+    assert.equal(adapter.normalizeLive(changed).interval, 120);
+  });
+
+  it('update converges, also when the manifest drops optional fields (replace semantics)', async () => {
+    await adapter.update(ctx, manifests[0], await live(manifests[0].name), { rotateSecrets: false });
+    assert.deepEqual(adapter.normalizeLive(await live(manifests[0].name)), adapter.normalizeDesired(manifests[0]));
+
+    const trimmed = resource(KIND, 'full', { query: 'SELECT pid FROM processes;', interval: '600', platform: 'linux' });
+    const before = await live('full');
+    await adapter.update(ctx, trimmed, before, { rotateSecrets: false });
+    const after = await live('full');
+    assert.equal(after.serverId, before.serverId);
+    assert.equal(after.body.description, undefined);
+    assert.equal(after.body.ecs_mapping, undefined);
+    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(trimmed));
+  });
+
+  it('toSpec leaves out server-managed fields and defaults and round-trips', async () => {
+    for (const res of manifests) {
+      const obj = await live(res.name, res.space);
+      const { spec } = adapter.toSpec(obj);
+      for (const managed of ['id', 'saved_object_id', 'created_at', 'updated_by', 'prebuilt']) assert.equal(spec[managed], undefined);
+      assert.equal(typeof spec.interval, 'number');
+      const rebuilt = resource(KIND, obj.name, spec, { space: obj.space });
+      assert.deepEqual(adapter.normalizeDesired(rebuilt), adapter.normalizeLive(obj), res.name);
+    }
+    const minimal = adapter.toSpec(await live('minimal')).spec;
+    assert.deepEqual(minimal, { query: 'SELECT * FROM uptime;', interval: 60 });
+  });
+
+  it('delete removes the saved query', async () => {
+    const obj = await live('string-interval');
+    await adapter.delete(ctx, obj);
+    assert.equal((await adapter.list(ctx, 'default')).some((o) => o.name === 'string-interval'), false);
+  });
+
+  it('has no references', () => {
+    assert.deepEqual(adapter.references(manifests[2]), []);
+  });
+});
+
+describe('HostQuerySavedQuery adapter listing', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('lists 1,200 saved queries (plus the prebuilt ones) in 2 find requests of 1000', async () => {
+    const seeding = fetchRequester(emu.url);
+    const ctx: AdapterContext = { api: seeding, log: () => {} };
+    const total = 1200;
+    for (let start = 0; start < total; start += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, total - start) }, (_, i) =>
+          adapter.create(ctx, resource(KIND, `q-${String(start + i).padStart(4, '0')}`, { query: 'SELECT 1;', interval: 60 })),
+        ),
+      );
+    }
+    const counting = fetchRequester(emu.url);
+    await call(emu, 'DELETE', '/__emulator/requests');
+    const all = await adapter.list({ api: counting, log: () => {} }, 'default');
+    assert.equal(counting.count, 2);
+    const log = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
+    assert.deepEqual(log.map((r: any) => r.route), ['/api/hostquery/saved_queries', '/api/hostquery/saved_queries']);
+    assert.ok(log.every((r: any) => r.query.includes('pageSize=1000')));
+    const names = all.filter((o) => !o.readOnly).map((o) => o.name);
+    assert.equal(names.length, total);
+    assert.equal(new Set(names).size, total);
+  });
+});
