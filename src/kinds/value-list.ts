@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Requester } from '../client/types.js';
+import type { Resource } from '../manifest/types.js';
+import { deepEqual, isPlainObject } from './normalize.js';
+import type { KindAdapter, LiveObject } from './types.js';
+
+const KIND = 'ValueList';
+const AREA = 'lists';
+const BASE = '/api/lists';
+/**
+ * Both find endpoints page up to the search window in one go; the cursor carries a caller past
+ * it, so this is also the page size for 100,000-item lists (ten requests).
+ */
+export const LIST_PAGE_SIZE = 10_000;
+/** Above this many values, export writes them to a file beside the manifest. */
+export const INLINE_ITEMS_MAX = 1000;
+/** Server default of a list's `version` (service-api.md Value lists). */
+const DEFAULT_VERSION = 1;
+
+/** The lines of a values file as the import endpoint reads them: blank lines are not values. */
+export function parseValues(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() !== '') out.push(line);
+  }
+  return out;
+}
+
+/** Values compare as a set: unique and in one fixed order on both sides of the diff. */
+function valueSet(values: Iterable<unknown>): string[] {
+  return [...new Set([...values].map(String))].sort();
+}
+
+// A manifest's items_file is read once per loaded resource, however often it is normalized.
+const fileValuesCache = new WeakMap<Resource, string[]>();
+
+function desiredValues(res: Resource): string[] {
+  if (Array.isArray(res.spec.items)) return valueSet(res.spec.items);
+  if (typeof res.spec.items_file !== 'string') return [];
+  let values = fileValuesCache.get(res);
+  if (!values) {
+    values = valueSet(parseValues(readFileSync(resolve(res.dir, res.spec.items_file), 'utf8')));
+    fileValuesCache.set(res, values);
+  }
+  return values;
+}
+
+/** The list fields an update by PUT sets (everything but the values and the fixed type). */
+function listFields(source: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { name: source.name, description: source.description };
+  if (isPlainObject(source.meta)) out.meta = source.meta;
+  out.version = typeof source.version === 'number' ? source.version : DEFAULT_VERSION;
+  return out;
+}
+
+function comparable(source: Record<string, any>, values: string[]): Record<string, any> {
+  const { name, description, meta, version } = listFields(source);
+  const out: Record<string, any> = { name, description, type: source.type };
+  if (meta !== undefined) out.meta = meta;
+  out.version = version;
+  out.items = values;
+  return out;
+}
+
+/**
+ * Every row of a `_find` endpoint of the lists API: large pages, each after the previous one's
+ * cursor (search_after), so no page is ever beyond the search window. ceil(total / pageSize)
+ * requests, at least one.
+ */
+async function findAll(api: Requester, space: string, path: string, query: Record<string, string>, accept: number[] = []): Promise<any[]> {
+  const rows: any[] = [];
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const res = await api.request({ method: 'GET', path, space, area: AREA, accept, query: { ...query, page, per_page: LIST_PAGE_SIZE, cursor } });
+    if (res.status !== 200) return rows;
+    const data: any[] = res.body?.data ?? [];
+    for (const row of data) rows.push(row);
+    if (data.length < LIST_PAGE_SIZE || rows.length >= (res.body?.total ?? 0)) return rows;
+    cursor = res.body.cursor;
+  }
+}
+
+function importRequest(id: string, space: string, values: string[]) {
+  return {
+    method: 'POST' as const,
+    path: `${BASE}/items/_import`,
+    space,
+    area: AREA,
+    query: { list_id: id },
+    multipart: { field: 'file', filename: 'items.txt', content: values.join('\n') + '\n', contentType: 'text/plain' },
+  };
+}
+
+/** A file name for exported values that is safe whatever characters the list id holds. */
+function valuesFileName(id: string): string {
+  return `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`;
+}
+
+/**
+ * Value lists and their values. metadata.name is the list `id`; the spec's `items` (or the
+ * `items_file` beside the manifest) is the complete set of values. Values are written in bulk:
+ * one import request for any number of additions, and a delete only per removed value.
+ */
+export const valueListAdapter: KindAdapter = {
+  kind: KIND,
+  schema: 'ValueList.schema.json',
+  area: AREA,
+  setFields: ['/items'],
+
+  references() {
+    return [];
+  },
+
+  check(res) {
+    if (typeof res.spec.items_file !== 'string') return [];
+    try {
+      readFileSync(resolve(res.dir, res.spec.items_file));
+      return [];
+    } catch (err) {
+      return [{ path: ['spec', 'items_file'], message: `items_file cannot be read: ${(err as Error).message}` }];
+    }
+  },
+
+  async list(ctx, space) {
+    // Before the list data streams exist the server may answer the find with 404: no lists yet.
+    const lists = await findAll(ctx.api, space, `${BASE}/_find`, {}, [404]);
+    return Promise.all(
+      lists.map(async (list): Promise<LiveObject> => {
+        const items = await findAll(ctx.api, space, `${BASE}/items/_find`, { list_id: list.id });
+        return {
+          kind: KIND,
+          space,
+          name: list.id,
+          body: list,
+          readOnly: list.immutable ? 'immutable list' : undefined,
+          extra: { items: valueSet(items.map((item) => item.value)) },
+        };
+      }),
+    );
+  },
+
+  normalizeDesired(res) {
+    return comparable(res.spec, desiredValues(res));
+  },
+
+  normalizeLive(live) {
+    return comparable(live.body, live.extra?.items ?? []);
+  },
+
+  async create(ctx, res) {
+    const body: Record<string, any> = { id: res.name, name: res.spec.name, description: res.spec.description, type: res.spec.type };
+    if (res.spec.meta !== undefined) body.meta = res.spec.meta;
+    if (res.spec.version !== undefined) body.version = res.spec.version;
+    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, area: AREA, idempotent: true, body });
+    const values = desiredValues(res);
+    if (values.length > 0) await ctx.api.request(importRequest(res.name, res.space, values));
+  },
+
+  async update(ctx, res, live) {
+    if (live.body.type !== res.spec.type) {
+      throw new Error(
+        `ValueList ${res.name}: the type of a list cannot change (server: ${live.body.type}, manifest: ${res.spec.type}); ` +
+          'delete the list first or give the manifest a new name',
+      );
+    }
+    const desired = listFields(res.spec);
+    const current = listFields(live.body);
+    if (!deepEqual(desired, current)) {
+      // A full replace (absent meta is removed); `_version` makes it fail rather than overwrite a
+      // change made since the plan read the list. `version` is sent so that it stays as declared.
+      await ctx.api.request({
+        method: 'PUT',
+        path: BASE,
+        space: live.space,
+        area: AREA,
+        body: { id: res.name, ...desired, _version: live.body._version },
+      });
+    }
+    const want = new Set(desiredValues(res));
+    const have = new Set<string>(live.extra?.items ?? []);
+    const missing = [...want].filter((v) => !have.has(v));
+    const extra = [...have].filter((v) => !want.has(v));
+    if (missing.length > 0) await ctx.api.request(importRequest(res.name, live.space, missing));
+    // One delete per removed value; the client bounds how many are in flight. A value already gone
+    // (404) is what was wanted.
+    await Promise.all(
+      extra.map((value) =>
+        ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, area: AREA, query: { list_id: res.name, value }, accept: [404] }),
+      ),
+    );
+  },
+
+  async delete(ctx, live) {
+    await ctx.api.request({ method: 'DELETE', path: BASE, space: live.space, area: AREA, query: { id: live.name } });
+  },
+
+  toSpec(live) {
+    const spec: Record<string, any> = { name: live.body.name, description: live.body.description, type: live.body.type };
+    if (isPlainObject(live.body.meta)) spec.meta = live.body.meta;
+    if (typeof live.body.version === 'number' && live.body.version !== DEFAULT_VERSION) spec.version = live.body.version;
+    const values: string[] = live.extra?.items ?? [];
+    if (values.length <= INLINE_ITEMS_MAX) {
+      spec.items = values;
+      return { spec };
+    }
+    const file = valuesFileName(live.name);
+    spec.items_file = file;
+    return { spec, files: { [file]: values.join('\n') + '\n' } };
+  },
+
+  prerequisite: {
+    description: 'list data streams',
+    async check(ctx, space) {
+      const res = await ctx.api.request({ method: 'GET', path: `${BASE}/index`, space, area: AREA, accept: [404] });
+      return res.status === 200;
+    },
+    async ensure(ctx, space) {
+      // Idempotent per service-api.md; some servers answer 409 when the streams already exist.
+      await ctx.api.request({ method: 'POST', path: `${BASE}/index`, space, area: AREA, idempotent: true, accept: [409] });
+    },
+  },
+};
