@@ -1,0 +1,204 @@
+import type { EmulatorContext } from '../../context.js';
+import { EmuError } from '../../errors.js';
+import { findConnector } from '../connectors.js';
+import { applyTypeDefaults, defaultFrequency, isEcsField, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
+import { isRuleType, RESPONSE_ONLY_FIELDS, ruleBodyIssues, ruleConsistencyProblem, type BodyMode, type RuleType } from './schema.js';
+import type { StoredRule } from './state.js';
+
+/** Who writes, where, and when: what every rule write needs besides the body. */
+export interface Writer {
+  ctx: EmulatorContext;
+  space: string;
+  user: string;
+}
+
+/** Fields the server owns; a request never sets them and PUT keeps them from the existing rule. */
+const SERVER_FIELDS = ['id', 'rule_id', 'immutable', 'rule_source', 'created_at', 'created_by', 'updated_at', 'updated_by', 'revision', 'execution_summary'];
+
+/** A rule without its server-owned fields: what requests set (a copy, safe to change). */
+export function ruleParameters(rule: StoredRule): Record<string, any> {
+  const params: Record<string, any> = {};
+  for (const [k, v] of Object.entries(rule)) if (!SERVER_FIELDS.includes(k)) params[k] = structuredClone(v);
+  return params;
+}
+
+export const securityError = (status: number, message: string) => new EmuError(status, message, 'security');
+
+/** Route-schema failures are platform-shaped even on security routes (wire-facts 0.3). */
+export function bodyIssuesError(issues: string[]): EmuError {
+  return new EmuError(400, `[request body]: ${issues.join(', ')}`, 'platform');
+}
+
+export function requireObjectBody(body: unknown): Record<string, any> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new EmuError(400, `[request body]: Expected object, received ${body === undefined ? 'undefined' : Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body}`, 'platform');
+  }
+  return body as Record<string, any>;
+}
+
+/** Validates a create / update / import body; returns the problems rather than throwing (import reports them per rule). */
+export function createBodyIssues(body: Record<string, any>, mode: BodyMode): string[] {
+  return ruleBodyIssues(body, mode, isRuleType(body.type) ? body.type : undefined);
+}
+
+function stableJson(v: unknown): string {
+  const sort = (x: any): any => {
+    if (Array.isArray(x)) return x.map(sort);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.keys(x).sort().filter((k) => x[k] !== undefined).map((k) => [k, sort(x[k])]));
+    return x;
+  };
+  return JSON.stringify(sort(v));
+}
+
+/** The rule's parameters: what a revision counts (not `enabled`, not server fields, not action uuids). */
+function parameterFingerprint(rule: StoredRule): string {
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rule)) if (k !== 'enabled' && !SERVER_FIELDS.includes(k)) params[k] = v;
+  params.actions = (rule.actions ?? []).map(({ uuid: _uuid, ...rest }: Record<string, unknown>) => rest);
+  return stableJson(params);
+}
+
+/**
+ * Actions as stored: each names a connector of the space (400 otherwise), gets the connector's
+ * type, a uuid when it has none, and a frequency derived from the rule throttle when it has none.
+ */
+export function resolveActions(w: Writer, actions: any[] | undefined, throttle: unknown): any[] {
+  const out: any[] = [];
+  const missing: string[] = [];
+  for (const action of actions ?? []) {
+    const connector = findConnector(w.ctx, w.space, action.id);
+    if (!connector) {
+      missing.push(action.id);
+      continue;
+    }
+    if (action.action_type_id !== undefined && action.action_type_id !== connector.connector_type_id) {
+      throw securityError(400, `Failed to validate actions due to the following error: action_type_id "${action.action_type_id}" does not match connector "${action.id}" of type "${connector.connector_type_id}"`);
+    }
+    const resolved: Record<string, unknown> = { action_type_id: connector.connector_type_id };
+    if (action.group !== undefined) resolved.group = action.group;
+    resolved.id = action.id;
+    resolved.params = action.params;
+    resolved.uuid = action.uuid ?? w.ctx.uuid();
+    resolved.frequency = action.frequency ?? defaultFrequency(throttle);
+    if (action.alerts_filter !== undefined) resolved.alerts_filter = action.alerts_filter;
+    out.push(resolved);
+  }
+  if (missing.length) throw securityError(400, `Failed to validate actions due to the following error: Invalid connectors: ${missing.join(', ')}`);
+  return out;
+}
+
+function withoutUndefined(o: Record<string, any>): Record<string, any> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** Body fields as parameters: server fields and identity removed, defaults filled (create and PUT). */
+function parametersFromBody(body: Record<string, any>): Record<string, any> {
+  const params: Record<string, any> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined || SERVER_FIELDS.includes(k) || RESPONSE_ONLY_FIELDS.includes(k)) continue;
+    params[k] = structuredClone(v);
+  }
+  for (const [k, v] of Object.entries(RULE_DEFAULTS)) if (params[k] === undefined) params[k] = structuredClone(v);
+  applyTypeDefaults(params, params.type as RuleType);
+  return params;
+}
+
+function computeRequiredFields(fields: any[] | undefined): any[] | undefined {
+  return fields?.map((f) => ({ name: f.name, type: f.type, ecs: isEcsField(f.name, f.type) }));
+}
+
+function executionSummary(w: Writer) {
+  return { last_execution: { date: w.ctx.now().toISOString(), status: 'succeeded', status_order: 0, message: '', metrics: {} } };
+}
+
+/** Finishes parameters into a stored rule: actions, required_fields.ecs, the whole-rule checks. */
+function finishParameters(w: Writer, params: Record<string, any>): Record<string, any> {
+  params.actions = resolveActions(w, params.actions, params.throttle);
+  if (params.required_fields) params.required_fields = computeRequiredFields(params.required_fields);
+  const problem = ruleConsistencyProblem(params);
+  if (problem) throw securityError(400, problem);
+  return withoutUndefined(params);
+}
+
+export interface NewRuleOptions {
+  immutable?: boolean;
+  ruleSource?: Record<string, unknown>;
+}
+
+/** A new rule from a validated create (or import) body. */
+export function buildNewRule(w: Writer, body: Record<string, any>, options: NewRuleOptions = {}): StoredRule {
+  const params = finishParameters(w, parametersFromBody(body));
+  const now = w.ctx.now().toISOString();
+  const rule: StoredRule = {
+    id: w.ctx.uuid(),
+    rule_id: body.rule_id ?? w.ctx.uuid(),
+    ...params,
+    immutable: options.immutable ?? false,
+    rule_source: options.ruleSource ?? { type: 'internal' },
+    created_at: now,
+    created_by: w.user,
+    updated_at: now,
+    updated_by: w.user,
+    revision: 0,
+  };
+  if (rule.enabled) rule.execution_summary = executionSummary(w);
+  return rule;
+}
+
+/** Server bookkeeping after any change of an existing rule: revision, customisation, timestamps, summary. */
+export function finishUpdate(w: Writer, existing: StoredRule, params: Record<string, any>): StoredRule {
+  const next: StoredRule = {
+    id: existing.id,
+    rule_id: existing.rule_id,
+    ...params,
+    immutable: existing.immutable,
+    rule_source: existing.rule_source,
+    created_at: existing.created_at,
+    created_by: existing.created_by,
+    updated_at: w.ctx.now().toISOString(),
+    updated_by: w.user,
+    revision: existing.revision,
+  };
+  if (parameterFingerprint(next) !== parameterFingerprint(existing)) {
+    next.revision = existing.revision + 1;
+    // Mirrors the real server: editing a prebuilt rule's parameters makes it a customised one.
+    if (existing.rule_source?.type === 'external') next.rule_source = { ...existing.rule_source, is_customized: true };
+  }
+  if (existing.execution_summary) next.execution_summary = existing.execution_summary;
+  if (next.enabled && !existing.enabled) next.execution_summary = executionSummary(w);
+  return next;
+}
+
+/** PUT: a full replace with defaults re-applied; `enabled` and `version` kept when omitted (wire-facts 2.2). */
+export function replaceRule(w: Writer, existing: StoredRule, body: Record<string, any>): StoredRule {
+  const params = parametersFromBody(body);
+  params.enabled = body.enabled ?? existing.enabled;
+  params.version = body.version ?? existing.version;
+  return finishUpdate(w, existing, finishParameters(w, params));
+}
+
+/** PATCH: each field is `patch ?? existing`; the type never changes (wire-facts 2.2). */
+export function patchRule(w: Writer, existing: StoredRule, patch: Record<string, any>): StoredRule {
+  const params = ruleParameters(existing);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined || v === null || SERVER_FIELDS.includes(k)) continue;
+    params[k] = structuredClone(v);
+  }
+  normalizeTypeFields(params);
+  // Stored actions are already resolved (uuid, type, frequency), so resolving them again keeps them as they are.
+  const finished = finishParameters(w, params);
+  return finishUpdate(w, existing, finished);
+}
+
+/** `enabled` alone (bulk enable/disable): neither a new revision nor a customisation. */
+export function withEnabled(w: Writer, existing: StoredRule, enabled: boolean): StoredRule {
+  const params = ruleParameters(existing);
+  params.enabled = enabled;
+  return finishUpdate(w, existing, params);
+}
+
+/** The rule as exported and imported: the response without its run-time state. */
+export function exportable(rule: StoredRule): Record<string, unknown> {
+  const { execution_summary: _summary, ...rest } = rule;
+  return rest;
+}

@@ -1,0 +1,233 @@
+import type { EmulatorContext } from '../../context.js';
+import { EmuError } from '../../errors.js';
+import type { EmuRequest, EmuResponse } from '../../router.js';
+import { findConnector, importConnector, storedConnector } from '../connectors.js';
+import { buildNewRule, createBodyIssues, exportable, replaceRule, securityError } from './build.js';
+import { writer } from './crud.js';
+import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
+
+/** _export and _import of rules as NDJSON (wire-facts 0.2 and 2.1). */
+
+const MAX_RULES = 10_000;
+
+function booleanParam(req: EmuRequest, name: string): boolean {
+  const raw = req.query.get(name);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new EmuError(400, `[request query]: ${name}: Invalid enum value. Expected 'true' | 'false', received '${raw}'`, 'platform');
+}
+
+/**
+ * The export file: the rules, the connectors their actions use (without secrets; built-in
+ * connectors are left out and counted as excluded), then the summary line unless excluded.
+ */
+export function exportResponse(
+  ctx: EmulatorContext,
+  space: string,
+  rules: Record<string, any>[],
+  missingRuleIds: string[],
+  excludeDetails: boolean,
+  fileName: string,
+): EmuResponse {
+  const connectorIds = [...new Set(rules.flatMap((r) => (r.actions ?? []).map((a: { id: string }) => a.id)))];
+  const connectorLines: string[] = [];
+  const excluded: Array<{ id: string; type: string }> = [];
+  for (const id of connectorIds) {
+    const stored = storedConnector(ctx, space, id);
+    if (!stored) {
+      if (findConnector(ctx, space, id)) excluded.push({ id, type: 'action' });
+      continue;
+    }
+    connectorLines.push(
+      JSON.stringify({
+        attributes: { actionTypeId: stored.connector_type_id, config: stored.config, isMissingSecrets: Object.keys(stored.secrets).length === 0, name: stored.name, secrets: {} },
+        id: stored.id,
+        managed: false,
+        references: [],
+        type: 'action',
+      }),
+    );
+  }
+  const lines = [...rules.map((r) => JSON.stringify(r)), ...connectorLines];
+  if (!excludeDetails) {
+    lines.push(
+      JSON.stringify({
+        exported_count: rules.length + connectorLines.length,
+        exported_rules_count: rules.length,
+        missing_rules: missingRuleIds.map((rule_id) => ({ rule_id })),
+        missing_rules_count: missingRuleIds.length,
+        exported_exception_list_count: 0,
+        exported_exception_list_item_count: 0,
+        missing_exception_list_item_count: 0,
+        missing_exception_list_items: [],
+        missing_exception_lists: [],
+        missing_exception_lists_count: 0,
+        exported_action_connector_count: connectorLines.length,
+        missing_action_connection_count: 0,
+        missing_action_connections: [],
+        excluded_action_connection_count: excluded.length,
+        excluded_action_connections: excluded,
+      }),
+    );
+  }
+  return {
+    text: lines.map((l) => `${l}\n`).join(''),
+    contentType: 'application/ndjson',
+    headers: { 'content-disposition': `attachment; filename="${fileName}"` },
+  };
+}
+
+export function exportRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
+  const excludeDetails = booleanParam(req, 'exclude_export_details');
+  const fileName = req.query.get('file_name') ?? 'export.ndjson';
+  const state = rulesState(ctx, req.space);
+  const body = req.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw new EmuError(400, '[request body]: Expected object', 'platform');
+  }
+  const objects = body?.objects;
+  if (objects === undefined || objects === null) {
+    const rules = allRules(state);
+    if (rules.length > MAX_RULES) throw securityError(400, `Can't export more than ${MAX_RULES} rules`);
+    return exportResponse(ctx, req.space, rules.map(exportable), [], excludeDetails, fileName);
+  }
+  if (!Array.isArray(objects) || objects.some((o) => typeof o?.rule_id !== 'string')) {
+    throw new EmuError(400, '[request body]: objects: Expected array of {rule_id: string}', 'platform');
+  }
+  if (objects.length > MAX_RULES) throw securityError(400, `Can't export more than ${MAX_RULES} rules`);
+  const found: Record<string, any>[] = [];
+  const missing: string[] = [];
+  for (const { rule_id } of objects as Array<{ rule_id: string }>) {
+    const rule = ruleByRuleId(state, rule_id);
+    if (rule) found.push(exportable(rule));
+    else missing.push(rule_id);
+  }
+  return exportResponse(ctx, req.space, found, missing, excludeDetails, fileName);
+}
+
+interface ImportError {
+  rule_id?: string;
+  id?: string;
+  error: { status_code: number; message: string };
+}
+
+export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
+  const overwrite = booleanParam(req, 'overwrite');
+  booleanParam(req, 'overwrite_exceptions');
+  const overwriteConnectors = booleanParam(req, 'overwrite_action_connectors');
+  booleanParam(req, 'as_new_list');
+  if (!req.file) throw new EmuError(400, '[request body]: file: Required', 'platform');
+  const ext = /\.[^.]*$/.exec(req.file.name)?.[0] ?? '';
+  if (ext !== '.ndjson') throw securityError(400, `Invalid file extension ${ext}`);
+
+  const ruleLines: Array<Record<string, any> | Error> = [];
+  const connectorLines: Record<string, any>[] = [];
+  for (const line of req.file.content.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    let parsed: any;
+    try {
+      parsed = JSON.parse(line);
+    } catch (err) {
+      ruleLines.push(err as Error);
+      continue;
+    }
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      if ('exported_count' in parsed) continue;
+      if (parsed.type === 'action') {
+        connectorLines.push(parsed);
+        continue;
+      }
+      // Exception lists and items travel in the same file; they belong to the exceptions API.
+      if ('list_id' in parsed && !('rule_id' in parsed)) continue;
+    }
+    ruleLines.push(parsed);
+  }
+  if (ruleLines.length > MAX_RULES) throw securityError(400, `Can't import more than ${MAX_RULES} rules`);
+
+  const connectorErrors: ImportError[] = [];
+  let connectorsImported = 0;
+  for (const c of connectorLines) {
+    const id = String(c.id ?? '');
+    if (storedConnector(ctx, req.space, id) && !overwriteConnectors) {
+      connectorErrors.push({ id, error: { status_code: 409, message: `Connector "${id}" already exists; set overwrite_action_connectors to replace it` } });
+      continue;
+    }
+    try {
+      importConnector(ctx, req.space, { id, name: c.attributes?.name, connector_type_id: c.attributes?.actionTypeId, config: c.attributes?.config });
+      connectorsImported += 1;
+    } catch (err) {
+      if (!(err instanceof EmuError)) throw err;
+      connectorErrors.push({ id, error: { status_code: err.status, message: err.message } });
+    }
+  }
+
+  const state = rulesState(ctx, req.space);
+  const w = writer(req, ctx);
+  const errors: ImportError[] = [];
+  const seen = new Set<string>();
+  let imported = 0;
+  for (const entry of ruleLines) {
+    if (entry instanceof Error) {
+      errors.push({ rule_id: '(unknown id)', error: { status_code: 400, message: entry.message } });
+      continue;
+    }
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+      errors.push({ rule_id: '(unknown id)', error: { status_code: 400, message: 'Expected object' } });
+      continue;
+    }
+    const ruleId = entry.rule_id;
+    if (typeof ruleId !== 'string' || ruleId === '') {
+      errors.push({ rule_id: '(unknown id)', error: { status_code: 400, message: 'rule_id: Required' } });
+      continue;
+    }
+    if (seen.has(ruleId)) {
+      errors.push({ rule_id: ruleId, error: { status_code: 400, message: `More than one rule with rule-id: "${ruleId}" found` } });
+      continue;
+    }
+    seen.add(ruleId);
+    const issues = createBodyIssues(entry, 'import');
+    if (issues.length) {
+      errors.push({ rule_id: ruleId, error: { status_code: 400, message: issues.join(', ') } });
+      continue;
+    }
+    const missingConnectors = [...new Set<string>((entry.actions ?? []).map((a: { id: string }) => a.id))].filter((id) => !findConnector(ctx, req.space, id));
+    if (missingConnectors.length) {
+      const many = missingConnectors.length > 1;
+      errors.push({
+        rule_id: ruleId,
+        error: { status_code: 404, message: `${missingConnectors.length} connector${many ? 's are' : ' is'} missing. Connector id${many ? 's' : ''} missing ${many ? 'are' : 'is'}: ${missingConnectors.join(', ')}` },
+      });
+      continue;
+    }
+    const existing = ruleByRuleId(state, ruleId);
+    if (existing && !overwrite) {
+      errors.push({ rule_id: ruleId, error: { status_code: 409, message: `rule_id: "${ruleId}" already exists` } });
+      continue;
+    }
+    // Imported actions get fresh uuids, as on any write that sends none.
+    const body = { ...entry, actions: (entry.actions ?? []).map(({ uuid: _uuid, ...a }: any) => a) };
+    try {
+      saveRule(state, existing ? replaceRule(w, existing, body) : buildNewRule(w, body));
+      imported += 1;
+    } catch (err) {
+      if (!(err instanceof EmuError)) throw err;
+      errors.push({ rule_id: ruleId, error: { status_code: err.status, message: err.message } });
+    }
+  }
+
+  return {
+    body: {
+      success: errors.length === 0,
+      success_count: imported,
+      rules_count: ruleLines.length,
+      errors,
+      exceptions_success: true,
+      exceptions_success_count: 0,
+      exceptions_errors: [],
+      action_connectors_success: connectorErrors.length === 0,
+      action_connectors_success_count: connectorsImported,
+      action_connectors_errors: connectorErrors,
+      action_connectors_warnings: [],
+    },
+  };
+}
