@@ -1,0 +1,160 @@
+import { badRequest } from '../../errors.js';
+import type { EmuRequest } from '../../router.js';
+
+/** Reads a query parameter under its wire name or the snake_case name the API document uses. */
+export function queryValue(req: EmuRequest, name: string, alias?: string): string | null {
+  return req.query.get(name) ?? (alias ? req.query.get(alias) : null);
+}
+
+export function numberQuery(req: EmuRequest, name: string, alias: string | undefined, fallback: number): number {
+  const raw = queryValue(req, name, alias);
+  if (raw === null) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) {
+    throw badRequest(`[request query.${name}]: expected value of type [number] but got [string]`);
+  }
+  return n;
+}
+
+export function boolQuery(req: EmuRequest, name: string, alias?: string): boolean | undefined {
+  const raw = queryValue(req, name, alias);
+  if (raw === null) return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw badRequest(`[request query.${name}]: expected value of type [boolean] but got [string]`);
+}
+
+export function formatQuery(req: EmuRequest): 'simplified' | 'legacy' | undefined {
+  const raw = req.query.get('format');
+  if (raw === null) return undefined;
+  if (raw === 'simplified' || raw === 'legacy') return raw;
+  throw badRequest(`[request query.format]: types that failed validation:\n- [request query.format.0]: expected value to equal [simplified]\n- [request query.format.1]: expected value to equal [legacy]`);
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  sortField: string;
+  sortOrder: 'asc' | 'desc';
+}
+
+/** page / perPage / sortField / sortOrder as Fleet list routes take them (page 1-based, perPage default 20). */
+export function pageRequest(req: EmuRequest, defaults: { sortField: string; sortOrder: 'asc' | 'desc' }): PageRequest {
+  const page = numberQuery(req, 'page', undefined, 1);
+  const perPage = numberQuery(req, 'perPage', 'per_page', 20);
+  const sortOrderRaw = queryValue(req, 'sortOrder', 'sort_order');
+  if (sortOrderRaw !== null && sortOrderRaw !== 'asc' && sortOrderRaw !== 'desc') {
+    throw badRequest(`[request query.sortOrder]: types that failed validation:\n- [request query.sortOrder.0]: expected value to equal [desc]\n- [request query.sortOrder.1]: expected value to equal [asc]`);
+  }
+  if (page < 1 || !Number.isInteger(page)) throw badRequest(`[request query.page]: Value must be an integer equal or greater than [1].`);
+  if (perPage < 0 || !Number.isInteger(perPage)) throw badRequest(`[request query.perPage]: Value must be an integer equal or greater than [0].`);
+  return {
+    page,
+    perPage,
+    sortField: queryValue(req, 'sortField', 'sort_field') ?? defaults.sortField,
+    sortOrder: (sortOrderRaw as 'asc' | 'desc' | null) ?? defaults.sortOrder,
+  };
+}
+
+/** Past this many hits (page × perPage) the search backend refuses the query. */
+export const SEARCH_WINDOW = 10000;
+
+function sortValue(record: Record<string, any>, path: string): unknown {
+  let cur: any = record;
+  for (const part of path.split('.')) cur = cur?.[part];
+  return Array.isArray(cur) ? cur[0] : cur;
+}
+
+/** Sorts (ties broken by creation order), checks the search window and cuts one page. */
+export function paginate<T extends { seq: number }>(records: T[], p: PageRequest): { items: T[]; total: number } {
+  if (p.page * p.perPage > SEARCH_WINDOW) {
+    throw badRequest(
+      `Result window is too large, from + size must be less than or equal to: [${SEARCH_WINDOW}] but was [${p.page * p.perPage}]. See the scroll api for a more efficient way to request large data sets.`,
+    );
+  }
+  const dir = p.sortOrder === 'asc' ? 1 : -1;
+  const sorted = [...records].sort((a, b) => {
+    const va = sortValue(a as Record<string, any>, p.sortField);
+    const vb = sortValue(b as Record<string, any>, p.sortField);
+    if (va !== vb) {
+      if (va === undefined || va === null) return 1;
+      if (vb === undefined || vb === null) return -1;
+      if (va < (vb as any)) return -dir;
+      if (va > (vb as any)) return dir;
+    }
+    return (a.seq - b.seq) * dir;
+  });
+  const start = (p.page - 1) * p.perPage;
+  return { items: sorted.slice(start, start + p.perPage), total: records.length };
+}
+
+/** A body object, or the 400 the route validation gives for a missing or non-object body. */
+export function bodyObject(req: EmuRequest): Record<string, any> {
+  const body = req.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('[request body]: expected a plain object value, but found [null] instead.');
+  }
+  return body as Record<string, any>;
+}
+
+/** Refuses keys the route's body schema does not define, as the server's schema validation does. */
+export function rejectUnknownKeys(body: Record<string, any>, allowed: Set<string>, prefix = 'request body'): void {
+  for (const key of Object.keys(body)) {
+    if (!allowed.has(key)) throw badRequest(`[${prefix}.${key}]: definition for this key is missing`);
+  }
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'Array';
+  return typeof v;
+}
+
+export function expectString(body: Record<string, any>, key: string, options: { required?: boolean; nullable?: boolean } = {}): void {
+  const v = body[key];
+  if (v === undefined) {
+    if (options.required) throw badRequest(`[request body.${key}]: expected value of type [string] but got [undefined]`);
+    return;
+  }
+  if (v === null && options.nullable) return;
+  if (typeof v !== 'string') throw badRequest(`[request body.${key}]: expected value of type [string] but got [${typeName(v)}]`);
+}
+
+export function expectBoolean(body: Record<string, any>, key: string): void {
+  const v = body[key];
+  if (v !== undefined && typeof v !== 'boolean') throw badRequest(`[request body.${key}]: expected value of type [boolean] but got [${typeName(v)}]`);
+}
+
+export function expectObject(body: Record<string, any>, key: string, options: { nullable?: boolean } = {}): void {
+  const v = body[key];
+  if (v === undefined || (v === null && options.nullable)) return;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw badRequest(`[request body.${key}]: expected value of type [object] but got [${typeName(v)}]`);
+  }
+}
+
+export function expectStringArray(body: Record<string, any>, key: string, options: { required?: boolean; minSize?: number } = {}): void {
+  const v = body[key];
+  if (v === undefined) {
+    if (options.required) throw badRequest(`[request body.${key}]: expected value of type [array] but got [undefined]`);
+    return;
+  }
+  if (!Array.isArray(v)) throw badRequest(`[request body.${key}]: expected value of type [array] but got [${typeName(v)}]`);
+  v.forEach((x, i) => {
+    if (typeof x !== 'string') throw badRequest(`[request body.${key}.${i}]: expected value of type [string] but got [${typeName(x)}]`);
+  });
+  if (options.minSize !== undefined && v.length < options.minSize) {
+    throw badRequest(`[request body.${key}]: array size is [${v.length}], but cannot be smaller than [${options.minSize}]`);
+  }
+}
+
+const INVALID_NAMESPACE_CHARACTERS = /[*\\/?"<>|\s,#:-]+/;
+
+/** The server's data-stream namespace rule (lowercase, no special characters, at most 100 bytes). */
+export function namespaceError(ns: string): string | undefined {
+  if (!ns.trim()) return 'Namespace is required';
+  if (ns !== ns.toLowerCase()) return 'Namespace must be lowercase';
+  if (INVALID_NAMESPACE_CHARACTERS.test(ns)) return 'Namespace contains invalid characters';
+  if (Buffer.byteLength(ns) > 100) return 'Namespace cannot be more than 100 bytes';
+  return undefined;
+}

@@ -1,0 +1,343 @@
+import type { EmulatorContext } from '../../context.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { EmuRequest, Router } from '../../router.js';
+import { CATEGORY_TITLES, catalogNames, compareVersions, findPackage, isLimitedPackage, latestPackage, type CatalogPackage } from './catalog.js';
+import { boolQuery, numberQuery, queryValue } from './common.js';
+import { epmState, fleetState, packagePoliciesEverywhere, packagePoliciesIn, type Installation } from './state.js';
+import { moveToVersion } from './records.js';
+
+/**
+ * The package manager (/api/fleet/epm). Install state is global to the deployment (packages are
+ * installed once, whatever the space), package policies and their counts are per space.
+ */
+
+/** The id of the key packages are signed with (GET /epm/verification_key_id). */
+const VERIFICATION_KEY_ID = 'D27D666CD88E42B4';
+
+export function packageOrThrow(name: string, version: string): CatalogPackage {
+  if (!latestPackage(name)) throw notFound(`[${name}] package not found in registry`);
+  const pkg = findPackage(name, version);
+  if (!pkg) throw notFound(`${name}@${version} not found`);
+  return pkg;
+}
+
+function assetsOf(pkg: CatalogPackage): Array<{ id: string; type: string }> {
+  const out: Array<{ id: string; type: string }> = [];
+  for (const ds of pkg.data_streams) {
+    if (ds.type === 'logs') out.push({ id: `${ds.type}-${ds.dataset}-${pkg.version}`, type: 'ingest_pipeline' });
+    out.push({ id: `${ds.type}-${ds.dataset}`, type: 'index_template' });
+    out.push({ id: `${ds.type}-${ds.dataset}@package`, type: 'component_template' });
+  }
+  return out;
+}
+
+function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage): { installType: 'install' | 'update' | 'reinstall' } {
+  const state = epmState(ctx);
+  const now = ctx.now().toISOString();
+  const existing = state.installations[pkg.name];
+  const installType = !existing ? 'install' : existing.version === pkg.version ? 'reinstall' : 'update';
+  state.installations[pkg.name] = {
+    name: pkg.name,
+    version: pkg.version,
+    install_status: 'installed',
+    install_source: 'registry',
+    installed_kibana_space_id: existing?.installed_kibana_space_id ?? space,
+    keep_policies_up_to_date: existing?.keep_policies_up_to_date ?? false,
+    ...(installType === 'update' ? { previous_version: existing!.version } : existing?.previous_version ? { previous_version: existing.previous_version } : {}),
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  return { installType };
+}
+
+/** Installs the package when no version of it is installed (what creating a package policy does). */
+export function ensureInstalled(ctx: EmulatorContext, space: string, pkg: CatalogPackage): void {
+  if (!epmState(ctx).installations[pkg.name]) install(ctx, space, pkg);
+}
+
+function installationInfo(inst: Installation, pkg: CatalogPackage | undefined) {
+  return {
+    type: 'epm-packages',
+    created_at: inst.created_at,
+    updated_at: inst.updated_at,
+    namespaces: [],
+    installed_kibana: [],
+    installed_kibana_space_id: inst.installed_kibana_space_id,
+    installed_es: pkg ? assetsOf(pkg) : [],
+    name: inst.name,
+    version: inst.version,
+    install_status: inst.install_status,
+    install_source: inst.install_source,
+    install_format_schema_version: '1.3.0',
+    verification_status: 'unverified',
+    verification_key_id: null,
+    experimental_data_stream_features: [],
+    latest_install_failed_attempts: [],
+    keep_policies_up_to_date: inst.keep_policies_up_to_date,
+  };
+}
+
+function installState(ctx: EmulatorContext, name: string) {
+  const inst = epmState(ctx).installations[name];
+  // Quirk (wire-facts 7): the status says `installed` when ANY version is, whatever version was asked.
+  return {
+    status: inst ? 'installed' : 'not_installed',
+    ...(inst ? { installationInfo: installationInfo(inst, findPackage(inst.name, inst.version)) } : {}),
+  };
+}
+
+function dataStreamPath(pkg: CatalogPackage, dataset: string): string {
+  return dataset.startsWith(`${pkg.name}.`) ? dataset.slice(pkg.name.length + 1).replace(/\./g, '_') : dataset;
+}
+
+function summary(pkg: CatalogPackage) {
+  return {
+    name: pkg.name,
+    title: pkg.title,
+    version: pkg.version,
+    release: 'ga',
+    description: pkg.description,
+    type: pkg.type,
+    download: `/epr/${pkg.name}/${pkg.name}-${pkg.version}.zip`,
+    path: `/package/${pkg.name}/${pkg.version}`,
+    icons: [{ src: '/img/logo.svg', path: `/package/${pkg.name}/${pkg.version}/img/logo.svg`, type: 'image/svg+xml' }],
+    categories: pkg.categories,
+    format_version: pkg.format_version,
+    owner: pkg.owner,
+    conditions: { kibana: { version: pkg.kibana_version } },
+    latestVersion: latestPackage(pkg.name)!.version,
+    dataStreams: pkg.data_streams.map((ds) => ({ name: `${ds.type}-${ds.dataset}-*`, title: ds.title })),
+  };
+}
+
+/** The registry package info the server answers with (what clients expand package policies from). */
+export function packageInfo(ctx: EmulatorContext, pkg: CatalogPackage) {
+  const inst = epmState(ctx).installations[pkg.name];
+  return {
+    ...summary(pkg),
+    policy_templates: pkg.policy_templates.map((t) => ({ ...t, multiple: t.multiple !== false })),
+    data_streams: pkg.data_streams.map((ds) => ({
+      type: ds.type,
+      dataset: ds.dataset,
+      title: ds.title,
+      release: 'ga',
+      package: pkg.name,
+      path: dataStreamPath(pkg, ds.dataset),
+      ...(ds.streams ? { streams: ds.streams } : {}),
+    })),
+    ...(pkg.vars ? { vars: pkg.vars } : {}),
+    keepPoliciesUpToDate: inst?.keep_policies_up_to_date ?? false,
+    licensePath: `/package/${pkg.name}/${pkg.version}/LICENSE.txt`,
+    ...installState(ctx, pkg.name),
+  };
+}
+
+function packagePolicyCount(ctx: EmulatorContext, space: string, name: string) {
+  const policies = Object.values(fleetState(ctx, space).packagePolicies).filter((p) => p.package.name === name);
+  return { package_policy_count: policies.length, agent_policy_count: new Set(policies.flatMap((p) => p.policy_ids)).size };
+}
+
+function manifestText(pkg: CatalogPackage): string {
+  const lines = [
+    `format_version: ${pkg.format_version}`,
+    `name: ${pkg.name}`,
+    `title: ${pkg.title}`,
+    `version: ${pkg.version}`,
+    `description: ${pkg.description}`,
+    `type: ${pkg.type}`,
+    'categories:',
+    ...pkg.categories.map((c) => `  - ${c}`),
+    'conditions:',
+    '  kibana:',
+    `    version: "${pkg.kibana_version}"`,
+    'policy_templates:',
+    ...pkg.policy_templates.flatMap((t) => [`  - name: ${t.name}`, `    title: ${t.title}`, '    inputs:', ...t.inputs.map((i) => `      - type: ${i.type}`)]),
+    'owner:',
+    `  github: ${pkg.owner.github}`,
+    `  type: ${pkg.owner.type}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function packageFile(pkg: CatalogPackage, path: string): { text: string; contentType: string } | undefined {
+  if (path === 'manifest.yml') return { text: manifestText(pkg), contentType: 'text/yaml; charset=utf-8' };
+  if (path === 'docs/README.md') {
+    const streams = pkg.data_streams.map((ds) => `- \`${ds.dataset}\`: ${ds.title}`).join('\n');
+    return { text: `# ${pkg.title}\n\n${pkg.description}\n\n## Data streams\n\n${streams}\n`, contentType: 'text/markdown; charset=utf-8' };
+  }
+  if (path === 'LICENSE.txt') return { text: 'Licensed under the Elastic License 2.0.\n', contentType: 'text/plain; charset=utf-8' };
+  return undefined;
+}
+
+function installRoute(req: EmuRequest, ctx: EmulatorContext, name: string, version: string | undefined) {
+  const latest = latestPackage(name);
+  if (!latest) throw notFound(`[${name}] package not found in registry`);
+  const pkg = version ? packageOrThrow(name, version) : latest;
+  const body = req.body ?? {};
+  const force = body.force === true;
+  if (compareVersions(pkg.version, latest.version) < 0 && !force) {
+    throw badRequest(`${pkg.name}-${pkg.version} is out-of-date and cannot be installed or updated`);
+  }
+  install(ctx, req.space, pkg);
+  return { body: { items: assetsOf(pkg), _meta: { install_source: 'registry', name: pkg.name } } };
+}
+
+export function registerEpm(router: Router): void {
+  const base = '/api/fleet/epm';
+
+  router.get(`${base}/categories`, () => {
+    const counts = new Map<string, number>();
+    for (const name of catalogNames()) for (const c of latestPackage(name)!.categories) counts.set(c, (counts.get(c) ?? 0) + 1);
+    const items = [...counts.entries()]
+      .map(([id, count]) => ({ id, title: CATEGORY_TITLES[id] ?? id, count }))
+      .sort((a, b) => a.title.localeCompare(b.title));
+    return { body: { items } };
+  });
+
+  router.get(`${base}/packages`, (req, ctx) => {
+    const category = queryValue(req, 'category');
+    const excludeStatus = boolQuery(req, 'excludeInstallStatus', 'exclude_install_status') === true;
+    const withCount = boolQuery(req, 'withPackagePoliciesCount', 'with_package_policies_count') === true;
+    const items = catalogNames()
+      .map((name) => latestPackage(name)!)
+      .filter((pkg) => !category || pkg.categories.includes(category))
+      .map((pkg) => ({
+        id: pkg.name,
+        ...summary(pkg),
+        ...(excludeStatus ? {} : installState(ctx, pkg.name)),
+        ...(withCount ? { packagePoliciesInfo: { count: packagePolicyCount(ctx, req.space, pkg.name).package_policy_count } } : {}),
+      }));
+    return { body: { items } };
+  });
+
+  router.get(`${base}/packages/installed`, (req, ctx) => {
+    const perPage = numberQuery(req, 'perPage', 'per_page', 15);
+    const sortOrder = queryValue(req, 'sortOrder', 'sort_order') ?? 'asc';
+    if (sortOrder !== 'asc' && sortOrder !== 'desc') throw badRequest('[request query.sortOrder]: expected value to equal [asc] or [desc]');
+    const nameQuery = queryValue(req, 'nameQuery', 'name_query');
+    const dataStreamType = queryValue(req, 'dataStreamType', 'data_stream_type');
+    if (dataStreamType && !['logs', 'metrics', 'traces', 'synthetics', 'profiling'].includes(dataStreamType)) {
+      throw badRequest(`[request query.dataStreamType]: expected one of [logs, metrics, traces, synthetics, profiling] but got [${dataStreamType}]`);
+    }
+    const searchAfter = req.query.getAll('searchAfter').concat(req.query.getAll('search_after'));
+    const installed = Object.values(epmState(ctx).installations)
+      .map((inst) => ({ inst, pkg: findPackage(inst.name, inst.version)! }))
+      .filter(({ pkg }) => pkg && (!nameQuery || pkg.name.includes(nameQuery) || pkg.title.toLowerCase().includes(nameQuery.toLowerCase())))
+      .map(({ inst, pkg }) => ({
+        inst,
+        pkg,
+        dataStreams: pkg.data_streams.filter((ds) => !dataStreamType || ds.type === dataStreamType),
+      }))
+      .filter(({ dataStreams }) => !dataStreamType || dataStreams.length > 0)
+      .sort((a, b) => (sortOrder === 'asc' ? 1 : -1) * a.pkg.name.localeCompare(b.pkg.name));
+    const after = searchAfter[0];
+    const rest = after === undefined ? installed : installed.filter(({ pkg }) => (sortOrder === 'asc' ? pkg.name > after : pkg.name < after));
+    const page = rest.slice(0, perPage);
+    const items = page.map(({ inst, pkg, dataStreams }) => ({
+      name: pkg.name,
+      version: inst.version,
+      status: 'installed',
+      title: pkg.title,
+      description: pkg.description,
+      icons: summary(pkg).icons,
+      dataStreams: dataStreams.map((ds) => ({ name: `${ds.type}-${ds.dataset}-*`, title: ds.title })),
+    }));
+    const last = page[page.length - 1];
+    return { body: { items, total: installed.length, ...(last ? { searchAfter: [last.pkg.name] } : {}) } };
+  });
+
+  router.get(`${base}/packages/limited`, () => ({
+    body: { items: catalogNames().filter((name) => isLimitedPackage(latestPackage(name)!)) },
+  }));
+
+  router.get(`${base}/verification_key_id`, () => ({ body: { id: VERIFICATION_KEY_ID } }));
+
+  const infoRoute = (req: EmuRequest, ctx: EmulatorContext, pkg: CatalogPackage) => {
+    const withMetadata = boolQuery(req, 'withMetadata', 'with_metadata') === true;
+    const hasPolicies = packagePolicyCount(ctx, req.space, pkg.name).package_policy_count > 0;
+    return { body: { item: packageInfo(ctx, pkg), ...(withMetadata ? { metadata: { has_policies: hasPolicies } } : {}) } };
+  };
+
+  router.get(`${base}/packages/:pkgName`, (req, ctx) => {
+    const pkg = latestPackage(req.params.pkgName);
+    if (!pkg) throw notFound(`[${req.params.pkgName}] package not found in registry`);
+    return infoRoute(req, ctx, pkg);
+  });
+
+  router.get(`${base}/packages/:pkgName/:pkgVersion`, (req, ctx) => infoRoute(req, ctx, packageOrThrow(req.params.pkgName, req.params.pkgVersion)));
+
+  router.get(`${base}/packages/:pkgName/stats`, (req, ctx) => ({ body: { response: packagePolicyCount(ctx, req.space, req.params.pkgName) } }));
+
+  router.get(`${base}/packages/:pkgName/:pkgVersion/dependencies`, (req) => {
+    const pkg = packageOrThrow(req.params.pkgName, req.params.pkgVersion);
+    return { body: { items: pkg.dependencies ?? [] } };
+  });
+
+  const fileRoute = (req: EmuRequest) => {
+    const pkg = packageOrThrow(req.params.pkgName, req.params.pkgVersion);
+    const path = req.params.dir ? `${req.params.dir}/${req.params.file}` : req.params.file;
+    const file = packageFile(pkg, path);
+    if (!file) throw notFound(`File not found: ${pkg.name}-${pkg.version}/${path}`);
+    return file;
+  };
+  router.get(`${base}/packages/:pkgName/:pkgVersion/:file`, fileRoute);
+  router.get(`${base}/packages/:pkgName/:pkgVersion/:dir/:file`, fileRoute);
+
+  router.post(`${base}/packages/:pkgName`, (req, ctx) => installRoute(req, ctx, req.params.pkgName, undefined));
+  router.post(`${base}/packages/:pkgName/:pkgVersion`, (req, ctx) => installRoute(req, ctx, req.params.pkgName, req.params.pkgVersion));
+
+  router.post(`${base}/packages/_bulk`, (req, ctx) => {
+    const packages = req.body?.packages;
+    if (!Array.isArray(packages) || packages.length === 0) throw badRequest('[request body.packages]: expected a non-empty array');
+    const items = packages.map((entry: unknown) => {
+      const name = typeof entry === 'string' ? entry : (entry as any)?.name;
+      const version = typeof entry === 'string' ? undefined : (entry as any)?.version;
+      const pkg = version ? findPackage(name, version) : latestPackage(name);
+      if (!pkg) return { name, statusCode: 404, error: { message: `[${name}] package not found in registry` } };
+      const { installType } = install(ctx, req.space, pkg);
+      return { name: pkg.name, version: pkg.version, result: { assets: assetsOf(pkg), status: 'installed', installType, installSource: 'registry' } };
+    });
+    return { body: { items } };
+  });
+
+  router.post(`${base}/packages/:pkgName/rollback`, (req, ctx) => {
+    const name = req.params.pkgName;
+    const inst = epmState(ctx).installations[name];
+    if (!inst) throw badRequest(`${name} is not installed`);
+    const previous = inst.previous_version ? findPackage(name, inst.previous_version) : undefined;
+    if (!previous) throw badRequest(`No previous version found for package ${name}`);
+    const current = inst.version;
+    install(ctx, req.space, previous);
+    delete epmState(ctx).installations[name].previous_version;
+    // Package policies that followed the update go back with the package.
+    for (const space of ctx.store.data.spaces) {
+      for (const record of packagePoliciesIn(ctx, space)) {
+        if (record.package.name === name && record.package.version === current) moveToVersion(ctx, space, record, previous.version, req.user);
+      }
+    }
+    return { body: { version: previous.version, success: true } };
+  });
+
+  router.put(`${base}/packages/:pkgName/:pkgVersion`, (req, ctx) => {
+    const pkg = packageOrThrow(req.params.pkgName, req.params.pkgVersion);
+    const inst = epmState(ctx).installations[pkg.name];
+    if (!inst) throw badRequest(`package ${pkg.name} is not installed`);
+    const keep = req.body?.keepPoliciesUpToDate;
+    if (keep !== undefined && typeof keep !== 'boolean') throw badRequest('[request body.keepPoliciesUpToDate]: expected value of type [boolean]');
+    if (keep !== undefined) inst.keep_policies_up_to_date = keep;
+    return { body: { item: packageInfo(ctx, pkg) } };
+  });
+
+  router.delete(`${base}/packages/:pkgName/:pkgVersion`, (req, ctx) => {
+    const name = req.params.pkgName;
+    const state = epmState(ctx);
+    const inst = state.installations[name];
+    if (!inst) throw badRequest(`${name} is not installed`);
+    const force = boolQuery(req, 'force') === true;
+    const inUse = packagePoliciesEverywhere(ctx).some((p) => p.package.name === name);
+    if (inUse && !force) throw badRequest('Unable to remove package with existing package policy(s) in use by agent(s)');
+    const pkg = findPackage(inst.name, inst.version);
+    delete state.installations[name];
+    return { body: { items: pkg ? assetsOf(pkg) : [] } };
+  });
+}

@@ -1,0 +1,27 @@
+import type { EmulatorArea } from '../../area.js';
+import { registerAgentPolicies } from './agent-policies.js';
+import { registerAgentPolicyExtras } from './agent-policy-extras.js';
+import { registerAgentless } from './agentless.js';
+import { registerEpm } from './epm.js';
+import { registerPackagePolicies } from './package-policies.js';
+
+/**
+ * Fleet: agent policies, package (integration) policies, agentless policies and the package
+ * manager. Policies live per space; package install state is global to the deployment.
+ *
+ * Emulator choices where the documents leave room:
+ * - An agent policy created without `monitoring_enabled` gets ['logs', 'metrics'] (the default the
+ *   server's own policies carry); PUT keeps the stored value when the field is omitted (merge).
+ * - A policy stays in the space that created it: `space_ids` other than [that space] is refused.
+ * - Preconfigured policies cannot be deleted, even with `force`; hosted (managed) ones need `force`.
+ */
+export const fleetArea: EmulatorArea = {
+  name: 'fleet',
+  register(router) {
+    registerAgentPolicies(router);
+    registerAgentPolicyExtras(router);
+    registerPackagePolicies(router);
+    registerAgentless(router);
+    registerEpm(router);
+  },
+};

@@ -1,0 +1,151 @@
+import type { EmulatorContext } from '../../context.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { findPackage, isLimitedPackage, type CatalogPackage } from './catalog.js';
+import { namespaceError } from './common.js';
+import { ensureInstalled, packageOrThrow } from './epm.js';
+import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
+import { fleetState, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+
+/** A package policy write after format handling: what create, update and sys_monitoring share. */
+export interface PackagePolicyWrite {
+  id?: string;
+  name: string;
+  description?: string;
+  namespace?: string;
+  policy_ids: string[];
+  output_id?: string | null;
+  package: { name: string; version: string };
+  vars?: Record<string, unknown>;
+  inputs?: SimplifiedInputs;
+  force?: boolean;
+  supports_agentless?: boolean;
+  /** Set by the agentless route and for policies attached to managed agent policies. */
+  is_managed?: boolean;
+}
+
+export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: string): AgentPolicyRecord {
+  const policy = fleetState(ctx, space).agentPolicies[id];
+  if (!policy) throw notFound(`Agent policy ${id} not found`);
+  return policy;
+}
+
+/** Every change to an agent policy or to what is attached to it moves its revision on. */
+export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, user: string): void {
+  policy.revision += 1;
+  policy.updated_at = ctx.now().toISOString();
+  policy.updated_by = user;
+  policy.version = ctx.store.versionToken();
+}
+
+export function bumpPolicies(ctx: EmulatorContext, space: string, ids: Iterable<string>, user: string): void {
+  const policies = fleetState(ctx, space).agentPolicies;
+  for (const id of new Set(ids)) if (policies[id]) bumpRevision(ctx, policies[id], user);
+}
+
+function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePolicyWrite, pkg: CatalogPackage, selfId: string | undefined, verb: string): void {
+  const state = fleetState(ctx, space);
+  for (const policyId of write.policy_ids) {
+    const policy = state.agentPolicies[policyId];
+    if (!policy) throw notFound(`Agent policy ${policyId} not found`);
+    if (policy.is_managed && !write.force && !write.is_managed) throw badRequest(`Cannot ${verb} integrations of hosted agent policy ${policyId}`);
+    if (isLimitedPackage(pkg)) {
+      const clash = Object.values(state.packagePolicies).find((p) => p.id !== selfId && p.package.name === pkg.name && p.policy_ids.includes(policyId));
+      if (clash) throw badRequest(`Unable to ${verb} integration policy. Integration '${pkg.name}' already exists on this agent policy.`);
+    }
+  }
+}
+
+/**
+ * Creates (no `existing`) or replaces a package policy: package lookup, attachment checks, name
+ * uniqueness, expansion of every input and stream with the package defaults, validation, install
+ * of the package when none of its versions is installed, and revision bumps of the agent
+ * policies involved.
+ */
+export function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): PackagePolicyRecord {
+  const state = fleetState(ctx, space);
+  if (write.namespace) {
+    const err = namespaceError(write.namespace);
+    if (err) throw badRequest(`[request body.namespace]: ${err}`);
+  }
+  if (existing && existing.package.name !== write.package.name) {
+    throw badRequest(`Package policy ${existing.id}: the package cannot change from ${existing.package.name} to ${write.package.name}`);
+  }
+  const pkg = packageOrThrow(write.package.name, write.package.version);
+  const id = existing?.id ?? write.id ?? ctx.uuid();
+  if (!existing && state.packagePolicies[id]) throw conflict(`Saved object [ingest-package-policies/${id}] conflict`);
+  const nameClash = Object.values(state.packagePolicies).find((p) => p.name === write.name && p.id !== id);
+  if (nameClash) throw conflict(`An integration policy with the name ${write.name} already exists. Please rename it or choose a different name.`);
+  checkAttachments(ctx, space, write, pkg, existing?.id, existing ? 'update' : 'create');
+
+  const inputs = defaultInputs(pkg, id);
+  const vars = defaultPackageVars(pkg);
+  applySimplified(inputs, vars, write);
+  validateAgainstPackage(pkg, inputs, vars);
+  ensureInstalled(ctx, space, pkg);
+
+  const now = ctx.now().toISOString();
+  const managed = write.is_managed ?? write.policy_ids.some((pid) => state.agentPolicies[pid]?.is_managed);
+  const record: PackagePolicyRecord = {
+    id,
+    name: write.name,
+    namespace: write.namespace ?? '',
+    ...(write.description !== undefined ? { description: write.description } : {}),
+    package: { name: pkg.name, title: pkg.title, version: pkg.version },
+    enabled: true,
+    policy_ids: [...write.policy_ids],
+    ...(write.output_id !== undefined ? { output_id: write.output_id } : {}),
+    inputs,
+    ...(vars ? { vars } : {}),
+    is_managed: managed,
+    ...(write.supports_agentless !== undefined ? { supports_agentless: write.supports_agentless } : {}),
+    revision: existing ? existing.revision + 1 : 1,
+    version: ctx.store.versionToken(),
+    created_at: existing?.created_at ?? now,
+    created_by: existing?.created_by ?? user,
+    updated_at: now,
+    updated_by: user,
+    seq: existing?.seq ?? ctx.store.nextSeq(),
+  };
+  state.packagePolicies[id] = record;
+  bumpPolicies(ctx, space, [...(existing?.policy_ids ?? []), ...record.policy_ids], user);
+  return record;
+}
+
+/** Removes a package policy and moves the revisions of the agent policies it was attached to. */
+export function removePackagePolicy(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, user: string): void {
+  delete fleetState(ctx, space).packagePolicies[record.id];
+  bumpPolicies(ctx, space, record.policy_ids, user);
+}
+
+/** `<name>-<n>` with the first free n, as the server names policies it creates itself. */
+export function nextFreeName(ctx: EmulatorContext, space: string, base: string, pattern: (n: number) => string): string {
+  const taken = new Set(Object.values(fleetState(ctx, space).packagePolicies).map((p) => p.name));
+  if (!taken.has(base)) return base;
+  for (let n = 1; ; n++) if (!taken.has(pattern(n))) return pattern(n);
+}
+
+/** A stored policy re-expanded for another version of its package, keeping what both versions share. */
+export function reexpanded(record: PackagePolicyRecord, version: string) {
+  const pkg = findPackage(record.package.name, version);
+  if (!pkg) throw notFound(`${record.package.name}@${version} not found`);
+  const inputs = defaultInputs(pkg, record.id);
+  carryOver(record.inputs, inputs);
+  const vars = defaultPackageVars(pkg);
+  for (const [k, v] of Object.entries(record.vars ?? {})) if (vars?.[k]) vars[k].value = v.value;
+  validateAgainstPackage(pkg, inputs, vars);
+  return { pkg, inputs, vars };
+}
+
+/** Upgrade (or roll back) a package policy to another version of its package. */
+export function moveToVersion(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, version: string, user: string): void {
+  const { pkg, inputs, vars } = reexpanded(record, version);
+  record.inputs = inputs;
+  if (vars) record.vars = vars;
+  else delete record.vars;
+  record.package = { name: pkg.name, title: pkg.title, version: pkg.version };
+  record.revision += 1;
+  record.version = ctx.store.versionToken();
+  record.updated_at = ctx.now().toISOString();
+  record.updated_by = user;
+  bumpPolicies(ctx, space, record.policy_ids, user);
+}

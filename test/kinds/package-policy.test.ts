@@ -1,0 +1,236 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, emulator } from '../helpers/emulator.js';
+import { fetchRequester } from '../helpers/requester.js';
+import { resource } from '../helpers/resource.js';
+import { packagePolicyAdapter } from '../../src/kinds/package-policy.js';
+import { clearPackageInfoCache } from '../../src/kinds/fleet-packages.js';
+import { deepEqual } from '../../src/kinds/normalize.js';
+import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
+import type { ApiRequest } from '../../src/client/types.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+
+const SYSTEM = { name: 'system', version: '1.60.0' };
+
+/** Manifests as people write them: only the inputs, streams and vars they care about. */
+const MANIFESTS: Record<string, Record<string, any>> = {
+  // Two streams configured out of the package's many.
+  'web-system': {
+    name: 'web system',
+    policy_ids: ['web'],
+    package: SYSTEM,
+    inputs: {
+      'system-logfile': {
+        streams: {
+          'system.auth': { vars: { paths: ['/var/log/auth.log', '/var/log/secure'], tags: ['auth', 'web'] } },
+          'system.syslog': { enabled: false },
+        },
+      },
+    },
+  },
+  'app-logs': {
+    name: 'app logs',
+    description: 'Application log files',
+    namespace: 'prod',
+    policy_ids: ['web'],
+    package: { name: 'log', version: '2.4.3' },
+    inputs: { 'logs-logfile': { streams: { 'log.logs': { vars: { paths: ['/srv/app/*.log'], 'data_stream.dataset': 'app' } } } } },
+  },
+  'db-endpoint': { name: 'db endpoint', policy_ids: ['db'], package: { name: 'endpoint', version: '8.18.1' } },
+  'fleet-hostquery': { name: 'host queries', policy_ids: ['web', 'db'], package: { name: 'hostquery_manager', version: '1.14.0' } },
+  'db-metrics': {
+    name: 'db metrics',
+    policy_ids: ['db'],
+    package: SYSTEM,
+    inputs: {
+      'system-system/metrics': { vars: { 'system.hostfs': '/hostfs' }, streams: { 'system.core': {}, 'system.process': { vars: { 'process.include_top_n.by_cpu': 10 } } } },
+      'system-winlog': { enabled: false },
+      'system-logfile': { enabled: false },
+    },
+  },
+};
+
+describe('PackagePolicy adapter', () => {
+  let emu: RunningEmulator;
+  let ctx: AdapterContext;
+  const sent: ApiRequest[] = [];
+  const listLive = (space = 'default') => packagePolicyAdapter.list(ctx, space);
+  const liveOne = async (name: string, space = 'default') => (await listLive(space)).find((l) => l.name === name)!;
+  const desired = (name: string, spec: Record<string, any>, space = 'default') => packagePolicyAdapter.normalizeDesired(resource('PackagePolicy', name, spec, { space }));
+  const converged = (spec: Record<string, any>, live: LiveObject) => deepEqual(desired(live.name, spec, live.space), packagePolicyAdapter.normalizeLive(live));
+
+  before(async () => {
+    clearPackageInfoCache();
+    emu = await emulator({ spaces: ['other', 'bulk'] });
+    const api = fetchRequester(emu.url);
+    ctx = { api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} };
+    for (const id of ['web', 'db']) await call(emu, 'POST', '/api/fleet/agent_policies', { id, name: id, namespace: 'default' });
+    for (const [name, spec] of Object.entries(MANIFESTS)) await packagePolicyAdapter.create(ctx, resource('PackagePolicy', name, spec));
+  });
+  after(() => emu.stop());
+
+  it('names its agent policies as references', () => {
+    const refs = packagePolicyAdapter.references(resource('PackagePolicy', 'x', MANIFESTS['fleet-hostquery']));
+    assert.deepEqual(refs, [
+      { kind: 'AgentPolicy', name: 'web', path: ['spec', 'policy_ids', 0] },
+      { kind: 'AgentPolicy', name: 'db', path: ['spec', 'policy_ids', 1] },
+    ]);
+  });
+
+  it('creates with POST ?format=simplified, the id from metadata.name, idempotent', () => {
+    const create = sent.find((r) => r.method === 'POST' && (r.body as any)?.id === 'web-system')!;
+    assert.equal(create.path, '/api/fleet/package_policies');
+    assert.deepEqual(create.query, { format: 'simplified' });
+    assert.equal(create.idempotent, true);
+    assert.equal(create.area, 'fleet');
+  });
+
+  it('lists with one list request plus one package-info GET per distinct package version', async () => {
+    clearPackageInfoCache();
+    const before = sent.length;
+    const all = await listLive();
+    const requests = sent.slice(before);
+    const lists = requests.filter((r) => r.path === '/api/fleet/package_policies');
+    assert.equal(lists.length, 1);
+    assert.equal(lists[0].query?.format, 'simplified');
+    const infos = requests.filter((r) => r.path.startsWith('/api/fleet/epm/packages/')).map((r) => r.path).sort();
+    assert.deepEqual(infos, [
+      '/api/fleet/epm/packages/endpoint/8.18.1',
+      '/api/fleet/epm/packages/hostquery_manager/1.14.0',
+      '/api/fleet/epm/packages/log/2.4.3',
+      '/api/fleet/epm/packages/system/1.60.0',
+    ]);
+    assert.equal(all.length, Object.keys(MANIFESTS).length);
+    const again = sent.length;
+    await listLive();
+    assert.equal(sent.slice(again).filter((r) => r.path.startsWith('/api/fleet/epm/')).length, 0, 'package info is cached');
+  });
+
+  it('a manifest configuring only two streams converges with the server-expanded policy', async () => {
+    const live = await liveOne('web-system');
+    assert.ok(Object.keys(live.body.inputs['system-system/metrics'].streams).length > 5, 'the server expanded every stream');
+    assert.ok(converged(MANIFESTS['web-system'], live));
+  });
+
+  it('normalizes every created manifest equal to its live object', async () => {
+    const all = await listLive();
+    for (const [name, spec] of Object.entries(MANIFESTS)) {
+      const live = all.find((l) => l.name === name);
+      assert.ok(live, name);
+      assert.deepEqual(desired(name, spec), packagePolicyAdapter.normalizeLive(live), name);
+    }
+  });
+
+  it('sorts policy_ids as a set', () => {
+    assert.deepEqual(desired('x', MANIFESTS['fleet-hostquery']).policy_ids, ['db', 'web']);
+  });
+
+  it('shows a var changed through the API as a difference, named in the manifest or not', async () => {
+    const live = await liveOne('web-system');
+    const body = structuredClone(live.body);
+    body.inputs['system-logfile'].streams['system.auth'].vars.tags = ['changed'];
+    const put = await call(emu, 'PUT', '/api/fleet/package_policies/web-system?format=simplified', { name: body.name, policy_ids: body.policy_ids, package: SYSTEM, inputs: body.inputs });
+    assert.equal(put.status, 200);
+    assert.ok(!converged(MANIFESTS['web-system'], await liveOne('web-system')));
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'web-system', MANIFESTS['web-system']), await liveOne('web-system'), { rotateSecrets: false });
+    assert.ok(converged(MANIFESTS['web-system'], await liveOne('web-system')));
+
+    const untouched = structuredClone((await liveOne('web-system')).body);
+    untouched.inputs['system-system/metrics'].streams['system.memory'].vars.period = '1m';
+    await call(emu, 'PUT', '/api/fleet/package_policies/web-system?format=simplified', { name: untouched.name, policy_ids: untouched.policy_ids, package: SYSTEM, inputs: untouched.inputs });
+    const drifted = await liveOne('web-system');
+    const a = desired('web-system', MANIFESTS['web-system']);
+    const b = packagePolicyAdapter.normalizeLive(drifted);
+    assert.equal(a.inputs['system-system/metrics'].streams['system.memory'].vars.period, '10s');
+    assert.equal(b.inputs['system-system/metrics'].streams['system.memory'].vars.period, '1m');
+  });
+
+  it('update sends PUT ?format=simplified with the version token and converges', async () => {
+    const live = await liveOne('web-system');
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'web-system', MANIFESTS['web-system']), live, { rotateSecrets: false });
+    const put = sent.filter((r) => r.method === 'PUT').pop()!;
+    assert.equal(put.path, '/api/fleet/package_policies/web-system');
+    assert.deepEqual(put.query, { format: 'simplified' });
+    assert.equal((put.body as any).version, live.body.version);
+    assert.ok(converged(MANIFESTS['web-system'], await liveOne('web-system')));
+  });
+
+  it('update clears a description and namespace the manifest dropped and moves agent policies', async () => {
+    const changed: Record<string, any> = { ...MANIFESTS['app-logs'], policy_ids: ['db', 'web'] };
+    delete changed.description;
+    delete changed.namespace;
+    const live = await liveOne('app-logs');
+    assert.ok(!converged(changed, live));
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'app-logs', changed), live, { rotateSecrets: false });
+    const after = await liveOne('app-logs');
+    assert.ok(converged(changed, after), JSON.stringify(packagePolicyAdapter.normalizeLive(after)));
+    assert.equal(after.body.namespace, '');
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'app-logs', MANIFESTS['app-logs']), after, { rotateSecrets: false });
+    assert.ok(converged(MANIFESTS['app-logs'], await liveOne('app-logs')));
+  });
+
+  it('update replaces the policy when the manifest names another package (the package cannot change)', async () => {
+    const swapped = { name: 'db metrics', policy_ids: ['db'], package: { name: 'log', version: '2.4.3' }, inputs: { 'logs-logfile': { streams: { 'log.logs': { vars: { paths: ['/var/lib/db/*.log'] } } } } } };
+    const live = await liveOne('db-metrics');
+    const before = sent.length;
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'db-metrics', swapped), live, { rotateSecrets: false });
+    assert.deepEqual(sent.slice(before).filter((r) => r.path.startsWith('/api/fleet/package_policies')).map((r) => r.method), ['DELETE', 'POST']);
+    assert.ok(converged(swapped, await liveOne('db-metrics')));
+    await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'db-metrics', MANIFESTS['db-metrics']), await liveOne('db-metrics'), { rotateSecrets: false });
+    assert.ok(converged(MANIFESTS['db-metrics'], await liveOne('db-metrics')));
+  });
+
+  it('toSpec gives the smallest manifest that expands back to the live policy', async () => {
+    const { spec } = packagePolicyAdapter.toSpec(await liveOne('web-system'));
+    assert.deepEqual(spec, MANIFESTS['web-system']);
+    assert.deepEqual(packagePolicyAdapter.toSpec(await liveOne('db-endpoint')).spec, MANIFESTS['db-endpoint']);
+    for (const live of await listLive()) {
+      const exported = packagePolicyAdapter.toSpec(live).spec;
+      assert.equal('id' in exported, false);
+      assert.ok(converged(exported, live), live.name);
+    }
+  });
+
+  it('compares the manifest as written while the package version has not been fetched yet', async () => {
+    clearPackageInfoCache();
+    const unexpanded = desired('web-system', MANIFESTS['web-system']);
+    assert.deepEqual(Object.keys(unexpanded.inputs), ['system-logfile']);
+    await listLive();
+    assert.ok(Object.keys(desired('web-system', MANIFESTS['web-system']).inputs).length > 1);
+  });
+
+  it('marks package policies of hosted agent policies read-only', async () => {
+    const res = await call(emu, 'POST', '/api/fleet/package_policies', { id: 'hosted-pp', name: 'hosted pp', policy_ids: ['fleet-server-policy'], package: SYSTEM, force: true });
+    assert.equal(res.status, 200);
+    const all = await listLive();
+    assert.match(all.find((l) => l.name === 'hosted-pp')!.readOnly ?? '', /managed/);
+    assert.equal(all.find((l) => l.name === 'web-system')!.readOnly, undefined);
+    await call(emu, 'DELETE', '/api/fleet/package_policies/hosted-pp?force=true');
+  });
+
+  it('delete removes the policy with DELETE /{id}', async () => {
+    await packagePolicyAdapter.delete(ctx, await liveOne('db-endpoint'));
+    assert.equal((await listLive()).some((l) => l.name === 'db-endpoint'), false);
+    assert.equal(sent.filter((r) => r.method === 'DELETE').pop()!.path, '/api/fleet/package_policies/db-endpoint');
+  });
+
+  it('lists 1,001 policies with 2 list requests (perPage 1000) and one package-info GET', async () => {
+    await call(emu, 'POST', '/s/bulk/api/fleet/agent_policies', { id: 'bulk-agents', name: 'bulk agents', namespace: 'default' });
+    for (let i = 0; i < 1001; i += 77) {
+      await Promise.all(Array.from({ length: Math.min(77, 1001 - i) }, (_, j) => call(emu, 'POST', '/s/bulk/api/fleet/package_policies', {
+        id: `bulk-${i + j}`,
+        name: `bulk ${i + j}`,
+        policy_ids: ['bulk-agents'],
+        package: { name: 'log', version: '2.4.3' },
+        inputs: { 'logs-logfile': { streams: { 'log.logs': { vars: { paths: [`/srv/${i + j}.log`] } } } } },
+      })));
+    }
+    clearPackageInfoCache();
+    const before = sent.length;
+    const all = await listLive('bulk');
+    const requests = sent.slice(before);
+    assert.equal(requests.filter((r) => r.path === '/api/fleet/package_policies').length, 2);
+    assert.equal(requests.filter((r) => r.path.startsWith('/api/fleet/epm/')).length, 1);
+    assert.equal(new Set(all.map((l) => l.name)).size, 1001);
+  });
+});
