@@ -1,5 +1,12 @@
 import type { EmulatorArea } from '../area.js';
 import { spacesArea } from './spaces.js';
+import { hostQueryArea } from './hostquery/index.js';
+import { uptimeArea } from './uptime.js';
+import { listsArea } from './lists/index.js';
+import { maintenanceWindowsArea } from './maintenance-windows/index.js';
+import { connectorsArea } from './connectors.js';
+import { rulesArea } from './rules/index.js';
+import { fleetArea } from './fleet/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
-export const AREAS: EmulatorArea[] = [spacesArea];
+export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea];
