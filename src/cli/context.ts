@@ -1,0 +1,151 @@
+import { resolve } from 'node:path';
+import { SvcClient, validateSpaces } from '../client/client.js';
+import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from '../engine/config.js';
+import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import { knownKinds } from '../kinds/registry.js';
+import type { AdapterContext } from '../kinds/types.js';
+import { redactor } from '../manifest/redact.js';
+import { colors, type Colors } from '../report/text.js';
+
+/** Where output goes; tests pass their own to run the CLI in-process. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal (progress bars, colours). */
+  tty: boolean;
+}
+
+export const processIo = (): Io => ({
+  out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  env: process.env,
+  tty: !!process.stderr.isTTY,
+});
+
+/** Options every command that talks to a server shares. */
+export interface CommonOptions {
+  url?: string;
+  space?: string;
+  config?: string;
+  select?: string[];
+  concurrency?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  caCert?: string;
+  clientCert?: string;
+  clientKey?: string;
+}
+
+/** A failure the CLI reports as one clear message and exit 1 (no stack trace). */
+export class UsageError extends Error {}
+
+export const EMBEDDED_STATE = '.svcform/emulator-state.json';
+
+export interface Target {
+  url: string;
+  embedded: boolean;
+  client: SvcClient;
+  ctx: AdapterContext;
+  /** Closes connections and stops the embedded emulator (saving its state). */
+  close(): Promise<void>;
+}
+
+export function colorsFor(opts: CommonOptions, io: Io): Colors {
+  const enabled = opts.color !== false && !io.env.NO_COLOR && io.tty && io.env.TERM !== 'dumb';
+  return colors(enabled);
+}
+
+export function readConfig(opts: CommonOptions, paths: string[]): SvcformConfig {
+  try {
+    return loadConfig(findConfigFile(opts.config, paths), knownKinds());
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`invalid configuration:\n${err.message}`);
+    throw err;
+  }
+}
+
+export function defaultSpace(opts: CommonOptions, config: SvcformConfig): string {
+  return opts.space ?? config.space ?? 'default';
+}
+
+export function concurrencyOf(opts: CommonOptions, config: SvcformConfig): number {
+  const n = opts.concurrency !== undefined ? Number(opts.concurrency) : config.concurrency ?? 8;
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--concurrency must be an integer from 1 to 256, not ${opts.concurrency}`);
+  return n;
+}
+
+/**
+ * The server to talk to: --url, then SVC_URL, then svcform.yaml. With none, the embedded emulator
+ * (state in .svcform/emulator-state.json) so that apply then plan converges on a fresh machine;
+ * under CI=true that fallback must be asked for with `--url embedded`, so a CI job with a missing
+ * secret fails instead of silently planning against an empty sandbox.
+ */
+export async function openTarget(opts: CommonOptions, config: SvcformConfig, io: Io, spaces: string[]): Promise<Target> {
+  const configured = opts.url ?? io.env.SVC_URL ?? config.url;
+  const concurrency = concurrencyOf(opts, config);
+  const log = (message: string) => {
+    if (opts.verbose) io.err(redactor.redact(message));
+  };
+  let emulator: RunningEmulator | undefined;
+  let url: string;
+  if (!configured || configured === 'embedded') {
+    if (!configured && io.env.CI === 'true') {
+      throw new UsageError('no target configured and CI=true: set SVC_URL (or --url, or url in svcform.yaml); pass --url embedded to use the embedded emulator on purpose');
+    }
+    const state = resolve(EMBEDDED_STATE);
+    emulator = await startEmulator({ port: 0, stateFile: state });
+    // The embedded emulator is a local sandbox: the spaces the manifests use exist in it.
+    for (const s of spaces) emulator.store.addSpace(s);
+    url = emulator.url;
+    if (!opts.quiet) io.err(`Target: embedded emulator (state ${EMBEDDED_STATE})`);
+  } else {
+    url = configured;
+    if (!opts.quiet) io.err(`Target: ${safeUrl(url)}`);
+  }
+  const auth = config.auth ?? {};
+  const client = new SvcClient({
+    url,
+    apiKey: io.env.SVC_API_KEY ?? auth.apiKey,
+    username: io.env.SVC_USERNAME ?? auth.username,
+    password: io.env.SVC_PASSWORD ?? auth.password,
+    token: io.env.SVC_TOKEN ?? auth.token,
+    caCert: opts.caCert ?? config.tls?.caCert,
+    clientCert: opts.clientCert ?? config.tls?.clientCert,
+    clientKey: opts.clientKey ?? config.tls?.clientKey,
+    concurrency,
+    onRetry: (info) => log(`retry ${info.method} ${info.path} (attempt ${info.attempt}, in ${info.delayMs} ms): ${info.reason}`),
+  });
+  for (const secret of [io.env.SVC_API_KEY, io.env.SVC_PASSWORD, io.env.SVC_TOKEN, auth.apiKey, auth.password, auth.token]) if (secret) redactor.add(secret);
+  const ctx: AdapterContext = { api: client, log };
+  try {
+    await validateSpaces(client, spaces);
+  } catch (err) {
+    await client.close();
+    await emulator?.stop();
+    throw err;
+  }
+  return {
+    url: emulator ? 'embedded' : safeUrl(url),
+    embedded: !!emulator,
+    client,
+    ctx,
+    async close() {
+      await client.close();
+      await emulator?.stop();
+    },
+  };
+}
+
+/** A URL without user:password, for messages. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}

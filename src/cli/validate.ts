@@ -1,0 +1,38 @@
+import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { redactor } from '../manifest/redact.js';
+import { defaultSpace, readConfig, type CommonOptions, type Io } from './context.js';
+
+export interface ValidateOptions extends CommonOptions {
+  json?: boolean;
+}
+
+/** `svcform validate`: offline checks only; never contacts a server. */
+export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
+  const config = readConfig(opts, paths);
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+  if (opts.json) {
+    io.out(
+      redactor.redact(
+        JSON.stringify(
+          {
+            valid: errors.length === 0,
+            files: result.files.length,
+            resources: result.resources.length,
+            diagnostics: result.diagnostics.map((d) => ({ severity: d.severity, file: d.pos.file, line: d.pos.line, column: d.pos.col, subject: d.subject ?? null, message: d.message })),
+          },
+          null,
+          2,
+        ),
+      ),
+    );
+  } else {
+    for (const d of result.diagnostics) io.err(redactor.redact(formatDiagnostic(d)));
+    if (!opts.quiet) {
+      const status = errors.length === 0 ? 'valid' : 'invalid';
+      io.err(`${result.resources.length} resources in ${result.files.length} files: ${status} (${errors.length} errors, ${warnings.length} warnings)`);
+    }
+  }
+  return hasErrors(result.diagnostics) ? 1 : 0;
+}

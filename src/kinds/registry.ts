@@ -1,0 +1,31 @@
+import type { KindAdapter } from './types.js';
+import { connectorAdapter } from './connector.js';
+import { ruleAdapter } from './rule.js';
+import { valueListAdapter } from './value-list.js';
+import { agentPolicyAdapter } from './agent-policy.js';
+import { packagePolicyAdapter } from './package-policy.js';
+import { hostQueryPackAdapter } from './host-query-pack.js';
+import { hostQuerySavedQueryAdapter } from './host-query-saved-query.js';
+import { maintenanceWindowAdapter } from './maintenance-window.js';
+
+/** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
+export const ADAPTERS: KindAdapter[] = [
+  connectorAdapter,
+  ruleAdapter,
+  valueListAdapter,
+  agentPolicyAdapter,
+  packagePolicyAdapter,
+  hostQueryPackAdapter,
+  hostQuerySavedQueryAdapter,
+  maintenanceWindowAdapter,
+];
+
+const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));
+
+export function adapterFor(kind: string): KindAdapter | undefined {
+  return BY_KIND.get(kind);
+}
+
+export function knownKinds(): string[] {
+  return ADAPTERS.map((a) => a.kind);
+}

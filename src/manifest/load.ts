@@ -1,0 +1,343 @@
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
+import type { Diagnostic, DocPath, SourcePos } from './types.js';
+import { parseFast, type FastDocument } from './yaml-fast.js';
+
+/** One YAML document of a manifest file, with what is needed to point at any of its values. */
+export interface LoadedDoc {
+  file: string;
+  /** 0-based index of the document in its file. */
+  index: number;
+  value: unknown;
+  start: SourcePos;
+  /** Directory of the file: base of ${file:...} and items_file paths. */
+  dir: string;
+  posOf(path: DocPath): SourcePos;
+}
+
+export interface LoadResult {
+  docs: LoadedDoc[];
+  diagnostics: Diagnostic[];
+  /** Files read (for the run summary). */
+  files: string[];
+}
+
+/** Larger single files are refused: they are almost always a mistake (a log or a dump), and parsing is linear in memory. */
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+const MAX_ALIASES = 100;
+const CONFIG_NAMES = new Set(['svcform.yaml', 'svcform.yml']);
+
+/** Paths as users see them in messages: relative to the working directory when inside it. */
+export function displayPath(file: string): string {
+  if (file === '-') return '<stdin>';
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/**
+ * Expands PATH arguments: files as given, directories recursively (`*.yaml`, `*.yml`, sorted, the
+ * svcform.yaml configuration file skipped), `-` for standard input.
+ */
+export function expandPaths(paths: string[]): { files: string[]; diagnostics: Diagnostic[] } {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      diagnostics.push(fileError(dir, `cannot read directory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
+      return;
+    }
+    for (const name of entries) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const full = join(dir, name);
+      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name);
+      let st;
+      try {
+        st = statSync(full);
+      } catch (err) {
+        // A manifest that cannot be looked at is an error, not a silently smaller configuration.
+        if (isManifest) diagnostics.push(fileError(full, unreadable(full, err)));
+        continue;
+      }
+      if (st.isDirectory()) walk(full);
+      else if (isManifest) files.push(full);
+    }
+  };
+  for (const p of paths) {
+    if (p === '-') {
+      files.push('-');
+      continue;
+    }
+    const abs = resolve(p);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch (err) {
+      diagnostics.push(fileError(abs, unreadable(abs, err)));
+      continue;
+    }
+    if (st.isDirectory()) walk(abs);
+    else files.push(abs);
+  }
+  return { files, diagnostics };
+}
+
+function fileError(file: string, message: string): Diagnostic {
+  return { severity: 'error', pos: { file: displayPath(file), line: 1, col: 1 }, message };
+}
+
+/** Why `file` could not be opened, in words (a dangling symlink says so rather than "no such file"). */
+function unreadable(file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    try {
+      if (lstatSync(file).isSymbolicLink()) return 'cannot read: broken symbolic link (its target does not exist)';
+    } catch {
+      // not a link either: plainly missing
+    }
+    return 'no such file or directory';
+  }
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot read: permission denied';
+  if (code === 'ELOOP') return 'cannot read: too many levels of symbolic links';
+  return `cannot read: ${code ?? (err as Error).message}`;
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function readSource(file: string): { text?: string; error?: string } {
+  let bytes: Buffer;
+  try {
+    if (file === '-') bytes = readFileSync(0);
+    else {
+      const st = statSync(file);
+      // Opening a FIFO blocks until someone writes to it; devices never end. Only regular files are read.
+      if (!st.isFile()) return { error: `cannot read: ${kindOf(st)}, not a manifest file` };
+      if (st.size > MAX_FILE_BYTES) {
+        return { error: `file is ${(st.size / 1048576).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file; split it into several files` };
+      }
+      bytes = readFileSync(file);
+    }
+  } catch (err) {
+    return { error: unreadable(file, err) };
+  }
+  if (bytes.length > MAX_FILE_BYTES) return { error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file` };
+  if (bytes.subarray(0, 8192).includes(0)) return { error: 'not a text file (it contains NUL bytes); manifests are YAML text' };
+  try {
+    return { text: utf8.decode(bytes) };
+  } catch {
+    return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
+  }
+}
+
+export interface ParseOptions {
+  /**
+   * Try the fast reader first (default). Tests turn it off to compare both readers; the full parser
+   * always handles what the fast one does not, and produces every YAML error message.
+   */
+  fast?: boolean;
+}
+
+/** Parses one file's text into documents; errors carry the file's positions. */
+export function parseManifestText(text: string, file: string, options: ParseOptions = {}): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } {
+  const shown = displayPath(file);
+  const dir = file === '-' ? process.cwd() : dirname(resolve(file));
+  const lineCounter = new LineCounter();
+  const fast = options.fast === false ? undefined : parseFast(text);
+  if (fast) {
+    for (const offset of fast.lineStarts) lineCounter.addNewLine(offset);
+    const at = (offset: number): SourcePos => {
+      const { line, col } = lineCounter.linePos(offset);
+      return { file: shown, line, col };
+    };
+    const docs = fast.documents.map((doc): LoadedDoc => ({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)) }));
+    return { docs, diagnostics: [] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const docs: LoadedDoc[] = [];
+  const at = (offset: number): SourcePos => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file: shown, line, col };
+  };
+  let parsed: Document.Parsed[];
+  try {
+    parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+  } catch (err) {
+    const message = err instanceof RangeError ? 'the document nests too deeply to be read' : (err as Error).message;
+    return { docs, diagnostics: [{ severity: 'error', pos: { file: shown, line: 1, col: 1 }, message: `invalid YAML: ${message}` }] };
+  }
+  if (!Array.isArray(parsed)) parsed = [parsed as unknown as Document.Parsed];
+  parsed.forEach((doc, index) => {
+    const start = at(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
+    if (doc.errors.length > 0) {
+      // One parse mistake often yields several errors on one line; the first says it best.
+      const lines = new Set<number>();
+      for (const e of doc.errors) {
+        const problem = describeYamlError(doc, e, text, lineCounter);
+        const pos = at(problem.offset);
+        if (lines.has(pos.line)) continue;
+        lines.add(pos.line);
+        diagnostics.push({ severity: 'error', pos, message: `invalid YAML: ${problem.message}` });
+      }
+      return;
+    }
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return; // empty document (e.g. a trailing ---)
+    if (!isMap(doc.contents)) {
+      const found = isSeq(doc.contents) ? 'a list' : isScalar(doc.contents) ? `a ${typeof doc.contents.value === 'string' ? 'string' : 'scalar'}` : 'another kind of YAML node';
+      diagnostics.push({ severity: 'error', pos: start, message: `a manifest document must be a mapping (apiVersion, kind, metadata, spec), not ${found}` });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    } catch (err) {
+      const message = firstLine((err as Error).message);
+      const words = /alias count/i.test(message)
+        ? `anchors and aliases expand too far (limit ${MAX_ALIASES}): refusing what looks like an entity-expansion ("billion laughs") attack`
+        : err instanceof RangeError
+          ? 'the document nests too deeply to be read'
+          : message;
+      diagnostics.push({ severity: 'error', pos: start, message: `invalid YAML: ${words}` });
+      return;
+    }
+    docs.push({ file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) });
+  });
+  return { docs, diagnostics };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0];
+}
+
+/**
+ * The yaml library places some errors where it noticed them (the end of the file for an unclosed
+ * quote); a person needs the place where the mistake starts, in plain words.
+ */
+function describeYamlError(doc: Document.Parsed, e: YAMLError, text: string, lines: LineCounter): { offset: number; message: string } {
+  const offset = e.pos[0];
+  const plain = firstLine(e.message);
+  // The innermost quoted scalar or flow collection that runs up to the error.
+  const opener = (test: (node: Node) => boolean): Node | undefined => {
+    let found: Node | undefined;
+    const check = (node: Node) => {
+      const r = node.range;
+      if (r && r[0] < offset && offset <= r[1] && test(node) && (!found || r[0] > found.range![0])) found = node;
+    };
+    visit(doc, { Scalar: (_, node) => check(node), Seq: (_, node) => check(node), Map: (_, node) => check(node) });
+    return found;
+  };
+  if (e.code === 'MISSING_CHAR' && /quote/.test(plain)) {
+    const node = opener((n) => isScalar(n) && (n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE'));
+    if (node) {
+      const end = lines.linePos(offset).line;
+      return { offset: node.range![0], message: `the quoted string that starts here is never closed (it runs on to line ${end})` };
+    }
+  }
+  if (e.code === 'BAD_INDENT' && /^Flow (sequence|map)/.test(plain)) {
+    const node = opener((n) => (isSeq(n) || isMap(n)) && !!n.flow);
+    if (node) {
+      const close = isSeq(node) ? ']' : '}';
+      return { offset: node.range![0], message: `the flow ${isSeq(node) ? 'sequence' : 'mapping'} that starts here is not closed with ${close} (or a line inside it is not indented enough)` };
+    }
+  }
+  if (e.code === 'DUPLICATE_KEY') {
+    let message = plain;
+    visit(doc, {
+      Map: (_, map) => {
+        const pair = map.items.find((p) => (p.key as Node | null)?.range?.[0] === offset);
+        if (!pair || !isScalar(pair.key)) return undefined;
+        const name = String(pair.key.value);
+        const first = map.items.find((p) => p !== pair && isScalar(p.key) && String(p.key.value) === name);
+        const firstLine = first ? lines.linePos((first.key as Node).range![0]).line : undefined;
+        message = `duplicate key ${JSON.stringify(name)}${firstLine ? ` (first on line ${firstLine})` : ''}: a key may appear only once in a mapping`;
+        return visit.BREAK;
+      },
+    });
+    return { offset, message };
+  }
+  if (e.code === 'MULTILINE_IMPLICIT_KEY' || e.code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // `key: value` followed by a more-indented `other: x`: the line at fault is the second one.
+    const multi = doc.errors.find((x) => x.code === 'MULTILINE_IMPLICIT_KEY' && x.pos[0] === offset) ?? e;
+    const { line } = lines.linePos(multi.pos[1]);
+    if (line > lines.linePos(offset).line) {
+      const start = lines.lineStarts[line - 1];
+      let col = start;
+      while (text[col] === ' ') col++;
+      return { offset: col, message: 'this line is indented more than the keys above it, or the value above runs on into it: check the indentation' };
+    }
+  }
+  if (/Maximum call stack/.test(plain)) return { offset, message: 'the document nests too deeply to be read' };
+  return { offset, message: plain };
+}
+
+/**
+ * Offset of the value at `path`, or of the deepest existing parent. For a map entry the key's
+ * position is used, so a message about `spec.risk_score` points at the `risk_score:` line.
+ */
+function offsetOf(doc: Document.Parsed, path: DocPath): number {
+  let node: Node | null | undefined = doc.contents as Node;
+  let best = node?.range?.[0] ?? 0;
+  for (const step of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(step));
+      if (!pair) return best;
+      best = (pair.key as Node).range?.[0] ?? best;
+      node = pair.value as Node | null;
+    } else if (isSeq(node) && typeof step === 'number') {
+      const item = node.items[step] as Node | undefined;
+      if (!item) return best;
+      best = item.range?.[0] ?? best;
+      node = item;
+    } else {
+      return best;
+    }
+  }
+  return best;
+}
+
+/** The same answer as offsetOf, from the fast reader's position tables. */
+function fastOffsetOf(doc: FastDocument, path: DocPath): number {
+  let node: unknown = doc.value;
+  let best = doc.start;
+  for (const step of path) {
+    if (node === null || typeof node !== 'object') return best;
+    const table = doc.offsets.get(node);
+    if (!table) return best;
+    let at: number | undefined;
+    if (Array.isArray(node)) {
+      if (typeof step !== 'number') return best;
+      at = (table as number[])[step];
+    } else {
+      at = (table as Record<string, number>)[String(step)];
+    }
+    if (at === undefined) return best;
+    best = at;
+    node = (node as Record<string | number, unknown>)[step];
+  }
+  return best;
+}
+
+export function loadFiles(files: string[]): LoadResult {
+  const docs: LoadedDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of files) {
+    const { text, error } = readSource(file);
+    if (error !== undefined || text === undefined) {
+      diagnostics.push(fileError(file, error ?? 'cannot read file'));
+      continue;
+    }
+    const out = parseManifestText(text, file);
+    docs.push(...out.docs);
+    diagnostics.push(...out.diagnostics);
+  }
+  return { docs, diagnostics, files };
+}

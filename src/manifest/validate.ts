@@ -1,0 +1,164 @@
+import type { CheckIssue, KindAdapter } from '../kinds/types.js';
+import { adapterFor, knownKinds } from '../kinds/registry.js';
+import { expandPaths, loadFiles, type LoadedDoc } from './load.js';
+import { interpolate } from './interpolate.js';
+import { redactor, type Redactor } from './redact.js';
+import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
+import { subjectOf, type Diagnostic, type DocPath, type Resource } from './types.js';
+
+export const API_VERSION = 'svcform/v1';
+
+export interface ValidateOptions {
+  /** Space for manifests without metadata.space (--space, then svcform.yaml, then `default`). */
+  defaultSpace?: string;
+  env?: NodeJS.ProcessEnv;
+  redactor?: Redactor;
+  /** Kind lookup; tests may narrow it. */
+  adapterFor?: (kind: string) => KindAdapter | undefined;
+}
+
+export interface ValidationResult {
+  resources: Resource[];
+  diagnostics: Diagnostic[];
+  files: string[];
+}
+
+export function hasErrors(diagnostics: Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** load -> interpolate -> schema -> adapter checks -> cross-document checks, all errors collected. */
+export function loadAndValidate(paths: string[], options: ValidateOptions = {}): ValidationResult {
+  const expanded = expandPaths(paths);
+  const loaded = loadFiles(expanded.files);
+  const result = validateDocs(loaded.docs, options);
+  return {
+    resources: result.resources,
+    diagnostics: [...expanded.diagnostics, ...loaded.diagnostics, ...result.diagnostics],
+    files: expanded.files,
+  };
+}
+
+export function validateDocs(docs: LoadedDoc[], options: ValidateOptions = {}): { resources: Resource[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const resources: Resource[] = [];
+  const lookup = options.adapterFor ?? adapterFor;
+  for (const doc of docs) {
+    const found: Diagnostic[] = [];
+    const res = validateDoc(doc, lookup, options, found);
+    if (res) resources.push(res);
+    // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
+    found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+    diagnostics.push(...found);
+  }
+  crossCheck(resources, diagnostics, lookup);
+  return { resources, diagnostics };
+}
+
+function pathKey(path: DocPath): string {
+  return path.join('\u0000');
+}
+
+function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | undefined, options: ValidateOptions, out: Diagnostic[]): Resource | undefined {
+  const raw = doc.value as Record<string, any>;
+  const kind = raw.kind;
+  const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
+  const subject = typeof kind === 'string' && name !== undefined ? subjectOf({ kind, name }) : typeof kind === 'string' ? kind : undefined;
+  const error = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), subject, message });
+  // Without a kind svcform knows, a `Kind/name` subject would only repeat the mistake.
+  const kindError = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), message });
+  if (raw.apiVersion === undefined) error([], `apiVersion is required (${API_VERSION})`);
+  else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${JSON.stringify(raw.apiVersion)}`);
+  if (typeof kind !== 'string') {
+    if (kind === undefined) kindError([], `kind is required: one of ${knownKinds().join(', ')}`);
+    else kindError(['kind'], `kind must be one of ${knownKinds().join(', ')}, not ${JSON.stringify(kind)}`);
+    return undefined;
+  }
+  const adapter = lookup(kind);
+  if (!adapter) {
+    const near = closest(kind, knownKinds());
+    kindError(['kind'], `unknown kind ${JSON.stringify(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${knownKinds().join(', ')}`);
+    return undefined;
+  }
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
+  out.push(...interpolated.diagnostics);
+  const value = interpolated.value as Record<string, any>;
+  const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
+  const failed = new Set(interpolated.failedPaths.map(pathKey));
+  const validate = schemaValidator(adapter.schema);
+  // apiVersion has its own message above; the schema judges the rest of the document.
+  const checked = value.apiVersion === API_VERSION ? value : { ...value, apiVersion: API_VERSION };
+  if (!validate(checked)) {
+    for (const issue of describeSchemaErrors(validate.errors, checked, { schema: validate.schema, isSecret: (path) => secretPaths.has(pathKey(path)) })) {
+      // A string whose ${...} failed already has its error; the placeholder text is not the value.
+      if (failed.has(pathKey(issue.path))) continue;
+      error(issue.path, issue.message);
+    }
+  }
+  // `out` holds this document's findings only: any error so far means it is not a resource.
+  if (out.length > 0 || name === undefined) return undefined;
+
+  const secretPointers = new Set(
+    interpolated.secretPaths.filter((p) => p[0] === 'spec').map((p) => '/' + p.slice(1).map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')),
+  );
+  const res: Resource = {
+    apiVersion: value.apiVersion,
+    kind,
+    name,
+    space: value.metadata.space ?? options.defaultSpace ?? 'default',
+    labels: value.metadata.labels ?? {},
+    ignore: value.metadata.ignore ?? [],
+    spec: value.spec ?? {},
+    source: doc.start,
+    posOf: doc.posOf,
+    secretPointers,
+    dir: doc.dir,
+  };
+  let issues: CheckIssue[] = [];
+  try {
+    issues = adapter.check?.(res) ?? [];
+  } catch (err) {
+    // A defect in a kind's checks must not hide every other finding of the run.
+    issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];
+  }
+  for (const issue of issues) {
+    out.push({ severity: issue.severity ?? 'error', pos: doc.posOf(issue.path), subject, message: issue.message });
+  }
+  return res;
+}
+
+/** Duplicate identities are errors; references to ids no manifest declares are warnings (the server may hold them). */
+function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindAdapter | undefined): void {
+  const seen = new Map<string, Resource>();
+  for (const r of resources) {
+    const key = `${r.kind}\u0000${r.space}\u0000${r.name}`;
+    const first = seen.get(key);
+    if (first) {
+      const at = first.posOf(['metadata', 'name']);
+      out.push({
+        severity: 'error',
+        pos: r.posOf(['metadata', 'name']),
+        subject: subjectOf(r),
+        message: `duplicate ${r.kind} ${JSON.stringify(r.name)} in space ${r.space}: also declared at ${at.file}:${at.line}:${at.col}`,
+      });
+    } else seen.set(key, r);
+  }
+  for (const r of resources) {
+    for (const ref of lookup(r.kind)?.references(r) ?? []) {
+      if (!seen.has(`${ref.kind}\u0000${r.space}\u0000${ref.name}`)) {
+        out.push({
+          severity: 'warning',
+          pos: r.posOf(ref.path),
+          subject: subjectOf(r),
+          message: `${displayField(ref.path)} names ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares in space ${r.space}; it must exist on the server`,
+        });
+      }
+    }
+  }
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = `${d.pos.file}:${d.pos.line}:${d.pos.col}`;
+  const tag = d.severity === 'warning' ? 'warning: ' : '';
+  return `${where}: ${tag}${d.subject ? `${d.subject}: ` : ''}${d.message}`;
+}
