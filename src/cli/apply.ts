@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { applyPlan, type ApplyReport } from '../engine/apply.js';
+import { adapterFor } from '../kinds/registry.js';
+import { redactor } from '../manifest/redact.js';
+import { changeToJson, planToJson } from '../report/plan-json.js';
+import { renderApplySummary, renderPlanText, renderResultLine } from '../report/text.js';
+import { colorsFor, concurrencyOf, UsageError, type CommonOptions, type Io } from './context.js';
+import { planFromArgs } from './planning.js';
+import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
+
+export interface ApplyCommandOptions extends CommonOptions {
+  plan?: string;
+  json?: boolean;
+  rotateSecrets?: boolean;
+}
+
+/** Above this many changes a terminal gets a progress bar instead of a line per change. */
+const PROGRESS_BAR_THRESHOLD = 40;
+
+export async function applyCommand(paths: string[], opts: ApplyCommandOptions, io: Io): Promise<number> {
+  let saved: SavedPlan | undefined;
+  if (opts.plan) {
+    saved = readSavedPlan(opts.plan);
+    if (paths.length > 0 && opts.plan) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
+    paths = saved.inputs.paths;
+    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: opts.config ?? saved.inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
+  } else if (paths.length === 0) paths = ['.'];
+  const col = colorsFor(opts, io);
+  const { plan, target, config } = await planFromArgs(paths, opts, io);
+  try {
+    if (saved) {
+      const before = saved.plan.fingerprint;
+      if (before.live !== plan.liveFingerprint) {
+        throw new UsageError(`the live state changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);
+      }
+      if (before.desired !== plan.desiredFingerprint) {
+        throw new UsageError(`the manifests changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);
+      }
+    }
+    if (plan.errors.length) {
+      io.out(renderPlanText(plan, col));
+      io.err('The plan has errors; nothing was applied.');
+      return 1;
+    }
+    if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
+    if (plan.changes.length === 0) {
+      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }), plan: planToJson(plan, { url: target.url, embedded: target.embedded }) }, null, 2));
+      else if (!opts.quiet) io.out('Nothing to apply.');
+      return 0;
+    }
+    const total = plan.changes.length;
+    const bar = io.tty && !opts.json && !opts.quiet && total > PROGRESS_BAR_THRESHOLD;
+    if (!opts.json && !opts.quiet) io.out('');
+    const report = await applyPlan(plan.changes, {
+      ctx: target.ctx,
+      adapterFor,
+      concurrency: concurrencyOf(opts, config),
+      rotateSecrets: opts.rotateSecrets,
+      onResult: (r, finished) => {
+        if (opts.json || opts.quiet) {
+          if (opts.quiet && r.outcome === 'failed') io.err(renderResultLine(r, col));
+          return;
+        }
+        if (bar && r.outcome === 'done') io.err(progressBar(finished, total));
+        else io.out(renderResultLine(r, col));
+      },
+    });
+    if (opts.json) io.out(JSON.stringify(resultJson(report), null, 2));
+    else io.out(renderApplySummary(report, col));
+    if (report.failed && !opts.json) io.err('Some changes failed; fix the cause and run apply again: it picks up where this run stopped.');
+    return report.failed > 0 ? 1 : 0;
+  } finally {
+    await target.close();
+  }
+}
+
+function progressBar(done: number, total: number): string {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  return `\x1b[1A\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+}
+
+function resultJson(report: ApplyReport) {
+  return redactor.redactValue({
+    summary: { done: report.done, failed: report.failed, skipped: report.skipped },
+    results: report.results.map((r) => ({ ...changeToJson(r.change), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
+  });
+}
+
+function readSavedPlan(file: string): SavedPlan {
+  let saved: SavedPlan;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read the saved plan ${file}: ${(err as Error).message}`);
+  }
+  if (saved?.kind !== SAVED_PLAN_KIND || !saved.inputs || !saved.plan?.fingerprint) throw new UsageError(`${file} is not a plan saved by svcform plan --out`);
+  return saved;
+}

@@ -1,0 +1,47 @@
+import type { Credential } from '../emulator/auth.js';
+import { startEmulator } from '../emulator/server.js';
+import type { License } from '../emulator/context.js';
+import { UsageError, type Io } from './context.js';
+
+export interface EmulatorCommandOptions {
+  port?: string;
+  host?: string;
+  state?: string;
+  latency?: string;
+  apiKey?: string;
+  readOnlyApiKey?: string;
+  spaces?: string;
+  license?: string;
+}
+
+/** `svcform emulator`: the embedded emulator as a server, until SIGINT/SIGTERM. */
+export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Promise<number> {
+  const port = opts.port !== undefined ? Number(opts.port) : 5601;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not ${opts.port}`);
+  const latency = opts.latency !== undefined ? Number(opts.latency) : 0;
+  if (!Number.isFinite(latency) || latency < 0) throw new UsageError(`--latency must be a number of ms >= 0, not ${opts.latency}`);
+  const credentials: Credential[] = [];
+  const apiKey = opts.apiKey ?? io.env.SVC_EMULATOR_API_KEY;
+  if (apiKey) credentials.push({ type: 'apiKey', secret: apiKey, user: 'svcform' });
+  if (opts.readOnlyApiKey) credentials.push({ type: 'apiKey', secret: opts.readOnlyApiKey, user: 'viewer', readOnly: true });
+  const licenses = ['basic', 'gold', 'platinum', 'enterprise', 'trial'];
+  if (opts.license && !licenses.includes(opts.license)) throw new UsageError(`--license must be one of ${licenses.join(', ')}`);
+  const emu = await startEmulator({
+    port,
+    host: opts.host ?? '127.0.0.1',
+    stateFile: opts.state,
+    latencyMs: latency,
+    credentials,
+    spaces: opts.spaces ? opts.spaces.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    license: opts.license as License | undefined,
+  });
+  io.err(`svcform emulator listening on ${emu.url}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await emu.stop();
+  io.err('svcform emulator stopped; state saved');
+  return 0;
+}

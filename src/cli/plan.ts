@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { planToJson } from '../report/plan-json.js';
+import { renderPlanMarkdown } from '../report/markdown.js';
+import { renderPlanText } from '../report/text.js';
+import { colorsFor, type CommonOptions, type Io } from './context.js';
+import { planFromArgs } from './planning.js';
+import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
+
+export interface PlanCommandOptions extends CommonOptions {
+  out?: string;
+  json?: boolean;
+  format?: string;
+  detailedExitcode?: boolean;
+  rotateSecrets?: boolean;
+}
+
+/** `svcform plan` (and `drift`, which always uses detailed exit codes). */
+export async function planCommand(paths: string[], opts: PlanCommandOptions, io: Io, mode: 'plan' | 'drift' = 'plan'): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'markdown'].includes(format)) throw new Error(`--format must be text, json or markdown, not ${format}`);
+  const { plan, target } = await planFromArgs(paths, opts, io);
+  try {
+    const targetInfo = { url: target.url, embedded: target.embedded };
+    if (opts.out) {
+      const saved: SavedPlan = {
+        kind: SAVED_PLAN_KIND,
+        inputs: {
+          paths: paths.map((p) => (p === '-' ? p : resolve(p))),
+          cwd: process.cwd(),
+          url: opts.url,
+          space: opts.space,
+          config: opts.config ? resolve(opts.config) : undefined,
+          select: opts.select ?? [],
+          rotate_secrets: !!opts.rotateSecrets,
+        },
+        plan: planToJson(plan, targetInfo),
+      };
+      writeFileSync(opts.out, JSON.stringify(saved, null, 2) + '\n');
+    }
+    if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
+    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url));
+    else if (!opts.quiet || plan.errors.length || plan.changes.length) {
+      const text = renderPlanText(plan, colorsFor(opts, io));
+      io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
+    }
+    if (opts.out && !opts.quiet) io.err(`Saved the plan to ${opts.out}; apply it with: svcform apply --plan ${opts.out}`);
+    if (plan.errors.length) return 1;
+    const detailed = mode === 'drift' || opts.detailedExitcode;
+    return detailed && plan.changes.length > 0 ? 2 : 0;
+  } finally {
+    await target.close();
+  }
+}
+
+function driftHeader(n: number): string {
+  return n === 0 ? 'No drift: the server matches the manifests.\n' : `Drift: ${n} change${n === 1 ? '' : 's'} needed to bring the server back to the manifests.\n\n`;
+}

@@ -1,0 +1,49 @@
+import { computePlan, type Plan } from '../engine/plan.js';
+import { adapterFor } from '../kinds/registry.js';
+import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { redactor } from '../manifest/redact.js';
+import type { Resource } from '../manifest/types.js';
+import type { SvcformConfig } from '../engine/config.js';
+import { defaultSpace, openTarget, readConfig, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+
+export interface Planned {
+  plan: Plan;
+  target: Target;
+  config: SvcformConfig;
+  resources: Resource[];
+}
+
+/** Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error. */
+export function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Resource[] {
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env });
+  for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
+  if (hasErrors(result.diagnostics)) {
+    const n = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to the server`);
+  }
+  return result.resources;
+}
+
+/** validate -> open the target -> read live state -> plan. The caller closes the target. */
+export async function planFromArgs(paths: string[], opts: CommonOptions & { rotateSecrets?: boolean }, io: Io): Promise<Planned> {
+  const config = readConfig(opts, paths);
+  const resources = loadResources(paths, opts, io, config);
+  const space = defaultSpace(opts, config);
+  const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
+  const target = await openTarget(opts, config, io, spaces);
+  try {
+    const plan = await computePlan({
+      resources,
+      manage: config.manage,
+      adapterFor,
+      ctx: target.ctx,
+      select: opts.select,
+      rotateSecrets: opts.rotateSecrets,
+      spaces: [space],
+    });
+    return { plan, target, config, resources };
+  } catch (err) {
+    await target.close();
+    throw err;
+  }
+}

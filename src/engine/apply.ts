@@ -1,0 +1,98 @@
+import type { AdapterContext, KindAdapter } from '../kinds/types.js';
+import type { PlannedChange } from './plan.js';
+
+export type Outcome = 'done' | 'failed' | 'skipped';
+
+export interface ChangeResult {
+  change: PlannedChange;
+  outcome: Outcome;
+  error?: string;
+  /** For skipped changes: the failed change they depended on. */
+  blockedBy?: string;
+  ms: number;
+}
+
+export interface ApplyOptions {
+  ctx: AdapterContext;
+  adapterFor: (kind: string) => KindAdapter | undefined;
+  /** Changes started at once within a wave (the HTTP client bounds requests in flight separately). */
+  concurrency: number;
+  rotateSecrets?: boolean;
+  onResult?: (result: ChangeResult, finished: number, total: number) => void;
+  onStart?: (change: PlannedChange) => void;
+}
+
+export interface ApplyReport {
+  results: ChangeResult[];
+  done: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Runs a plan wave by wave. Within a wave, changes run in parallel up to `concurrency`. A failed
+ * change makes everything that depends on it (directly or not) skipped; independent work goes on.
+ * Every write is one the plan derived from live state, so re-running after a failure plans only
+ * what is still missing: nothing is created twice.
+ */
+export async function applyPlan(changes: PlannedChange[], options: ApplyOptions): Promise<ApplyReport> {
+  const results: ChangeResult[] = [];
+  const failedOrSkipped = new Map<string, string>(); // id -> root failure id
+  const waves = new Map<number, PlannedChange[]>();
+  for (const c of changes) waves.set(c.wave, [...(waves.get(c.wave) ?? []), c]);
+  const total = changes.length;
+  const record = (r: ChangeResult) => {
+    results.push(r);
+    options.onResult?.(r, results.length, total);
+  };
+
+  for (const wave of [...waves.keys()].sort((a, b) => a - b)) {
+    const queue = [...waves.get(wave)!];
+    const runnable: PlannedChange[] = [];
+    for (const c of queue) {
+      const blocker = c.dependsOn.find((d) => failedOrSkipped.has(d));
+      if (blocker) {
+        const root = failedOrSkipped.get(blocker)!;
+        failedOrSkipped.set(c.id, root);
+        record({ change: c, outcome: 'skipped', blockedBy: root, ms: 0 });
+      } else runnable.push(c);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < runnable.length) {
+        const c = runnable[next++];
+        options.onStart?.(c);
+        const started = Date.now();
+        try {
+          await execute(c, options);
+          record({ change: c, outcome: 'done', ms: Date.now() - started });
+        } catch (err) {
+          failedOrSkipped.set(c.id, c.id);
+          record({ change: c, outcome: 'failed', error: (err as Error).message, ms: Date.now() - started });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, runnable.length)) }, worker));
+  }
+  return {
+    results,
+    done: results.filter((r) => r.outcome === 'done').length,
+    failed: results.filter((r) => r.outcome === 'failed').length,
+    skipped: results.filter((r) => r.outcome === 'skipped').length,
+  };
+}
+
+async function execute(c: PlannedChange, options: ApplyOptions): Promise<void> {
+  const adapter = options.adapterFor(c.kind);
+  if (!adapter) throw new Error(`no adapter for kind ${c.kind}`);
+  switch (c.action) {
+    case 'prerequisite':
+      return adapter.prerequisite!.ensure(options.ctx, c.space);
+    case 'create':
+      return adapter.create(options.ctx, c.resource!);
+    case 'update':
+      return adapter.update(options.ctx, c.resource!, c.live!, { rotateSecrets: !!options.rotateSecrets });
+    case 'delete':
+      return adapter.delete(options.ctx, c.live!);
+  }
+}

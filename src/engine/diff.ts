@@ -1,0 +1,103 @@
+import jsonpatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
+import { SENSITIVE } from '../manifest/redact.js';
+
+/** One changed field of an update, in spec terms. */
+export interface FieldChange {
+  /** JSON Pointer into the spec, e.g. `/severity` or `/actions`. */
+  pointer: string;
+  /** Absent when the field is new on the desired side. */
+  before?: unknown;
+  /** Absent when the field goes away. */
+  after?: unknown;
+  /** For set-like arrays: members to add and to remove, instead of before/after. */
+  added?: unknown[];
+  removed?: unknown[];
+  sensitive?: boolean;
+}
+
+export interface ResourceDiff {
+  equal: boolean;
+  fields: FieldChange[];
+  /** RFC 6902 patch from the live (normalized) object to the desired one, for machines. */
+  patch: Operation[];
+}
+
+export function escapePointer(seg: string | number): string {
+  return String(seg).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Removes `metadata.ignore` pointers (written against the manifest, so /spec/...) from a normalized spec. */
+export function withoutIgnored(spec: Record<string, any>, ignore: string[]): Record<string, any> {
+  if (ignore.length === 0) return spec;
+  const out = clone(spec);
+  for (const pointer of ignore) {
+    if (!pointer.startsWith('/spec/')) continue;
+    const parts = pointer.slice('/spec/'.length).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let cur: any = out;
+    for (let i = 0; i < parts.length - 1 && cur !== undefined; i++) cur = cur[Array.isArray(cur) ? Number(parts[i]) : parts[i]];
+    const last = parts[parts.length - 1];
+    if (Array.isArray(cur)) cur.splice(Number(last), 1);
+    else if (isPlainObject(cur)) delete cur[last];
+  }
+  return out;
+}
+
+function isSecret(pointer: string, secretPointers: Set<string>): boolean {
+  for (const s of secretPointers) if (pointer === s || pointer.startsWith(s + '/') || s.startsWith(pointer + '/')) return true;
+  return false;
+}
+
+/**
+ * Field-level comparison of two normalized specs. Objects are walked key by key; arrays are
+ * compared whole (a changed array is one field change) except the set-like ones, whose changes
+ * are reported as members added and removed, so a 100,000-value list with one new value shows one
+ * line rather than a positional rewrite.
+ */
+export function diffSpecs(
+  live: Record<string, any>,
+  desired: Record<string, any>,
+  options: { setFields?: string[]; secretPointers?: Set<string> } = {},
+): ResourceDiff {
+  const sets = new Set(options.setFields ?? []);
+  const secrets = options.secretPointers ?? new Set<string>();
+  const fields: FieldChange[] = [];
+  const walk = (a: unknown, b: unknown, pointer: string) => {
+    if (deepEqual(a, b)) return;
+    if (isPlainObject(a) && isPlainObject(b)) {
+      const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+      for (const k of [...keys].sort()) walk(a[k], b[k], `${pointer}/${escapePointer(k)}`);
+      return;
+    }
+    const sensitive = isSecret(pointer, secrets);
+    if (sets.has(pointer) && (Array.isArray(a) || a === undefined) && (Array.isArray(b) || b === undefined)) {
+      const before = new Map(((a as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
+      const after = new Map(((b as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
+      const added = [...after.entries()].filter(([k]) => !before.has(k)).map(([, v]) => v);
+      const removed = [...before.entries()].filter(([k]) => !after.has(k)).map(([, v]) => v);
+      if (added.length || removed.length) {
+        fields.push({ pointer, added: sensitive ? added.map(() => SENSITIVE) : added, removed: sensitive ? removed.map(() => SENSITIVE) : removed, sensitive });
+      }
+      return;
+    }
+    const change: FieldChange = { pointer, sensitive };
+    if (a !== undefined) change.before = sensitive ? SENSITIVE : a;
+    if (b !== undefined) change.after = sensitive ? SENSITIVE : b;
+    fields.push(change);
+  };
+  walk(live, desired, '');
+  if (fields.length === 0) return { equal: true, fields, patch: [] };
+  const patch = jsonpatch.compare(live, desired).map((op) => ('value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op)) as Operation[];
+  return { equal: false, fields, patch };
+}
+
+/** Display form of a spec pointer: `/actions/0/id` -> `spec.actions[0].id`. */
+export function fieldLabel(pointer: string): string {
+  let out = 'spec';
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import type { KindAdapter } from '../kinds/types.js';
+import type { Resource } from '../manifest/types.js';
+import type { PlanError, PlannedChange } from './plan.js';
+
+const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
+
+/** The references of a live object, read through its adapter's manifest form. */
+function liveReferences(change: PlannedChange, adapter: KindAdapter): string[] {
+  const live = change.live!;
+  try {
+    const spec = adapter.toSpec(live).spec;
+    const pseudo = { kind: live.kind, name: live.name, space: live.space, spec, ignore: [], labels: {}, secretPointers: new Set(), posOf: () => ({ file: '', line: 0, col: 0 }) } as unknown as Resource;
+    return adapter.references(pseudo).map((r) => idOf(r.kind, live.space, r.name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Orders a plan: creates and updates in dependency order (a connector before the rules that use
+ * it), then deletes in reverse dependency order (the rules before the connector). A reference to
+ * an object this plan deletes is an error.
+ */
+export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined, errors: PlanError[]): void {
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  const deleting = new Set(changes.filter((c) => c.action === 'delete').map((c) => c.id));
+
+  for (const c of changes) {
+    if (c.action !== 'create' && c.action !== 'update') continue;
+    const adapter = adapterFor(c.kind)!;
+    for (const ref of adapter.references(c.resource!)) {
+      const target = idOf(ref.kind, c.space, ref.name);
+      if (deleting.has(target)) {
+        errors.push({ subject: `${c.kind}/${c.name} (space ${c.space})`, source: c.resource!.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which this plan deletes (it has no manifest and a manage scope owns it)` });
+        continue;
+      }
+      const dep = byId.get(target);
+      if (dep && dep.action !== 'delete' && !c.dependsOn.includes(target)) c.dependsOn.push(target);
+    }
+  }
+  // Deletes: whoever references a deleted object goes first, so the deleted object waits for it.
+  for (const c of changes) {
+    if (c.action !== 'delete') continue;
+    const adapter = adapterFor(c.kind);
+    if (!adapter) continue;
+    for (const target of liveReferences(c, adapter)) {
+      const dep = byId.get(target);
+      if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
+    }
+  }
+
+}
+
+/** Wave numbers from the dependency edges: forward changes first, then deletes. */
+export function orderChanges(changes: PlannedChange[], errors: PlanError[]): PlannedChange[] {
+  const forward = changes.filter((c) => c.action !== 'delete');
+  const backward = changes.filter((c) => c.action === 'delete');
+  const first = assignWaves(forward, 0, errors);
+  const lastForward = first.reduce((m, c) => Math.max(m, c.wave), -1);
+  const second = assignWaves(backward, lastForward + 1, errors);
+  // Deletes also wait for every create and update (a rule update may drop its use of a connector being deleted).
+  return [...first, ...second].sort((a, b) => a.wave - b.wave || a.kind.localeCompare(b.kind) || a.space.localeCompare(b.space) || a.name.localeCompare(b.name));
+}
+
+function assignWaves(changes: PlannedChange[], base: number, errors: PlanError[]): PlannedChange[] {
+  const ids = new Set(changes.map((c) => c.id));
+  const indegree = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const c of changes) {
+    const deps = c.dependsOn.filter((d) => ids.has(d));
+    indegree.set(c.id, deps.length);
+    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), c.id]);
+  }
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  let frontier = changes.filter((c) => indegree.get(c.id) === 0);
+  const ordered: PlannedChange[] = [];
+  let wave = base;
+  while (frontier.length) {
+    const next: PlannedChange[] = [];
+    for (const c of frontier) {
+      c.wave = wave;
+      ordered.push(c);
+      for (const d of dependents.get(c.id) ?? []) {
+        const left = indegree.get(d)! - 1;
+        indegree.set(d, left);
+        if (left === 0) next.push(byId.get(d)!);
+      }
+    }
+    frontier = next;
+    wave += 1;
+  }
+  if (ordered.length < changes.length) {
+    const stuck = changes.filter((c) => !ordered.includes(c));
+    errors.push({ subject: 'dependency cycle', message: `these changes depend on each other in a cycle: ${stuck.map((c) => `${c.kind}/${c.name}`).join(' -> ')}` });
+  }
+  return ordered;
+}

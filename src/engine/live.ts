@@ -1,0 +1,43 @@
+import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
+
+export interface LiveState {
+  /** Objects per `kind\0space`. */
+  objects: Map<string, LiveObject[]>;
+  /** Per `kind\0space` of kinds with a prerequisite: whether it is in place. */
+  prerequisites: Map<string, boolean>;
+  /** Pairs that could not be read, with the error. */
+  failures: Array<{ kind: string; space: string; error: Error }>;
+}
+
+export const pairKey = (kind: string, space: string) => `${kind}\u0000${space}`;
+
+/**
+ * Reads every (kind, space) pair at once; the client bounds how many requests are in flight. Each
+ * adapter lists with its area's list endpoint, so the cost is one request per page, never per object.
+ */
+export async function fetchLive(
+  ctx: AdapterContext,
+  pairs: Array<{ kind: string; space: string }>,
+  adapterFor: (kind: string) => KindAdapter | undefined,
+  needPrerequisite: (kind: string, space: string) => boolean,
+): Promise<LiveState> {
+  const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
+  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [] };
+  await Promise.all(
+    [...unique.entries()].map(async ([key, { kind, space }]) => {
+      const adapter = adapterFor(kind);
+      if (!adapter) return;
+      try {
+        const [objects, prereq] = await Promise.all([
+          adapter.list(ctx, space),
+          adapter.prerequisite && needPrerequisite(kind, space) ? adapter.prerequisite.check(ctx, space) : Promise.resolve(true),
+        ]);
+        state.objects.set(key, objects);
+        if (adapter.prerequisite) state.prerequisites.set(key, prereq);
+      } catch (err) {
+        state.failures.push({ kind, space, error: err as Error });
+      }
+    }),
+  );
+  return state;
+}

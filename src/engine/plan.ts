@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import type { Operation } from 'fast-json-patch';
+import { canonicalJson } from '../kinds/normalize.js';
+import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
+import { SENSITIVE } from '../manifest/redact.js';
+import { subjectOf, type Resource, type SourcePos } from '../manifest/types.js';
+import type { ManageScope } from './config.js';
+import { diffSpecs, withoutIgnored, type FieldChange } from './diff.js';
+import { fetchLive, pairKey, type LiveState } from './live.js';
+import { isOwned, scopePairs } from './ownership.js';
+import { linkDependencies, orderChanges } from './graph.js';
+
+export type Action = 'create' | 'update' | 'delete' | 'prerequisite';
+
+export interface PlannedChange {
+  /** `Kind/space/name`, unique in a plan. */
+  id: string;
+  action: Action;
+  kind: string;
+  space: string;
+  name: string;
+  /** Why, in a few words (e.g. `rotate secrets`, `ensure list data streams`). */
+  reason?: string;
+  fields: FieldChange[];
+  patch: Operation[];
+  /** Ids of changes that must succeed first. */
+  dependsOn: string[];
+  /** Wave number: changes of one wave run together. */
+  wave: number;
+  source?: SourcePos;
+  resource?: Resource;
+  live?: LiveObject;
+}
+
+export interface PlanError {
+  subject: string;
+  message: string;
+  source?: SourcePos;
+}
+
+export interface Plan {
+  changes: PlannedChange[];
+  errors: PlanError[];
+  summary: { create: number; update: number; delete: number; unchanged: number; unmanaged: number };
+  /** Hash of the live state the plan was computed from; a saved plan is refused when it changes. */
+  liveFingerprint: string;
+  /** Hash of the desired state, secrets left out. */
+  desiredFingerprint: string;
+}
+
+export interface PlanOptions {
+  resources: Resource[];
+  manage: ManageScope[];
+  adapterFor: (kind: string) => KindAdapter | undefined;
+  ctx: AdapterContext;
+  /** `--select kind/name` patterns (`*` matches any run of characters); empty means everything. */
+  select?: string[];
+  rotateSecrets?: boolean;
+  /** Spaces the run touches besides the manifests' (the default space). */
+  spaces?: string[];
+}
+
+export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
+
+export async function computePlan(options: PlanOptions): Promise<Plan> {
+  const { resources, adapterFor, ctx } = options;
+  const runSpaces = [...new Set([...(options.spaces ?? []), ...resources.map((r) => r.space)])];
+  const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
+  const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...scopePairs(options.manage, runSpaces)];
+  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)));
+  return planFromLive(options, live);
+}
+
+export function planFromLive(options: PlanOptions, live: LiveState): Plan {
+  const { resources, adapterFor } = options;
+  const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
+  const changes: PlannedChange[] = [];
+  let unchanged = 0;
+  let unmanaged = 0;
+
+  const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
+  const liveIndex = new Map<string, LiveObject[]>();
+  for (const objects of live.objects.values()) {
+    for (const o of objects) {
+      const id = changeId(o.kind, o.space, o.name);
+      const list = liveIndex.get(id);
+      if (list) list.push(o);
+      else liveIndex.set(id, [o]);
+    }
+  }
+
+  for (const res of resources) {
+    const adapter = adapterFor(res.kind)!;
+    const id = changeId(res.kind, res.space, res.name);
+    const subject = `${subjectOf(res)} (space ${res.space})`;
+    if (live.failures.some((f) => f.kind === res.kind && f.space === res.space)) continue;
+    const matches = liveIndex.get(id) ?? [];
+    if (matches.length > 1) {
+      errors.push({ subject, source: res.source, message: `${matches.length} live objects share this identity; svcform will not guess which one is meant (ids: ${matches.map((m) => m.serverId ?? m.name).join(', ')})` });
+      continue;
+    }
+    const current = matches[0];
+    for (const ref of adapter.references(res)) {
+      const refId = changeId(ref.kind, res.space, ref.name);
+      if (!declared.has(refId) && !liveIndex.has(refId) && live.objects.has(pairKey(ref.kind, res.space))) {
+        errors.push({ subject, source: res.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares and the server does not have` });
+      }
+    }
+    if (!current) {
+      changes.push(baseChange('create', res, adapter));
+      continue;
+    }
+    if (current.readOnly) {
+      errors.push({ subject, source: res.source, message: `the live object is ${current.readOnly}; svcform never writes it (remove the manifest)` });
+      continue;
+    }
+    let diff;
+    try {
+      diff = diffSpecs(withoutIgnored(adapter.normalizeLive(current), res.ignore), withoutIgnored(adapter.normalizeDesired(res), res.ignore), {
+        setFields: adapter.setFields,
+        secretPointers: res.secretPointers,
+      });
+    } catch (err) {
+      errors.push({ subject, source: res.source, message: `cannot compare with the live object: ${(err as Error).message}` });
+      continue;
+    }
+    if (!diff.equal) {
+      changes.push({ ...baseChange('update', res, adapter), fields: diff.fields, patch: diff.patch, live: current });
+    } else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) {
+      changes.push({ ...baseChange('update', res, adapter), reason: 'rotate secrets', live: current });
+    } else unchanged += 1;
+  }
+
+  for (const [key, objects] of live.objects) {
+    for (const o of objects) {
+      const id = changeId(o.kind, o.space, o.name);
+      if (declared.has(id)) continue;
+      if (isOwned(o, options.manage)) {
+        changes.push({ id, action: 'delete', kind: o.kind, space: o.space, name: o.name, fields: [], patch: [], dependsOn: [], wave: 0, live: o });
+      } else unmanaged += 1;
+    }
+    void key;
+  }
+
+  // A kind's prerequisite (value lists: the space's list data streams) is a step of its own that
+  // every create of that kind in the space waits for.
+  for (const [key, ready] of live.prerequisites) {
+    if (ready) continue;
+    const [kind, space] = key.split('\u0000');
+    const creates = changes.filter((c) => c.action === 'create' && c.kind === kind && c.space === space);
+    if (creates.length === 0) continue;
+    const adapter = adapterFor(kind)!;
+    const id = `${kind}/${space}/(prerequisite)`;
+    changes.push({ id, action: 'prerequisite', kind, space, name: adapter.prerequisite!.description, reason: `ensure ${adapter.prerequisite!.description}`, fields: [], patch: [], dependsOn: [], wave: 0 });
+    for (const c of creates) c.dependsOn.push(id);
+  }
+
+  linkDependencies(changes, adapterFor, errors);
+  const selected = options.select?.length ? selectChanges(changes, options.select) : changes;
+  // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
+  // naming its members, and its changes are left out.
+  const ordered = orderChanges(selected, errors);
+  const summary = {
+    create: ordered.filter((c) => c.action === 'create').length,
+    update: ordered.filter((c) => c.action === 'update').length,
+    delete: ordered.filter((c) => c.action === 'delete').length,
+    unchanged,
+    unmanaged,
+  };
+  return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, adapterFor), desiredFingerprint: fingerprintDesired(resources) };
+}
+
+function baseChange(action: Action, res: Resource, adapter: KindAdapter): PlannedChange {
+  void adapter;
+  return { id: changeId(res.kind, res.space, res.name), action, kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source, resource: res };
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp('^' + glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+}
+
+/**
+ * `--select Kind/name` keeps the matching changes plus whatever they depend on that is itself
+ * changing, so a selected rule still gets the connector it needs.
+ */
+function selectChanges(changes: PlannedChange[], patterns: string[]): PlannedChange[] {
+  const regexes = patterns.map(globToRegExp);
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  const keep = new Set<string>();
+  const visit = (c: PlannedChange) => {
+    if (keep.has(c.id)) return;
+    keep.add(c.id);
+    for (const dep of c.dependsOn) {
+      const d = byId.get(dep);
+      if (d) visit(d);
+    }
+  };
+  for (const c of changes) if (regexes.some((r) => r.test(`${c.kind}/${c.name}`))) visit(c);
+  return changes.filter((c) => keep.has(c.id));
+}
+
+function fingerprintLive(live: LiveState, adapterFor: (kind: string) => KindAdapter | undefined): string {
+  const hash = createHash('sha256');
+  for (const key of [...live.objects.keys()].sort()) {
+    const objects = live.objects.get(key)!;
+    const adapter = adapterFor(key.split('\u0000')[0]);
+    const rows = objects.map((o) => `${o.name}\u0000${canonicalJson(adapter ? adapter.normalizeLive(o) : o.body)}`).sort();
+    hash.update(key + '\n' + rows.join('\n') + '\n');
+  }
+  for (const key of [...live.prerequisites.keys()].sort()) hash.update(`${key}=${live.prerequisites.get(key)}\n`);
+  return hash.digest('hex');
+}
+
+function fingerprintDesired(resources: Resource[]): string {
+  const hash = createHash('sha256');
+  const rows = resources.map((r) => {
+    let spec = canonicalJson(r.spec);
+    if (r.secretPointers.size > 0) spec = canonicalJson(maskSecrets(r.spec, r.secretPointers));
+    return `${changeId(r.kind, r.space, r.name)}\u0000${canonicalJson(r.ignore)}\u0000${spec}`;
+  });
+  for (const row of rows.sort()) hash.update(row + '\n');
+  return hash.digest('hex');
+}
+
+function maskSecrets(spec: Record<string, any>, pointers: Set<string>): Record<string, any> {
+  const copy = JSON.parse(JSON.stringify(spec));
+  for (const p of pointers) {
+    const parts = p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let cur: any = copy;
+    for (let i = 0; i < parts.length - 1 && cur; i++) cur = cur[parts[i]];
+    if (cur && parts.length) cur[parts[parts.length - 1]] = SENSITIVE;
+  }
+  return copy;
+}

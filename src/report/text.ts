@@ -1,0 +1,89 @@
+import { diffLines } from 'diff';
+import pc from 'picocolors';
+import { stringify } from 'yaml';
+import type { ApplyReport, ChangeResult } from '../engine/apply.js';
+import { fieldLabel, type FieldChange } from '../engine/diff.js';
+import type { Plan, PlannedChange } from '../engine/plan.js';
+import { redactor } from '../manifest/redact.js';
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+export function colors(enabled: boolean): Colors {
+  return pc.createColors(enabled);
+}
+
+const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
+
+export function changeTitle(c: PlannedChange): string {
+  if (c.action === 'prerequisite') return `ensure ${c.name} (space ${c.space})`;
+  return `${c.action} ${c.kind}/${c.name} (space ${c.space})${c.reason ? ` [${c.reason}]` : ''}`;
+}
+
+function yamlOf(value: unknown): string {
+  return stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
+}
+
+/** Lines of a unified diff of one field's YAML, before against after. */
+function fieldDiff(f: FieldChange, col: Colors): string[] {
+  const label = fieldLabel(f.pointer);
+  if (f.added || f.removed) {
+    const lines = [`${label}:`];
+    for (const v of f.removed ?? []) lines.push(col.red(`  - ${JSON.stringify(v)}`));
+    for (const v of f.added ?? []) lines.push(col.green(`  + ${JSON.stringify(v)}`));
+    return lines;
+  }
+  const scalar = (v: unknown) => v === undefined || v === null || typeof v !== 'object';
+  if (scalar(f.before) && scalar(f.after)) {
+    const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+    return [`${label}: ${col.red(show(f.before))} -> ${col.green(show(f.after))}`];
+  }
+  const before = f.before === undefined ? '' : yamlOf(f.before) + '\n';
+  const after = f.after === undefined ? '' : yamlOf(f.after) + '\n';
+  const lines = [`${label}:`];
+  for (const part of diffLines(before, after)) {
+    const chunk = part.value.replace(/\n$/, '').split('\n');
+    for (const line of chunk) {
+      if (part.added) lines.push(col.green(`  + ${line}`));
+      else if (part.removed) lines.push(col.red(`  - ${line}`));
+      else lines.push(col.dim(`    ${line}`));
+    }
+  }
+  return lines;
+}
+
+export function renderPlanText(plan: Plan, col: Colors, options: { unchangedHint?: boolean } = {}): string {
+  const out: string[] = [];
+  for (const c of plan.changes) {
+    const sym = SYMBOL[c.action];
+    const paint = c.action === 'delete' ? col.red : c.action === 'update' ? col.yellow : col.green;
+    out.push(paint(`${sym} ${changeTitle(c)}`));
+    for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`    ${line}`);
+  }
+  if (plan.errors.length) {
+    if (out.length) out.push('');
+    for (const e of plan.errors) out.push(col.red(`error: ${e.source ? `${e.source.file}:${e.source.line}:${e.source.col}: ` : ''}${e.subject}: ${e.message}`));
+  }
+  if (out.length) out.push('');
+  out.push(summaryLine(plan));
+  void options;
+  return redactor.redact(out.join('\n'));
+}
+
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  const unmanaged = s.unmanaged ? `; ${s.unmanaged} unmanaged object${s.unmanaged === 1 ? '' : 's'} left alone` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged${unmanaged}.`;
+}
+
+export function renderResultLine(r: ChangeResult, col: Colors): string {
+  const title = changeTitle(r.change);
+  if (r.outcome === 'done') return redactor.redact(`${col.green('✓')} ${title} ${col.dim(`(${r.ms} ms)`)}`);
+  if (r.outcome === 'skipped') return redactor.redact(`${col.yellow('○')} ${title}: skipped, depends on ${r.blockedBy} which failed`);
+  return redactor.redact(`${col.red('✗')} ${title}: ${r.error}`);
+}
+
+export function renderApplySummary(report: ApplyReport, col: Colors): string {
+  const line = `Apply: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped.`;
+  const failures = report.results.filter((r) => r.outcome === 'failed').map((r) => renderResultLine(r, col));
+  return redactor.redact([...(report.failed ? ['', 'Failed:', ...failures] : []), '', report.failed ? col.red(line) : col.green(line)].join('\n'));
+}

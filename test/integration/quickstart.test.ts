@@ -1,0 +1,35 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const BIN = resolve('dist/src/cli/main.js');
+const EXAMPLES = resolve('examples');
+
+function run(args: string[], cwd: string) {
+  const env = { ...process.env };
+  delete env.CI; // the quick start is a person at a terminal
+  delete env.SVC_URL;
+  return spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8' });
+}
+
+describe("README quick start: the compiled CLI against the embedded emulator", () => {
+  it('apply then plan on examples/ converges, with state kept in .svcform/emulator-state.json', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svcform-quickstart-'));
+    const readme = readFileSync('README.md', 'utf8');
+    assert.match(readme, /npm ci && npm run demo/);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    assert.equal(pkg.scripts.demo, 'node dist/src/cli/main.js apply examples/ --url embedded && node dist/src/cli/main.js plan examples/ --url embedded --detailed-exitcode');
+
+    const applied = run(['apply', EXAMPLES, '--url', 'embedded', '--no-color'], cwd);
+    assert.equal(applied.status, 0, applied.stdout + applied.stderr);
+    assert.match(applied.stderr, /Target: embedded emulator \(state \.svcform\/emulator-state\.json\)/);
+    assert.ok(existsSync(join(cwd, '.svcform/emulator-state.json')));
+
+    const planned = run(['plan', EXAMPLES, '--url', 'embedded', '--detailed-exitcode', '--no-color'], cwd);
+    assert.equal(planned.status, 0, planned.stdout + planned.stderr);
+    assert.match(planned.stdout, /Plan: 0 to create, 0 to update, 0 to delete, \d+ unchanged/);
+  });
+});

@@ -1,0 +1,250 @@
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadAndValidate } from '../../src/manifest/validate.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import type { LoggedRequest } from '../../src/emulator/requestlog.js';
+import { call, emulator } from '../helpers/emulator.js';
+import { cli } from '../helpers/cli.js';
+
+const EXAMPLES = 'examples';
+
+function tempCopyOfExamples(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-examples-'));
+  cpSync(EXAMPLES, dir, { recursive: true });
+  return dir;
+}
+
+async function requests(emu: RunningEmulator): Promise<LoggedRequest[]> {
+  return emu.log.all();
+}
+
+const writes = (log: LoggedRequest[]) => log.filter((r) => r.method !== 'GET');
+
+describe('apply then plan converges on the examples (no perpetual diff)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('apply creates everything, then plan --detailed-exitcode exits 0 with nothing to change', async () => {
+    const applied = await cli(['apply', EXAMPLES, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.match(applied.out, /Apply: \d+ done, 0 failed, 0 skipped\./);
+    const planned = await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, planned.out + planned.err);
+    assert.match(planned.out, /Plan: 0 to create, 0 to update, 0 to delete, \d+ unchanged/);
+  });
+
+  it('created every dependency before its dependents (request log order)', async () => {
+    const log = writes(await requests(emu));
+    const firstIndex = (pred: (r: LoggedRequest) => boolean) => log.findIndex(pred);
+    const lastIndex = (pred: (r: LoggedRequest) => boolean) => log.length - 1 - [...log].reverse().findIndex(pred);
+    const isConnectorCreate = (r: LoggedRequest) => r.method === 'POST' && r.path.startsWith('/api/actions/connector/');
+    const isRuleCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/detection_engine/rules';
+    const isAgentPolicyCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/fleet/agent_policies';
+    const isPackagePolicyCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/fleet/package_policies';
+    const isPackCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/hostquery/packs';
+    const isSavedQueryCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/hostquery/saved_queries';
+    assert.ok(firstIndex(isConnectorCreate) >= 0 && firstIndex(isRuleCreate) >= 0);
+    assert.ok(lastIndex(isConnectorCreate) < firstIndex(isRuleCreate), 'every connector before any rule');
+    assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackagePolicyCreate), 'agent policies before package policies');
+    assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackCreate), 'agent policies before packs');
+    assert.ok(lastIndex(isSavedQueryCreate) < firstIndex(isPackCreate), 'saved queries before the pack that names one');
+  });
+
+  it('planning reads each (kind, space) with list endpoints only: no GET per object', async () => {
+    emu.log.clear();
+    const planned = await cli(['plan', EXAMPLES, '--url', emu.url]);
+    assert.equal(planned.code, 0, planned.err);
+    const gets = (await requests(emu)).filter((r) => r.method === 'GET');
+    const perObject = gets.filter((r) => /\/(connector|agent_policies|package_policies|packs|saved_queries|maintenance_window)\/[^_/][^/]*$/.test(r.path) || (r.path === '/api/detection_engine/rules'));
+    assert.deepEqual(perObject.map((r) => r.path), []);
+  });
+
+  it('tears down in reverse order when the manifests are gone (manage scopes own everything)', async () => {
+    emu.log.clear();
+    const empty = mkdtempSync(join(tmpdir(), 'svcform-empty-'));
+    const torn = await cli(['apply', empty, '--url', emu.url, '--config', join(EXAMPLES, 'svcform.yaml')]);
+    assert.equal(torn.code, 0, torn.out + torn.err);
+    assert.match(torn.out, /Plan: 0 to create, 0 to update, \d+ to delete/);
+    const log = writes(await requests(emu));
+    const idx = (pred: (r: LoggedRequest) => boolean, last = false) => (last ? log.length - 1 - [...log].reverse().findIndex(pred) : log.findIndex(pred));
+    const ruleDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path === '/api/detection_engine/rules';
+    const connectorDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path.startsWith('/api/actions/connector/');
+    const agentPolicyDelete = (r: LoggedRequest) => r.path === '/api/fleet/agent_policies/delete';
+    const packagePolicyDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path.startsWith('/api/fleet/package_policies/');
+    const packDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path.startsWith('/api/hostquery/packs/');
+    assert.ok(idx(ruleDelete) >= 0 && idx(connectorDelete) >= 0);
+    assert.ok(idx(ruleDelete, true) < idx(connectorDelete), 'rules deleted before connectors');
+    assert.ok(idx(packagePolicyDelete, true) < idx(agentPolicyDelete), 'package policies before agent policies');
+    assert.ok(idx(packDelete, true) < idx(agentPolicyDelete), 'packs before agent policies');
+    const again = await cli(['plan', empty, '--url', emu.url, '--config', join(EXAMPLES, 'svcform.yaml'), '--detailed-exitcode']);
+    assert.equal(again.code, 0, again.out);
+  });
+});
+
+describe('drift: changes made outside Git', () => {
+  let emu: RunningEmulator;
+  const { resources } = loadAndValidate([EXAMPLES]);
+  const rule = resources.find((r) => r.kind === 'Rule')!;
+  const connector = resources.find((r) => r.kind === 'Connector')!;
+  const list = resources.find((r) => r.kind === 'ValueList' && Array.isArray(r.spec.items))!;
+  const policy = resources.find((r) => r.kind === 'AgentPolicy')!;
+  before(async () => {
+    emu = await emulator();
+    const applied = await cli(['apply', EXAMPLES, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+  });
+  after(() => emu.stop());
+
+  it('drift exits 2 and names each change; apply repairs; drift then exits 0', async () => {
+    const severity = rule.spec.severity === 'critical' ? 'low' : 'critical';
+    assert.equal((await call(emu, 'PATCH', '/api/detection_engine/rules', { rule_id: rule.name, severity })).status, 200);
+    const current = (await call(emu, 'GET', `/api/actions/connector/${connector.name}`)).body;
+    assert.equal((await call(emu, 'PUT', `/api/actions/connector/${connector.name}`, { name: 'renamed by hand', config: current.config ?? {}, secrets: {} })).status, 200);
+    const removed = list.spec.items[0];
+    assert.equal((await call(emu, 'DELETE', `/api/lists/items?list_id=${encodeURIComponent(list.name)}&value=${encodeURIComponent(removed)}`)).status, 200);
+    // Deleting an agent policy also deletes its package policies, so those must come back too.
+    assert.equal((await call(emu, 'POST', '/api/fleet/agent_policies/delete', { agentPolicyId: policy.name, force: true })).status, 200);
+
+    const drift = await cli(['drift', EXAMPLES, '--url', emu.url]);
+    assert.equal(drift.code, 2, drift.out + drift.err);
+    assert.match(drift.out, new RegExp(`update Rule/${rule.name} .*\\n.*spec.severity: "${severity}" -> "${rule.spec.severity}"`));
+    assert.match(drift.out, new RegExp(`update Connector/${connector.name} .*\\n.*spec.name: "renamed by hand" -> "${connector.spec.name}"`));
+    assert.match(drift.out, new RegExp(`update ValueList/${list.name}[^\\n]*\\n\\s+spec.items:\\n\\s+\\+ "${removed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+    assert.match(drift.out, new RegExp(`create AgentPolicy/${policy.name} `));
+
+    const repaired = await cli(['apply', EXAMPLES, '--url', emu.url]);
+    assert.equal(repaired.code, 0, repaired.out + repaired.err);
+    const clean = await cli(['drift', EXAMPLES, '--url', emu.url]);
+    assert.equal(clean.code, 0, clean.out + clean.err);
+    assert.match(clean.out, /No drift/);
+  });
+});
+
+describe('ownership', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  beforeEach(async () => {
+    emu = await emulator();
+    dir = tempCopyOfExamples();
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+  });
+  afterEach(() => emu.stop());
+
+  it('a deleted manifest deletes its object only inside a manage scope; foreign objects are never touched', async () => {
+    // Objects made by hand: a rule without the managed tag and a connector outside the soc- prefix.
+    const foreignRule = { rule_id: 'hand-made', name: 'Hand made', description: 'made in the UI', type: 'query', query: 'x:1', severity: 'low', risk_score: 1, tags: ['team:other'] };
+    assert.equal((await call(emu, 'POST', '/api/detection_engine/rules', foreignRule)).status, 200);
+    assert.equal((await call(emu, 'POST', '/api/actions/connector/ops-log', { name: 'ops log', connector_type_id: '.server-log' })).status, 200);
+    const { resources } = loadAndValidate([dir]);
+    const managedRule = resources.find((r) => r.kind === 'Rule' && (r.spec.tags ?? []).includes('managed-by:svcform'))!;
+    const unscopedRule = resources.find((r) => r.kind === 'Rule' && !(r.spec.tags ?? []).includes('managed-by:svcform'));
+    const drop = (name: string) => {
+      for (const r of resources.filter((x) => x.kind === 'Rule' && x.name === name)) {
+        const file = resolve(r.source.file);
+        const text = readFileSync(file, 'utf8');
+        const docs = text.split(/^---$/m).filter((d) => !d.includes(`name: ${name}\n`));
+        writeFileSync(file, docs.join('---'));
+      }
+    };
+    drop(managedRule.name);
+    if (unscopedRule) drop(unscopedRule.name);
+    emu.log.clear();
+    const plan = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(plan.code, 0, plan.out + plan.err);
+    assert.match(plan.out, new RegExp(`delete Rule/${managedRule.name} `));
+    if (unscopedRule) assert.doesNotMatch(plan.out, new RegExp(`delete Rule/${unscopedRule.name} `));
+    assert.doesNotMatch(plan.out, /hand-made|ops-log/);
+    assert.equal((await call(emu, 'GET', '/api/detection_engine/rules?rule_id=hand-made')).status, 200);
+    assert.equal((await call(emu, 'GET', '/api/actions/connector/ops-log')).status, 200);
+    const touched = emu.log.all().filter((r) => r.method !== 'GET' && (r.path.includes('ops-log') || r.query.includes('hand-made')));
+    assert.deepEqual(touched, []);
+  });
+
+  it('without manage scopes nothing is deleted', async () => {
+    const config = join(dir, 'svcform.yaml');
+    writeFileSync(config, 'space: default\n');
+    rmSync(join(dir, 'rules'), { recursive: true });
+    const plan = await cli(['plan', dir, '--url', emu.url, '--config', config]);
+    assert.equal(plan.code, 0, plan.err);
+    assert.match(plan.out, /0 to delete/);
+  });
+});
+
+describe('saved plans and partial failures', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('a saved plan is refused after a live change, and applied when nothing changed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-saved-'));
+    const planFile = join(dir, 'plan.json');
+    const saved = await cli(['plan', EXAMPLES, '--url', emu.url, '--out', planFile]);
+    assert.equal(saved.code, 0, saved.err);
+    assert.ok(!readFileSync(planFile, 'utf8').includes(readFileSync(join(EXAMPLES, 'connectors/secrets/pagerduty-token.txt'), 'utf8').trim()), 'no secret in the saved plan');
+    assert.equal((await call(emu, 'POST', '/api/actions/connector/made-meanwhile', { name: 'meanwhile', connector_type_id: '.server-log' })).status, 200);
+    const refused = await cli(['apply', '--plan', planFile, '--url', emu.url]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /live state changed since the plan/);
+    assert.equal(emu.log.all().filter((r) => r.method === 'POST' && r.path === '/api/detection_engine/rules').length, 0, 'nothing was written');
+
+    const fresh = await cli(['plan', EXAMPLES, '--url', emu.url, '--out', planFile]);
+    assert.equal(fresh.code, 0);
+    const applied = await cli(['apply', '--plan', planFile, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal((await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+
+  it('a partial failure loses and duplicates nothing, and a re-run converges', async () => {
+    await call(emu, 'POST', '/__emulator/reset');
+    // Every other rule create fails; one connector create is answered after the write happened and the connection dropped.
+    await call(emu, 'PUT', '/__emulator/faults', {
+      faults: [
+        { method: 'POST', path: '^/api/detection_engine/rules$', status: 500, rate: 1, skip: 1, times: 3 },
+        { method: 'POST', path: '^/api/actions/connector/soc-chat$', dropAfterServe: true, times: 1 },
+      ],
+    });
+    const first = await cli(['apply', EXAMPLES, '--url', emu.url]);
+    assert.equal(first.code, 1, first.out + first.err);
+    assert.match(first.out, /Apply: \d+ done, [1-9]\d* failed, \d+ skipped\./);
+    await call(emu, 'DELETE', '/__emulator/faults');
+    const second = await cli(['apply', EXAMPLES, '--url', emu.url]);
+    assert.equal(second.code, 0, second.out + second.err);
+    assert.equal((await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+    const { resources } = loadAndValidate([EXAMPLES]);
+    const rules = (await call(emu, 'GET', '/api/detection_engine/rules/_find?per_page=1000')).body;
+    assert.equal(rules.total, resources.filter((r) => r.kind === 'Rule').length, 'no rule lost or duplicated');
+    const connectors = (await call(emu, 'GET', '/api/actions/connectors')).body.filter((c: any) => !c.is_preconfigured && !c.is_system_action);
+    assert.equal(connectors.length, resources.filter((r) => r.kind === 'Connector').length, 'no connector lost or duplicated');
+  });
+});
+
+describe('target selection', () => {
+  it('refuses to fall back to the embedded emulator under CI=true', async () => {
+    const run = await cli(['plan', EXAMPLES], { CI: 'true' });
+    assert.equal(run.code, 1);
+    assert.match(run.err, /no target configured and CI=true.*--url embedded/);
+  });
+
+  it('fails with the space-not-found error naming the space', async () => {
+    const emu = await emulator();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'svcform-space-'));
+      writeFileSync(join(dir, 'c.yaml'), 'apiVersion: svcform/v1\nkind: Connector\nmetadata: {name: log, space: nowhere}\nspec: {name: log, connector_type_id: .server-log}\n');
+      const run = await cli(['plan', dir, '--url', emu.url]);
+      assert.equal(run.code, 1);
+      assert.match(run.err, /nowhere/);
+      assert.equal(emu.log.all().filter((r) => r.path.includes('/connectors')).length, 0, 'nothing else was read');
+    } finally {
+      await emu.stop();
+    }
+  });
+});
