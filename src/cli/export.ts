@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  buildExport,
+  compareText,
+  MANAGE_HEADER,
+  MARKER_FILE,
+  READONLY_DIR,
+  renderManageSection,
+  renderVariablesFile,
+  VARIABLES_FILE,
+  type ExportLayout,
+  type ExportResult,
+  type LiveGroup,
+} from '../engine/export.js';
+import { fetchLive, pairKey } from '../engine/live.js';
+import { adapterFor, knownKinds } from '../kinds/registry.js';
+import { redactor } from '../manifest/redact.js';
+import { packageRoot } from '../manifest/schema.js';
+import { defaultSpace, openTarget, readConfig, UsageError, type CommonOptions, type Io } from './context.js';
+// main.ts imports this file too; VERSION is only read when the command runs, after both loaded.
+import { VERSION } from './main.js';
+
+/** The options main.ts declares for `svcform export`. */
+export interface ExportCommandOptions {
+  out: string;
+  url?: string;
+  config?: string;
+  kind?: string[];
+  space?: string[];
+  select?: string[];
+  layout?: string;
+  includeBuiltin?: boolean;
+  manageOut?: string;
+  concurrency?: string;
+  caCert?: string;
+  clientCert?: string;
+  clientKey?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+interface Marker {
+  exportedBy: 'svcform';
+  version: string;
+  /** Path relative to the output directory (`/`-separated) -> sha256 of the content written. */
+  files: Record<string, string>;
+}
+
+const CONFIG_NAMES = new Set(['svcform.yaml', 'svcform.yml']);
+const SPACE_ID = /^[a-z0-9_-]+$/;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** `svcform export`: live objects of the chosen kinds and spaces written as manifests. */
+export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise<number> {
+  const started = Date.now();
+  const layout = (opts.layout ?? 'per-kind') as ExportLayout;
+  if (layout !== 'per-kind' && layout !== 'per-object') throw new UsageError(`--layout must be per-kind or per-object, not ${opts.layout}`);
+  const kinds = chooseKinds(opts.kind, opts.select);
+  const common: CommonOptions = {
+    url: opts.url,
+    config: opts.config,
+    concurrency: opts.concurrency,
+    caCert: opts.caCert,
+    clientCert: opts.clientCert,
+    clientKey: opts.clientKey,
+    color: opts.color,
+    quiet: opts.quiet,
+    verbose: opts.verbose,
+  };
+  const config = readConfig(common, []);
+  const spaces = opts.space?.length ? [...new Set(opts.space.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))] : [defaultSpace(common, config)];
+  for (const s of spaces) if (!SPACE_ID.test(s)) throw new UsageError(`--space ${JSON.stringify(s)} is not a space id (lowercase letters, digits, _ and -)`);
+
+  const outDir = resolve(opts.out);
+  const previous = inspectOutDir(outDir);
+  const manageFile = opts.manageOut && opts.manageOut !== '-' ? resolve(opts.manageOut) : undefined;
+  if (manageFile) checkManageOut(manageFile, outDir);
+
+  const target = await openTarget(common, config, io, spaces);
+  const pairs = kinds.flatMap((kind) => spaces.map((space) => ({ kind, space })));
+  let groups: LiveGroup[];
+  try {
+    const fetchStart = Date.now();
+    const live = await fetchLive(target.ctx, pairs, adapterFor, () => false);
+    if (live.failures.length) {
+      for (const f of live.failures) io.err(redactor.redact(`error: cannot list ${f.kind} in space ${f.space}: ${f.error.message}`));
+      throw new UsageError(`could not read every kind and space; nothing was written to ${displayDir(outDir)}`);
+    }
+    groups = pairs.map(({ kind, space }) => ({ kind, space, objects: live.objects.get(pairKey(kind, space)) ?? [] }));
+    if (opts.verbose) {
+      for (const g of groups) io.err(`listed ${g.objects.length} ${g.kind} in space ${g.space}`);
+      io.err(`read live state in ${Date.now() - fetchStart} ms`);
+    }
+  } finally {
+    await target.close();
+  }
+
+  const result = buildExport(groups, adapterFor, {
+    layout,
+    includeBuiltin: !!opts.includeBuiltin,
+    select: opts.select,
+    outDir,
+    schemaDir: join(packageRoot(), 'schemas'),
+    version: VERSION,
+    redact: (text) => redactor.redact(text),
+  });
+
+  const written: Record<string, string> = {};
+  removePrevious(outDir, previous);
+  mkdirSync(outDir, { recursive: true });
+  const write = (rel: string, content: string) => {
+    const full = join(outDir, ...rel.split('/'));
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+    written[rel] = sha256(content);
+  };
+  for (const file of result.files) write(file.path, file.content);
+  if (result.variables.length) write(VARIABLES_FILE, redactor.redact(renderVariablesFile(result.variables)));
+  if (opts.manageOut) {
+    const text = redactor.redact(renderManageSection(result.pairs, VERSION));
+    if (!manageFile) io.out(text);
+    else if (isInside(manageFile, outDir)) write(relative(outDir, manageFile).split(sep).join('/'), text);
+    else {
+      mkdirSync(dirname(manageFile), { recursive: true });
+      writeFileSync(manageFile, text);
+    }
+  }
+  const marker: Marker = { exportedBy: 'svcform', version: VERSION, files: written };
+  writeFileSync(join(outDir, MARKER_FILE), JSON.stringify(marker, null, 2) + '\n');
+
+  for (const p of result.problems) io.err(redactor.redact(`error: ${p.subject}: ${p.message}`));
+  if (!opts.quiet) printSummary(io, result, { outDir, manageFile, manageOut: opts.manageOut, files: Object.keys(written).length, ms: Date.now() - started });
+  if (result.problems.length) {
+    io.err(`${result.problems.length} object${result.problems.length === 1 ? ' was' : 's were'} not exported (see the errors above); the rest was written.`);
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * Kinds to read: --kind (any spelling: `Rule`, `rule`, `value-list`, comma-separated too), else
+ * every kind; narrowed further to the kinds --select patterns can match, so `--select Rule/x`
+ * does not list connectors.
+ */
+export function chooseKinds(requested: string[] | undefined, select: string[] | undefined): string[] {
+  const known = knownKinds();
+  const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
+  let kinds = known;
+  const asked = (requested ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
+  if (asked.length) {
+    const chosen = new Set<string>();
+    for (const r of asked) {
+      const match = known.find((k) => norm(k) === norm(r));
+      if (!match) throw new UsageError(`unknown kind ${JSON.stringify(r)} for --kind; known kinds: ${known.join(', ')}`);
+      chosen.add(match);
+    }
+    kinds = known.filter((k) => chosen.has(k));
+  }
+  if (select?.length) {
+    for (const pattern of select) {
+      if (!pattern.includes('/')) throw new UsageError(`--select ${JSON.stringify(pattern)} must be kind/name (e.g. Rule/ssh-brute-force or Connector/soc-*)`);
+    }
+    const kindPatterns = select.map((p) => new RegExp('^' + p.slice(0, p.indexOf('/')).split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$'));
+    kinds = kinds.filter((k) => kindPatterns.some((r) => r.test(k)));
+  }
+  return kinds;
+}
+
+function walkFiles(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) out.push(...walkFiles(full, base));
+    else out.push(relative(base, full).split(sep).join('/'));
+  }
+  return out;
+}
+
+/**
+ * The output directory must be empty, or hold only what an earlier export wrote there, unchanged
+ * (its marker file records each file's hash). Those files are replaced; anything else there (a
+ * file added or edited since) stops the run, so an export never overwrites a person's work.
+ * Returns the files to remove before writing.
+ */
+export function inspectOutDir(outDir: string): string[] {
+  if (!existsSync(outDir)) return [];
+  if (!statSync(outDir).isDirectory()) throw new UsageError(`--out ${displayDir(outDir)} exists and is not a directory`);
+  const present = walkFiles(outDir);
+  if (present.length === 0) return [];
+  const markerPath = join(outDir, MARKER_FILE);
+  if (!existsSync(markerPath)) {
+    throw new UsageError(
+      `--out ${displayDir(outDir)} is not empty and was not written by svcform export (no ${MARKER_FILE}); export writes only into an empty directory or over its own earlier export: choose a new directory`,
+    );
+  }
+  let marker: Marker;
+  try {
+    marker = JSON.parse(readFileSync(markerPath, 'utf8')) as Marker;
+    if (marker?.exportedBy !== 'svcform' || typeof marker.files !== 'object' || marker.files === null) throw new Error('not an export marker');
+  } catch (err) {
+    throw new UsageError(`--out ${displayDir(outDir)}: ${MARKER_FILE} is unreadable (${(err as Error).message}); choose a new directory`);
+  }
+  const foreign: string[] = [];
+  for (const rel of present) {
+    if (rel === MARKER_FILE) continue;
+    const hash = marker.files[rel];
+    if (hash === undefined) foreign.push(`${rel} (not written by the earlier export)`);
+    else if (sha256(readFileSync(join(outDir, ...rel.split('/')), 'utf8')) !== hash) foreign.push(`${rel} (changed since the earlier export)`);
+  }
+  if (foreign.length) {
+    const shown = foreign.slice(0, 10).map((f) => `  ${f}`).join('\n');
+    const more = foreign.length > 10 ? `\n  ... and ${foreign.length - 10} more` : '';
+    throw new UsageError(`--out ${displayDir(outDir)} holds files an export would overwrite or leave stale:\n${shown}${more}\nMove them away or choose a new directory; nothing was written.`);
+  }
+  return present;
+}
+
+function removePrevious(outDir: string, files: string[]): void {
+  if (files.length === 0) return;
+  const dirs = new Set<string>();
+  for (const rel of files) {
+    const full = join(outDir, ...rel.split('/'));
+    unlinkSync(full);
+    for (let d = dirname(full); isInside(d, outDir) && d !== outDir; d = dirname(d)) dirs.add(d);
+  }
+  // Deepest first, so a parent is empty by the time it is tried.
+  for (const d of [...dirs].sort((a, b) => b.length - a.length || compareText(a, b))) {
+    if (existsSync(d) && readdirSync(d).length === 0) rmdirSync(d);
+  }
+}
+
+function checkManageOut(file: string, outDir: string): void {
+  if (isInside(file, outDir)) {
+    // Inside the output directory the out-dir rules apply; but a .yaml there other than
+    // svcform.yaml would be read as a manifest by `plan <DIR>`.
+    if (/\.ya?ml$/i.test(file) && !CONFIG_NAMES.has(basename(file))) {
+      throw new UsageError(`--manage-out ${file}: inside --out, name it svcform.yaml (plan reads any other .yaml there as a manifest)`);
+    }
+    return;
+  }
+  // A file an earlier export wrote may be replaced; anything else (a real svcform.yaml) may not.
+  if (existsSync(file) && !readFileSync(file, 'utf8').startsWith(MANAGE_HEADER)) {
+    throw new UsageError(`--manage-out ${file} already exists and was not written by svcform export; svcform does not overwrite it (print the section with --manage-out - and merge it by hand)`);
+  }
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+function displayDir(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel && !rel.startsWith('..') ? rel : dir;
+}
+
+function printSummary(io: Io, result: ExportResult, info: { outDir: string; manageFile?: string; manageOut?: string; files: number; ms: number }): void {
+  const lines: string[] = [];
+  const exported = result.pairs.reduce((n, p) => n + p.exported, 0);
+  const skipped = result.pairs.reduce((n, p) => n + p.readOnlySkipped, 0);
+  const readOnly = result.pairs.reduce((n, p) => n + p.readOnlyExported, 0);
+  const kindWidth = Math.max(4, ...result.pairs.map((p) => p.kind.length));
+  const spaceWidth = Math.max(5, ...result.pairs.map((p) => p.space.length));
+  lines.push(`${'kind'.padEnd(kindWidth)}  ${'space'.padEnd(spaceWidth)}  exported  read-only`);
+  for (const p of result.pairs) {
+    const ro = p.readOnlyExported ? `${p.readOnlyExported} written` : p.readOnlySkipped ? `${p.readOnlySkipped} skipped` : '-';
+    lines.push(`${p.kind.padEnd(kindWidth)}  ${p.space.padEnd(spaceWidth)}  ${String(p.exported).padStart(8)}  ${ro}`);
+  }
+  lines.push('');
+  lines.push(`Exported ${exported} object${exported === 1 ? '' : 's'} to ${displayDir(info.outDir)} in ${info.files} file${info.files === 1 ? '' : 's'} (${(info.ms / 1000).toFixed(1)} s).`);
+  if (skipped) lines.push(`Skipped ${skipped} read-only object${skipped === 1 ? '' : 's'} (built-in, prebuilt, preconfigured or managed); --include-builtin writes them under ${READONLY_DIR}/.`);
+  if (readOnly) lines.push(`Wrote ${readOnly} read-only object${readOnly === 1 ? '' : 's'} under ${READONLY_DIR}/ for reference; svcform never writes them and plan skips that folder.`);
+  if (info.manageFile) lines.push(`Wrote the manage section to ${displayDir(info.manageFile)}.`);
+  const needed = result.variables;
+  if (needed.length) {
+    lines.push('');
+    lines.push('Set these environment variables before plan/apply:');
+    const width = Math.max(...needed.map((v) => v.name.length));
+    for (const v of needed) lines.push(`  ${v.name.padEnd(width)}  ${v.subject}${v.readOnly ? ' (read-only)' : ''}: ${v.description}`);
+    lines.push(`(listed in ${displayDir(join(info.outDir, VARIABLES_FILE))})`);
+  }
+  io.err(redactor.redact(lines.join('\n')));
+}
