@@ -28,11 +28,15 @@ function configDefaults(typeId: string, config: Record<string, unknown>): Record
 function secretKeys(typeId: string, config: Record<string, unknown>): string[] {
   switch (typeId) {
     case '.webhook':
-      return config.hasAuth ? ['user', 'password'] : [];
+      if (!config.hasAuth) return [];
+      // Certificate authentication carries the certificate in secrets, not a user and password.
+      if (config.authType === 'webhook-authentication-ssl') return config.certType === 'ssl-pfx' ? ['pfx'] : ['crt', 'key'];
+      return ['user', 'password'];
     case '.gen-ai':
       return ['apiKey'];
     case '.email':
-      return ['user', 'password'];
+      // The server defaults hasAuth to true; only an explicit false means no credentials.
+      return config.hasAuth === false ? [] : ['user', 'password'];
     case '.chat':
       return ['webhookUrl'];
     default:

@@ -192,3 +192,52 @@ export function minimalSimplified(pkg: PackageInfo, live: { vars?: Vars; inputs:
   const vars = changedVars(live.vars, defaults.vars);
   return { ...(vars ? { vars } : {}), ...(Object.keys(inputs).length ? { inputs } : {}) };
 }
+
+/** Where a var sits in a simplified policy: package level, or an input, or a stream of an input. */
+type VarScope = { input?: string; stream?: string };
+
+function isSecretRef(v: unknown): boolean {
+  return isPlainObject(v) && (v as Record<string, unknown>).isSecretRef === true;
+}
+
+/** Whether the package declares this var as a password (a secret the server stores as a reference). */
+function isPasswordVar(pkg: PackageInfo | undefined, scope: VarScope, name: string): boolean {
+  if (!pkg) return false;
+  const typed = (defs: PackageVarDef[] | undefined) => defs?.some((d) => d.name === name && d.type === 'password') ?? false;
+  if (!scope.input) return typed(pkg.vars);
+  for (const template of pkg.policy_templates ?? []) {
+    for (const input of template.inputs ?? []) {
+      if (`${template.name}-${input.type}` !== scope.input) continue;
+      if (!scope.stream) return typed(input.vars);
+      const ds = pkg.data_streams?.find((d) => d.dataset === scope.stream);
+      return typed(ds?.streams?.find((s) => s.input === input.type)?.vars);
+    }
+  }
+  return false;
+}
+
+/**
+ * Calls `visit` for every secret var of a simplified policy: password vars of the package, and any
+ * value the server answered as a secret reference. The callback returns the replacement value, or
+ * undefined to drop the var.
+ */
+export function mapSecretVars(
+  pkg: PackageInfo | undefined,
+  state: { vars?: Vars; inputs?: Record<string, any> },
+  visit: (scope: VarScope, name: string, value: unknown) => unknown,
+): void {
+  const apply = (vars: Vars | undefined, scope: VarScope) => {
+    if (!vars) return;
+    for (const [name, value] of Object.entries(vars)) {
+      if (!isSecretRef(value) && !isPasswordVar(pkg, scope, name)) continue;
+      const next = visit(scope, name, value);
+      if (next === undefined) delete vars[name];
+      else vars[name] = next;
+    }
+  };
+  apply(state.vars, {});
+  for (const [key, input] of Object.entries(state.inputs ?? {})) {
+    apply(input?.vars, { input: key });
+    for (const [sk, stream] of Object.entries((input?.streams ?? {}) as Record<string, any>)) apply(stream?.vars, { input: key, stream: sk });
+  }
+}

@@ -1,5 +1,5 @@
 import type { Resource } from '../manifest/types.js';
-import { cachedPackageInfo, cleanVars, expandSimplified, loadPackageInfo, minimalSimplified, type InputsState, type StreamState, type Vars } from './fleet-packages.js';
+import { cachedPackageInfo, cleanVars, expandSimplified, loadPackageInfo, mapSecretVars, minimalSimplified, type InputsState, type StreamState, type Vars } from './fleet-packages.js';
 import { asSet, isPlainObject } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
@@ -13,6 +13,10 @@ import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types
  * (one package-info GET per package version, cached) and the live side is read in the same
  * simplified shape. A manifest that names two streams therefore matches the server's fully
  * expanded policy, while a var changed on the server still shows.
+ *
+ * Password vars are secrets: the server answers them as secret references (wire-facts 6.3), so,
+ * like connector secrets, they are never compared, always sent with an update, and exported as
+ * ${env:NAME} placeholders.
  */
 
 const PATH = '/api/fleet/package_policies';
@@ -67,6 +71,18 @@ function desiredState(spec: Record<string, any>): { vars?: Vars; inputs: InputsS
   return { ...(vars ? { vars } : {}), inputs: liveInputs(spec.inputs) };
 }
 
+/** Both sides of the comparison without secret vars (write-only: the server never shows them). */
+function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }>(spec: Record<string, any>, state: T): T {
+  const copy = structuredClone(state);
+  mapSecretVars(cachedPackageInfo(spec.package?.name, spec.package?.version), copy, () => undefined);
+  if (copy.vars && Object.keys(copy.vars).length === 0) delete copy.vars;
+  return copy;
+}
+
+export function packagePolicyEnvName(id: string, scope: { input?: string; stream?: string }, name: string): string {
+  return ['SVCFORM_PACKAGE_POLICY', id, scope.stream ?? scope.input ?? '', name].filter(Boolean).join('_').toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
 function writeBody(res: Resource): Record<string, any> {
   return { ...structuredClone(res.spec) };
 }
@@ -106,13 +122,24 @@ export const packagePolicyAdapter: KindAdapter = {
   },
 
   normalizeDesired(res: Resource) {
-    const { vars, inputs } = desiredState(res.spec);
+    const { vars, inputs } = withoutSecretVars(res.spec, desiredState(res.spec));
     return { ...commonFields(res.spec), ...(vars ? { vars } : {}), inputs };
   },
 
   normalizeLive(live: LiveObject) {
     const vars = cleanVars(live.body.vars);
-    return { ...commonFields(live.body), ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) };
+    const state = withoutSecretVars(live.body, { ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) });
+    return { ...commonFields(live.body), ...state };
+  },
+
+  hasWriteOnly(res: Resource) {
+    let found = false;
+    const state = { vars: cleanVars(res.spec.vars), inputs: structuredClone(res.spec.inputs ?? {}) };
+    mapSecretVars(cachedPackageInfo(res.spec.package?.name, res.spec.package?.version), state, (_scope, _name, value) => {
+      found = true;
+      return value;
+    });
+    return found;
   },
 
   async create(ctx: AdapterContext, res: Resource) {
@@ -169,8 +196,15 @@ export const packagePolicyAdapter: KindAdapter = {
     const inputs = liveInputs(live.body.inputs);
     const pkg = cachedPackageInfo(common.package.name, common.package.version);
     const body = pkg ? minimalSimplified(pkg, { ...(vars ? { vars } : {}), inputs }) : { ...(vars ? { vars } : {}), inputs };
+    const variables: Array<{ name: string; description: string }> = [];
+    mapSecretVars(pkg, body, (scope, name) => {
+      const env = packagePolicyEnvName(live.name, scope, name);
+      const where = scope.stream ? `stream ${scope.stream} of input ${scope.input}` : scope.input ? `input ${scope.input}` : 'the package';
+      variables.push({ name: env, description: `password var ${name} of ${where} in package policy ${live.name}; the server never returns it` });
+      return `\${env:${env}}`;
+    });
     if (body.vars) spec.vars = body.vars;
     if (body.inputs) spec.inputs = body.inputs;
-    return { spec };
+    return { spec, variables };
   },
 };

@@ -122,6 +122,17 @@ describe('Connector adapter', () => {
     assert.equal(connectorAdapter.toSpec(all.find((l) => l.name === 'soc-llm')!).spec.config.verificationMode, undefined);
   });
 
+  it('exports the secret keys the connector really uses: certificates for SSL webhooks, none for email without auth', () => {
+    const obj = (id: string, type: string, config: Record<string, unknown>) => ({ kind: 'Connector', space: 'default', name: id, body: { id, name: id, connector_type_id: type, config } });
+    const ssl = connectorAdapter.toSpec(obj('cert-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-crt-key' }));
+    assert.deepEqual(Object.keys(ssl.spec.secrets), ['crt', 'key']);
+    const pfx = connectorAdapter.toSpec(obj('pfx-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-pfx' }));
+    assert.deepEqual(Object.keys(pfx.spec.secrets), ['pfx']);
+    const relay = connectorAdapter.toSpec(obj('relay', '.email', { from: 'soc@example.com', host: 'relay', port: 25, hasAuth: false, service: 'other' }));
+    assert.equal(relay.spec.secrets, undefined);
+    assert.deepEqual(relay.variables, []);
+  });
+
   it('says a resource has write-only parts when its secrets are non-empty', () => {
     assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'a', MANIFESTS['soc-chat'])), true);
     assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'b', MANIFESTS['soc-server-log'])), false);

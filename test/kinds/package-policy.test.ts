@@ -233,4 +233,23 @@ describe('PackagePolicy adapter', () => {
     assert.equal(requests.filter((r) => r.path.startsWith('/api/fleet/epm/')).length, 1);
     assert.equal(new Set(all.map((l) => l.name)).size, 1001);
   });
+  it('treats password vars as write-only secrets: never compared, exported as ${env:NAME}, re-sent on update', async () => {
+    const spec = {
+      name: 'rest api',
+      policy_ids: ['web'],
+      package: SYSTEM,
+      inputs: { 'system-httpjson': { vars: { url: 'https://collector.example.com', username: 'svc', password: 'PP-SECRET-first' } } },
+    };
+    await packagePolicyAdapter.create(ctx, resource('PackagePolicy', 'rest-api', spec));
+    const live = await liveOne('rest-api');
+    // The server holds the password; a manifest with another value still compares equal (it cannot be read back).
+    const rotated = { ...spec, inputs: { 'system-httpjson': { vars: { ...spec.inputs['system-httpjson'].vars, password: 'PP-SECRET-second' } } } };
+    assert.ok(converged(rotated, live));
+    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'rest-api', rotated)), true);
+    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'web-system', MANIFESTS['web-system'])), false);
+    const exported = packagePolicyAdapter.toSpec(live);
+    assert.ok(!JSON.stringify(exported.spec).includes('PP-SECRET'), JSON.stringify(exported.spec));
+    assert.equal(exported.spec.inputs['system-httpjson'].vars.password, '${env:SVCFORM_PACKAGE_POLICY_REST_API_SYSTEM_HTTPJSON_PASSWORD}');
+    assert.deepEqual(exported.variables?.map((v) => v.name), ['SVCFORM_PACKAGE_POLICY_REST_API_SYSTEM_HTTPJSON_PASSWORD']);
+  });
 });
