@@ -1,0 +1,32 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, emulator } from '../helpers/emulator.js';
+import { cli } from '../helpers/cli.js';
+
+describe('emulator --state: a restart loses nothing, in any area or space', () => {
+  it('keeps every object of every area after a restart, so plan stays empty', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'svcform-persist-')), 'state.json');
+    const first = await emulator({ stateFile: state, spaces: ['soc'] });
+    const applied = await cli(['apply', 'examples', '--url', first.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    // One object in another space, to show it stays there and only there.
+    assert.equal((await call(first, 'POST', '/s/soc/api/actions/connector/soc-only', { name: 'soc only', connector_type_id: '.server-log' })).status, 200);
+    const before = (await call(first, 'GET', '/__emulator/state')).body;
+    await first.stop();
+
+    const second = await emulator({ stateFile: state });
+    try {
+      assert.deepEqual((await call(second, 'GET', '/__emulator/state')).body, before);
+      const planned = await cli(['plan', 'examples', '--url', second.url, '--detailed-exitcode']);
+      assert.equal(planned.code, 0, planned.out + planned.err);
+      assert.match(planned.out, /Plan: 0 to create, 0 to update, 0 to delete/);
+      assert.equal((await call(second, 'GET', '/s/soc/api/actions/connector/soc-only')).status, 200);
+      assert.equal((await call(second, 'GET', '/api/actions/connector/soc-only')).status, 404);
+    } finally {
+      await second.stop();
+    }
+  });
+});
