@@ -20,7 +20,15 @@ export function validateCommand(paths: string[], opts: ValidateOptions, io: Io):
             valid: errors.length === 0,
             files: result.files.length,
             resources: result.resources.length,
-            diagnostics: result.diagnostics.map((d) => ({ severity: d.severity, file: d.pos.file, line: d.pos.line, column: d.pos.col, subject: d.subject ?? null, message: d.message })),
+            // Redacted field by field: JSON escaping (of a quote, a newline) would hide a secret from a redaction of the whole text.
+            diagnostics: result.diagnostics.map((d) => ({
+              severity: d.severity,
+              file: d.pos.file,
+              line: d.pos.line,
+              column: d.pos.col,
+              subject: d.subject === undefined ? null : redactor.redact(d.subject),
+              message: redactor.redact(d.message),
+            })),
           },
           null,
           2,

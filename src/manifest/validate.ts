@@ -2,7 +2,7 @@ import type { CheckIssue, KindAdapter } from '../kinds/types.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { expandPaths, loadFiles, type LoadedDoc } from './load.js';
 import { interpolate } from './interpolate.js';
-import { redactor, type Redactor } from './redact.js';
+import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
 import { subjectOf, type Diagnostic, type DocPath, type Resource } from './types.js';
 
@@ -51,7 +51,7 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions = {}): 
     found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
     diagnostics.push(...found);
   }
-  crossCheck(resources, diagnostics, lookup);
+  crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor);
   return { resources, diagnostics };
 }
 
@@ -98,9 +98,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | und
   // `out` holds this document's findings only: any error so far means it is not a resource.
   if (out.length > 0 || name === undefined) return undefined;
 
-  const secretPointers = new Set(
-    interpolated.secretPaths.filter((p) => p[0] === 'spec').map((p) => '/' + p.slice(1).map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')),
-  );
+  const secretPointers = new Set(interpolated.secretPaths.flatMap((p) => specPointer(p) ?? []));
   const res: Resource = {
     apiVersion: value.apiVersion,
     kind,
@@ -127,8 +125,19 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | und
   return res;
 }
 
-/** Duplicate identities are errors; references to ids no manifest declares are warnings (the server may hold them). */
-function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindAdapter | undefined): void {
+/** JSON Pointer (relative to spec) of a document path under spec, as Resource.secretPointers holds them. */
+function specPointer(path: DocPath): string | undefined {
+  if (path[0] !== 'spec') return undefined;
+  return '/' + path.slice(1).map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+/**
+ * Duplicate identities are errors; references to ids no manifest declares are warnings (the server
+ * may hold them). Names are quoted in messages, and quoting escapes characters, which would slip a
+ * secret past text redaction: secret names are shown as (sensitive) here.
+ */
+function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindAdapter | undefined, secrets: Redactor): void {
+  const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : JSON.stringify(name));
   const seen = new Map<string, Resource>();
   for (const r of resources) {
     const key = `${r.kind}\u0000${r.space}\u0000${r.name}`;
@@ -139,18 +148,19 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
         severity: 'error',
         pos: r.posOf(['metadata', 'name']),
         subject: subjectOf(r),
-        message: `duplicate ${r.kind} ${JSON.stringify(r.name)} in space ${r.space}: also declared at ${at.file}:${at.line}:${at.col}`,
+        message: `duplicate ${r.kind} ${quoted(r.name)} in space ${r.space}: also declared at ${at.file}:${at.line}:${at.col}`,
       });
     } else seen.set(key, r);
   }
   for (const r of resources) {
     for (const ref of lookup(r.kind)?.references(r) ?? []) {
       if (!seen.has(`${ref.kind}\u0000${r.space}\u0000${ref.name}`)) {
+        const pointer = specPointer(ref.path);
         out.push({
           severity: 'warning',
           pos: r.posOf(ref.path),
           subject: subjectOf(r),
-          message: `${displayField(ref.path)} names ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares in space ${r.space}; it must exist on the server`,
+          message: `${displayField(ref.path)} names ${ref.kind} ${quoted(ref.name, pointer !== undefined && r.secretPointers.has(pointer))}, which no manifest declares in space ${r.space}; it must exist on the server`,
         });
       }
     }

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench:validate`: time `svcform validate` (load, interpolation, schema and
+ * cross-document checks) over a generated repository of 10,000 realistic rule manifests.
+ * The target is under 3 s on the project machine.
+ *
+ * Options: --rules N (default 10000), --files N (default 100), --runs N (default 3; the best run
+ * counts, the others show the spread), --keep (leave the generated repository in place).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAndValidate } from '../src/manifest/validate.js';
+import { writeRuleRepository } from './generate.js';
+
+const TARGET_SECONDS = 3;
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i === -1) return fallback;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} needs a positive integer`);
+  return n;
+}
+
+function main(): number {
+  const rules = option('rules', 10_000);
+  const files = option('files', 100);
+  const runs = option('runs', 3);
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-bench-validate-'));
+  try {
+    const repo = writeRuleRepository(dir, { rules, files });
+    const mb = repo.bytes / 1048576;
+    console.log(`generated ${rules} rules (+3 connectors) in ${repo.files.length} files, ${mb.toFixed(1)} MB, ${(repo.bytes / rules / 1024).toFixed(2)} KB per rule, in ${dir}`);
+    let best = Infinity;
+    for (let run = 1; run <= runs; run++) {
+      const started = process.hrtime.bigint();
+      const result = loadAndValidate([dir], { env: {} });
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      best = Math.min(best, seconds);
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      const warnings = result.diagnostics.length - errors.length;
+      if (errors.length > 0 || warnings > 0 || result.resources.length !== rules + 3) {
+        // A benchmark of a validation that fails measures the wrong thing.
+        console.error(`unexpected result: ${result.resources.length} resources, ${errors.length} errors, ${warnings} warnings`);
+        for (const d of result.diagnostics.slice(0, 5)) console.error(`  ${d.pos.file}:${d.pos.line}:${d.pos.col}: ${d.message}`);
+        return 1;
+      }
+      console.log(
+        `run ${run}: files ${result.files.length}, documents ${result.resources.length}, ${mb.toFixed(1)} MB, ${seconds.toFixed(2)} s, ${Math.round(result.resources.length / seconds)} docs/s, ${(mb / seconds).toFixed(1)} MB/s`,
+      );
+    }
+    const verdict = best < TARGET_SECONDS ? 'under' : 'OVER';
+    console.log(`best: ${best.toFixed(2)} s (${verdict} the ${TARGET_SECONDS} s target)`);
+    return best < TARGET_SECONDS ? 0 : 1;
+  } finally {
+    if (process.argv.includes('--keep')) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = main();

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { closest, describeSchemaErrors, displayField, FORMAT_WORDS, packageRoot, PATTERN_WORDS, schemaValidator } from '../../src/manifest/schema.js';
+import type { DocPath } from '../../src/manifest/types.js';
+
+/** Validates `doc` against a kind's schema and returns the messages as `field-path: message`. */
+function messages(schemaFile: string, doc: Record<string, unknown>, secret: DocPath[] = []): string[] {
+  const validate = schemaValidator(schemaFile);
+  assert.equal(validate(doc), false, 'the document should be invalid');
+  const secrets = new Set(secret.map((p) => JSON.stringify(p)));
+  return describeSchemaErrors(validate.errors, doc, { schema: validate.schema, isSecret: (p) => secrets.has(JSON.stringify(p)) }).map((i) => `${displayField(i.path)}: ${i.message}`);
+}
+
+const envelope = (kind: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'x' }) => ({ apiVersion: 'svcform/v1', kind, metadata, spec });
+const rule = (spec: Record<string, unknown>) => envelope('Rule', { name: 'R', description: 'D', severity: 'low', risk_score: 1, ...spec });
+
+describe('closest (did-you-mean)', () => {
+  it('counts a swap of two letters as one edit and ignores case', () => {
+    assert.equal(closest('hgih', ['low', 'medium', 'high', 'critical']), 'high');
+    assert.equal(closest('enabeld', ['enabled', 'vars']), 'enabled');
+    assert.equal(closest('apikey', ['apiKey', 'caData']), 'apiKey');
+    assert.equal(closest('MaintenanceWindows', ['Rule', 'MaintenanceWindow']), 'MaintenanceWindow');
+  });
+
+  it('suggests nothing for short words two edits away or for unrelated words', () => {
+    assert.equal(closest('get', ['post', 'put']), undefined);
+    assert.equal(closest('string', ['keyword', 'ip', 'text']), undefined);
+  });
+});
+
+describe('describeSchemaErrors', () => {
+  it('names the rule type of a then-branch requirement and of a field another type owns', () => {
+    assert.deepEqual(messages('Rule.schema.json', rule({ type: 'new_terms', query: 'q', anomaly_threshold: 5 })), [
+      'spec: spec.new_terms_fields is required for type new_terms',
+      'spec: spec.history_window_start is required for type new_terms',
+      'spec.anomaly_threshold: spec.anomaly_threshold is not allowed for type new_terms',
+    ]);
+  });
+
+  it('names the connector type for $defs that only a then-branch uses, but not the rule type for $defs used everywhere', () => {
+    assert.deepEqual(messages('Connector.schema.json', envelope('Connector', { name: 'C', connector_type_id: '.index', config: {} })), [
+      'spec.config: spec.config.index is required for connector_type_id .index',
+    ]);
+    assert.deepEqual(messages('Rule.schema.json', rule({ type: 'query', actions: [{ id: 'a' }] })), ['spec.actions[0]: spec.actions[0].params is required']);
+  });
+
+  it('shows the offending value, quoted, shortened when long', () => {
+    const long = 'x'.repeat(80);
+    assert.deepEqual(messages('Rule.schema.json', rule({ type: 'query', interval: long })), [`spec.interval: spec.interval must be a duration such as 30s, 5m, 1h or 1d, not "${'x'.repeat(57)}..."`]);
+  });
+
+  it('never shows a secret value, nor suggests a correction that would reveal it', () => {
+    assert.deepEqual(messages('Rule.schema.json', rule({ type: 'query', severity: 'hgih' }), [['spec', 'severity']]), ['spec.severity: spec.severity must be one of: low, medium, high, critical, not (sensitive)']);
+  });
+
+  it('of an anyOf, speaks through the alternative whose type fits the value', () => {
+    const saved = (interval: unknown) => messages('HostQuerySavedQuery.schema.json', envelope('HostQuerySavedQuery', { query: 'q', interval }));
+    assert.deepEqual(saved(0), ['spec.interval: spec.interval must be >= 1']);
+    assert.deepEqual(saved('12x'), ['spec.interval: spec.interval must be a positive whole number, not "12x"']);
+    assert.deepEqual(saved(true), ['spec.interval: spec.interval must be an integer or a string, not true']);
+    assert.deepEqual(saved([1]), ['spec.interval: spec.interval must be an integer or a string, not a list']);
+  });
+
+  it('points at the repeated item of a unique list', () => {
+    assert.deepEqual(messages('ValueList.schema.json', envelope('ValueList', { name: 'L', description: 'D', type: 'ip', items: ['a', 'b', 'c', 'b'] })), [
+      'spec.items[3]: spec.items[3] repeats spec.items[1]: the items of spec.items must be unique',
+    ]);
+  });
+
+  it('explains mutually exclusive fields (`not: {required: [a, b]}`) at the second field', () => {
+    assert.deepEqual(messages('ValueList.schema.json', envelope('ValueList', { name: 'L', description: 'D', type: 'ip', items: ['a'], items_file: 'f.txt' })), [
+      'spec.items_file: spec.items and spec.items_file cannot be used together',
+    ]);
+  });
+
+  it('lists the known fields when there is no likely typo, and says when an object takes none', () => {
+    assert.deepEqual(messages('MaintenanceWindow.schema.json', envelope('MaintenanceWindow', { schedule: { custom: { start: '2026-01-01T00:00:00Z', duration: '1h', length: '1h' } } })), [
+      'spec.schedule.custom.length: spec.schedule.custom.length is not a known field (known fields: start, duration, timezone, recurring)',
+    ]);
+    assert.deepEqual(messages('Connector.schema.json', envelope('Connector', { name: 'C', connector_type_id: '.server-log', secrets: { token: 'abc' } })), [
+      'spec.secrets.token: spec.secrets.token is not allowed: spec.secrets takes no fields for connector_type_id .server-log',
+    ]);
+  });
+
+  it('describes one-of-two objects, nullable types and short enums in words', () => {
+    const pack = envelope('HostQueryPack', { queries: { q: { query: 'select 1', interval: 60, ecs_mapping: { 'host.name': {} } } } });
+    assert.deepEqual(messages('HostQueryPack.schema.json', pack), ['spec.queries.q.ecs_mapping.host.name: spec.queries.q.ecs_mapping.host.name must set one of: field, value']);
+    assert.deepEqual(messages('AgentPolicy.schema.json', envelope('AgentPolicy', { name: 'P', namespace: 'default', data_output_id: 5 })), [
+      'spec.data_output_id: spec.data_output_id must be a string or null, not 5',
+    ]);
+    assert.deepEqual(messages('Connector.schema.json', envelope('Connector', { name: 'C', connector_type_id: '.webhook', config: { url: 'https://x.example.com', method: 'patch' } })), [
+      'spec.config.method: spec.config.method must be post or put, not "patch"',
+    ]);
+  });
+
+  it('falls back to the raw pattern and format name for ones it has no words for', () => {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true });
+    const validate = ajv.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^x+$' }, b: { not: { const: 1 } } } });
+    const doc = { a: 'y', b: 1 };
+    assert.equal(validate(doc), false);
+    assert.deepEqual(
+      describeSchemaErrors(validate.errors, doc).map((i) => i.message),
+      ['a must be text matching ^x+$, not "y"', 'b is not allowed here'],
+    );
+  });
+
+  it('has words for every pattern and format used in schemas/', () => {
+    const missing: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      if (typeof n.pattern === 'string' && !(n.pattern in PATTERN_WORDS)) missing.push(`${where}: pattern ${n.pattern}`);
+      if (typeof n.format === 'string' && !(n.format in FORMAT_WORDS)) missing.push(`${where}: format ${n.format}`);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}/${k}`);
+    };
+    const dir = join(packageRoot(), 'schemas');
+    for (const file of readdirSync(dir)) walk(JSON.parse(readFileSync(join(dir, file), 'utf8')), file);
+    assert.deepEqual(missing, []);
+  });
+});

@@ -1,0 +1,223 @@
+import { describe, it } from 'node:test';
+import { checkFixture, type FixtureCase } from './harness.js';
+
+/** Mistakes in the other seven kinds: each fixture and every error it must produce. */
+const CASES: FixtureCase[] = [
+  // Connector
+  {
+    fixture: 'connector/unknown-type.yaml',
+    mistake: 'a misspelt connector_type_id, with a suggestion',
+    errors: ['7:3 Connector/soc-pagerduty: spec.connector_type_id must be one of: .webhook, .email, .index, .server-log, .gen-ai, .chat, .incident, .ticketing, .team-chat, .issue-tracker, not ".web-hook" (did you mean .webhook?)'],
+  },
+  {
+    fixture: 'connector/webhook-missing-config.yaml',
+    mistake: 'a webhook without config (named by connector type)',
+    errors: ['5:1 Connector/soc-pagerduty: spec.config is required for connector_type_id .webhook'],
+  },
+  {
+    fixture: 'connector/webhook-url-and-method.yaml',
+    mistake: 'a URL without a scheme and an unsupported method',
+    errors: ['10:5 Connector/soc-pagerduty: spec.config.url must be a full URL such as https://example.com/path, not "events.paging.example.com/enqueue"', '11:5 Connector/soc-pagerduty: spec.config.method must be post or put, not "get"'],
+  },
+  {
+    fixture: 'connector/chat-missing-secrets.yaml',
+    mistake: 'a chat connector without secrets',
+    errors: ['5:1 Connector/soc-chat: spec.secrets is required for connector_type_id .chat'],
+  },
+  {
+    fixture: 'connector/server-log-with-config.yaml',
+    mistake: 'config on a connector type that takes none',
+    errors: ['10:5 Connector/soc-server-log: spec.config.level is not allowed: spec.config takes no fields for connector_type_id .server-log'],
+  },
+  {
+    fixture: 'connector/id-too-long.yaml',
+    mistake: 'a connector id over 36 characters',
+    errors: ['5:3 Connector/soc-server-log-for-the-detection-engineering-team: metadata.name must be at most 36 characters'],
+  },
+  {
+    fixture: 'connector/gen-ai-mistakes.yaml',
+    mistake: 'a misspelt provider, a temperature over 2 and a misspelt secret: all reported',
+    errors: [
+      '10:5 Connector/soc-assistant: spec.config.apiProvider must be OpenAI, Azure OpenAI or Other, not "OpenAl" (did you mean OpenAI?)',
+      '12:5 Connector/soc-assistant: spec.config.temperature must be <= 2',
+      '13:3 Connector/soc-assistant: spec.secrets.apiKey is required for connector_type_id .gen-ai',
+      '14:5 Connector/soc-assistant: spec.secrets.apikey is not a known field for connector_type_id .gen-ai (did you mean apiKey?)',
+    ],
+  },
+  {
+    fixture: 'connector/email-port-type.yaml',
+    mistake: 'a port name instead of a number',
+    errors: ['11:5 Connector/soc-mail: spec.config.port must be an integer, not "smtp"'],
+  },
+  {
+    fixture: 'connector/unknown-spec-field.yaml',
+    mistake: '`secret` instead of `secrets`',
+    errors: ['5:1 Connector/soc-chat: spec.secrets is required for connector_type_id .chat', '8:3 Connector/soc-chat: spec.secret is not a known field (did you mean secrets?)'],
+  },
+  // ValueList
+  {
+    fixture: 'value-list/items-and-items-file.yaml',
+    mistake: 'items and items_file together',
+    errors: ['10:3 ValueList/bad-domains: spec.items and spec.items_file cannot be used together'],
+  },
+  {
+    fixture: 'value-list/type-typo.yaml',
+    mistake: 'a misspelt value type',
+    errors: [
+      '8:3 ValueList/bad-domains: spec.type must be one of: binary, boolean, byte, date, date_nanos, date_range, double, double_range, float, float_range, geo_point, geo_shape, half_float, integer, integer_range, ip, ip_range, keyword, long, long_range, shape, short, text, not "keywrod" (did you mean keyword?)',
+    ],
+  },
+  {
+    fixture: 'value-list/duplicate-items.yaml',
+    mistake: 'a repeated item, pointed at the repetition',
+    errors: ['13:7 ValueList/blocked-ips: spec.items[3] repeats spec.items[1]: the items of spec.items must be unique'],
+  },
+  {
+    fixture: 'value-list/items-file-missing.yaml',
+    mistake: 'an items_file that does not exist (kind check, relative to the manifest)',
+    errors: ['10:3 ValueList/bad-domains: items_file cannot be read'],
+  },
+  {
+    fixture: 'value-list/empty-item-missing-name.yaml',
+    mistake: 'no name and an empty item',
+    errors: ['5:1 ValueList/blocked-ips: spec.name is required', '10:7 ValueList/blocked-ips: spec.items[1] must not be empty'],
+  },
+  // AgentPolicy
+  {
+    fixture: 'agent-policy/namespace-uppercase.yaml',
+    mistake: 'an upper-case namespace',
+    errors: ['7:3 AgentPolicy/soc-linux-servers: spec.namespace must be lower-case, without spaces or any of - * \\ / ? " < > | , #, not "Production"'],
+  },
+  {
+    fixture: 'agent-policy/monitoring-enabled-value.yaml',
+    mistake: 'an unknown monitoring_enabled entry, pointed at the item',
+    errors: ['8:30 AgentPolicy/soc-linux-servers: spec.monitoring_enabled[1] must be logs, metrics or traces, not "apm"'],
+  },
+  {
+    fixture: 'agent-policy/timeouts.yaml',
+    mistake: 'a negative timeout and a duration string where seconds are expected',
+    errors: ['9:3 AgentPolicy/soc-linux-servers: spec.inactivity_timeout must be >= 0', '10:3 AgentPolicy/soc-linux-servers: spec.unenroll_timeout must be an integer, not "1h"'],
+  },
+  {
+    fixture: 'agent-policy/missing-namespace.yaml',
+    mistake: 'no namespace',
+    errors: ['5:1 AgentPolicy/soc-linux-servers: spec.namespace is required'],
+  },
+  {
+    fixture: 'agent-policy/global-data-tags.yaml',
+    mistake: 'a tag name with a space and a tag without a value',
+    errors: ['9:8 AgentPolicy/soc-linux-servers: spec.global_data_tags[0].name must be without spaces, not "cost center"', '10:7 AgentPolicy/soc-linux-servers: spec.global_data_tags[1].value is required'],
+  },
+  // PackagePolicy
+  {
+    fixture: 'package-policy/package-version.yaml',
+    mistake: '`latest` as a package version',
+    errors: ['8:27 PackagePolicy/soc-linux-servers-system: spec.package.version must be a version such as 1.60.0, not "latest"'],
+  },
+  {
+    fixture: 'package-policy/missing-policy-ids-and-package.yaml',
+    mistake: 'no policy_ids and no package',
+    errors: ['5:1 PackagePolicy/soc-linux-servers-system: spec.policy_ids is required', '5:1 PackagePolicy/soc-linux-servers-system: spec.package is required'],
+  },
+  {
+    fixture: 'package-policy/stream-field-typo.yaml',
+    mistake: 'a misspelt stream field deep in inputs',
+    errors: ['14:11 PackagePolicy/soc-linux-servers-system: spec.inputs.system-logfile.streams.system.auth.enabeld is not a known field (did you mean enabled?)'],
+  },
+  {
+    fixture: 'package-policy/duplicate-policy-ids.yaml',
+    mistake: 'an agent policy listed twice',
+    errors: ['7:55 PackagePolicy/soc-linux-hostquery: spec.policy_ids[2] repeats spec.policy_ids[0]'],
+  },
+  // HostQueryPack
+  {
+    fixture: 'host-query-pack/empty-queries.yaml',
+    mistake: 'a pack without queries',
+    errors: ['7:3 HostQueryPack/linux-incident-response: spec.queries must not be empty'],
+  },
+  {
+    fixture: 'host-query-pack/query-missing-interval.yaml',
+    mistake: 'a scheduled query without interval',
+    errors: ['10:5 HostQueryPack/linux-incident-response: spec.queries.crontab.interval is required'],
+  },
+  {
+    fixture: 'host-query-pack/platform-and-shards.yaml',
+    mistake: 'a shard over 100 percent and an unknown platform',
+    errors: [
+      '9:5 HostQueryPack/linux-incident-response: spec.shards.soc-linux-servers must be <= 100',
+      '14:7 HostQueryPack/linux-incident-response: spec.queries.crontab.platform must be linux, darwin or windows, comma-separated (e.g. linux,darwin), not "linux,macos"',
+    ],
+  },
+  {
+    fixture: 'host-query-pack/ecs-mapping-both.yaml',
+    mistake: 'an ECS mapping with both field and value',
+    errors: ['12:9 HostQueryPack/linux-incident-response: spec.queries.crontab.ecs_mapping.file.path must set only one of: field, value'],
+  },
+  // HostQuerySavedQuery
+  {
+    fixture: 'host-query-saved-query/interval-zero.yaml',
+    mistake: 'interval 0 (an anyOf of integer and digit string: only the integer rule speaks)',
+    errors: ['7:3 HostQuerySavedQuery/logged-in-users: spec.interval must be >= 1'],
+  },
+  {
+    fixture: 'host-query-saved-query/interval-text.yaml',
+    mistake: 'an interval in words (the string alternative speaks)',
+    errors: ['7:3 HostQuerySavedQuery/logged-in-users: spec.interval must be a positive whole number, not "hourly"'],
+  },
+  {
+    fixture: 'host-query-saved-query/missing-query.yaml',
+    mistake: 'no query',
+    errors: ['5:1 HostQuerySavedQuery/logged-in-users: spec.query is required'],
+  },
+  {
+    fixture: 'host-query-saved-query/platform-and-timeout.yaml',
+    mistake: 'a capitalised platform and a zero timeout',
+    errors: [
+      '8:3 HostQuerySavedQuery/logged-in-users: spec.platform must be linux, darwin or windows, comma-separated (e.g. linux,darwin), not "Linux"',
+      '9:3 HostQuerySavedQuery/logged-in-users: spec.timeout must be >= 1',
+    ],
+  },
+  {
+    fixture: 'host-query-saved-query/unknown-field.yaml',
+    mistake: '`intervall`',
+    errors: ['5:1 HostQuerySavedQuery/logged-in-users: spec.interval is required', '7:3 HostQuerySavedQuery/logged-in-users: spec.intervall is not a known field (did you mean interval?)'],
+  },
+  // MaintenanceWindow
+  {
+    fixture: 'maintenance-window/start-not-date-time.yaml',
+    mistake: 'a start without T and time zone',
+    errors: ['8:7 MaintenanceWindow/Weekly Linux patching: spec.schedule.custom.start must be a date and time with a time zone, such as 2026-11-29T01:00:00Z, not "2026-11-29 01:00"'],
+  },
+  {
+    fixture: 'maintenance-window/duration-format.yaml',
+    mistake: 'a duration in words',
+    errors: ['9:7 MaintenanceWindow/Weekly Linux patching: spec.schedule.custom.duration must be a duration such as 30s, 5m, 4h or 1d, not "4 hours"'],
+  },
+  {
+    fixture: 'maintenance-window/recurring-mistakes.yaml',
+    mistake: 'three recurrence mistakes, each pointed at its value',
+    errors: [
+      '11:9 MaintenanceWindow/Monthly patching: spec.schedule.custom.recurring.every must be an interval such as 1d, 2w, 1M or 1y, not "1week"',
+      '12:21 MaintenanceWindow/Monthly patching: spec.schedule.custom.recurring.onWeekDay[0] must be a weekday MO, TU, WE, TH, FR, SA or SU',
+      '13:25 MaintenanceWindow/Monthly patching: spec.schedule.custom.recurring.onMonthDay[1] must be <= 31',
+    ],
+  },
+  {
+    fixture: 'maintenance-window/missing-schedule.yaml',
+    mistake: 'no schedule',
+    errors: ['5:1 MaintenanceWindow/Weekly Linux patching: spec.schedule is required'],
+  },
+  {
+    fixture: 'maintenance-window/scope-missing-kql.yaml',
+    mistake: '`kuery` instead of `kql` in the scope',
+    errors: ['10:7 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kql is required', '11:9 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kuery is not a known field (known fields: kql)'],
+  },
+];
+
+describe('svcform validate: Connector, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery and MaintenanceWindow manifests', () => {
+  for (const c of CASES) {
+    it(`${c.fixture}: ${c.mistake}`, async () => {
+      await checkFixture(c);
+    });
+  }
+});
