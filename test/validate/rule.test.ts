@@ -11,6 +11,11 @@ const CASES: FixtureCase[] = [
     errors: [`12:5 ${S}: spec.risk_score must be <= 100`],
   },
   {
+    fixture: 'rule/threat-typo.yaml',
+    mistake: 'a misspelt key inside a MITRE threat entry',
+    errors: ['15:7 Rule/threat-typo: spec.threat[0].techniques is not a known field (did you mean technique?)'],
+  },
+  {
     fixture: 'rule/severity-typo.yaml',
     mistake: 'a misspelt severity, with a suggestion',
     errors: [`9:3 ${S}: spec.severity must be one of: low, medium, high, critical, not "hgih" (did you mean high?)`],
