@@ -107,7 +107,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       }
     }
     if (!current) {
-      changes.push(baseChange('create', res, adapter));
+      changes.push(baseChange('create', res));
       continue;
     }
     if (current.readOnly) {
@@ -125,13 +125,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       continue;
     }
     if (!diff.equal) {
-      changes.push({ ...baseChange('update', res, adapter), fields: diff.fields, patch: diff.patch, live: current });
+      changes.push({ ...baseChange('update', res), fields: diff.fields, patch: diff.patch, live: current });
     } else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) {
-      changes.push({ ...baseChange('update', res, adapter), reason: 'rotate secrets', live: current });
+      changes.push({ ...baseChange('update', res), reason: 'rotate secrets', live: current });
     } else unchanged += 1;
   }
 
-  for (const [key, objects] of live.objects) {
+  for (const objects of live.objects.values()) {
     for (const o of objects) {
       const id = changeId(o.kind, o.space, o.name);
       if (declared.has(id)) continue;
@@ -139,7 +139,6 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
         changes.push({ id, action: 'delete', kind: o.kind, space: o.space, name: o.name, fields: [], patch: [], dependsOn: [], wave: 0, live: o });
       } else unmanaged += 1;
     }
-    void key;
   }
 
   // A kind's prerequisite (value lists: the space's list data streams) is a step of its own that
@@ -170,8 +169,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, adapterFor), desiredFingerprint: fingerprintDesired(resources) };
 }
 
-function baseChange(action: Action, res: Resource, adapter: KindAdapter): PlannedChange {
-  void adapter;
+function baseChange(action: Action, res: Resource): PlannedChange {
   return { id: changeId(res.kind, res.space, res.name), action, kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source, resource: res };
 }
 

@@ -51,7 +51,7 @@ function fieldDiff(f: FieldChange, col: Colors): string[] {
   return lines;
 }
 
-export function renderPlanText(plan: Plan, col: Colors, options: { unchangedHint?: boolean } = {}): string {
+export function renderPlanText(plan: Plan, col: Colors): string {
   const out: string[] = [];
   for (const c of plan.changes) {
     const sym = SYMBOL[c.action];
@@ -65,7 +65,6 @@ export function renderPlanText(plan: Plan, col: Colors, options: { unchangedHint
   }
   if (out.length) out.push('');
   out.push(summaryLine(plan));
-  void options;
   return redactor.redact(out.join('\n'));
 }
 
