@@ -66,7 +66,10 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const { resources, adapterFor, ctx } = options;
   const runSpaces = [...new Set([...(options.spaces ?? []), ...resources.map((r) => r.space)])];
   const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
-  const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...scopePairs(options.manage, runSpaces)];
+  // Referenced kinds are read too, so a reference to an object that exists nowhere is caught while
+  // planning even when no manifest of that kind is in the run.
+  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
+  const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
   const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)));
   return planFromLive(options, live);
 }
@@ -75,6 +78,16 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   const { resources, adapterFor } = options;
   const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
   const changes: PlannedChange[] = [];
+  const normalized = new WeakMap<LiveObject, Record<string, any>>();
+  const normalizeLive = (o: LiveObject): Record<string, any> => {
+    let n = normalized.get(o);
+    if (!n) {
+      const adapter = adapterFor(o.kind);
+      n = adapter ? adapter.normalizeLive(o) : o.body;
+      normalized.set(o, n);
+    }
+    return n;
+  };
   let unchanged = 0;
   let unmanaged = 0;
 
@@ -116,7 +129,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
     let diff;
     try {
-      diff = diffSpecs(withoutIgnored(adapter.normalizeLive(current), res.ignore), withoutIgnored(adapter.normalizeDesired(res), res.ignore), {
+      diff = diffSpecs(withoutIgnored(normalizeLive(current), res.ignore), withoutIgnored(adapter.normalizeDesired(res), res.ignore), {
         setFields: adapter.setFields,
         secretPointers: res.secretPointers,
       });
@@ -166,7 +179,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     unchanged,
     unmanaged,
   };
-  return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, adapterFor), desiredFingerprint: fingerprintDesired(resources) };
+  return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, normalizeLive), desiredFingerprint: fingerprintDesired(resources) };
 }
 
 function baseChange(action: Action, res: Resource): PlannedChange {
@@ -197,12 +210,12 @@ function selectChanges(changes: PlannedChange[], patterns: string[]): PlannedCha
   return changes.filter((c) => keep.has(c.id));
 }
 
-function fingerprintLive(live: LiveState, adapterFor: (kind: string) => KindAdapter | undefined): string {
+/** Hashes the normalized live state, so values the server derives at read time (a window's status) do not count. */
+function fingerprintLive(live: LiveState, normalizeLive: (o: LiveObject) => Record<string, any>): string {
   const hash = createHash('sha256');
   for (const key of [...live.objects.keys()].sort()) {
     const objects = live.objects.get(key)!;
-    const adapter = adapterFor(key.split('\u0000')[0]);
-    const rows = objects.map((o) => `${o.name}\u0000${canonicalJson(adapter ? adapter.normalizeLive(o) : o.body)}`).sort();
+    const rows = objects.map((o) => `${o.name}\u0000${canonicalJson(normalizeLive(o))}`).sort();
     hash.update(key + '\n' + rows.join('\n') + '\n');
   }
   for (const key of [...live.prerequisites.keys()].sort()) hash.update(`${key}=${live.prerequisites.get(key)}\n`);

@@ -196,6 +196,14 @@ describe('plan and apply', () => {
     assert.match(missing.errors[0].message, /references Target "ghost", which no manifest declares and the server does not have/);
   });
 
+  it('checks a reference against the server even when no manifest of the referenced kind exists', async () => {
+    const world = fakeWorld();
+    world.seed('Target', 'real', {});
+    const plan = await computePlan(planOptions(world, [resource('User', 'u', { uses: ['real', 'ghost'] })]));
+    assert.equal(plan.errors.length, 1, JSON.stringify(plan.errors));
+    assert.match(plan.errors[0].message, /references Target "ghost"/);
+  });
+
   it('--select keeps the selected change and what it needs', async () => {
     const world = fakeWorld();
     const resources = [resource('User', 'u1', { uses: ['t1'] }), resource('Target', 't1', {}), resource('Target', 't2', {})];
