@@ -14,14 +14,14 @@ export interface ApplyCommandOptions extends CommonOptions {
   rotateSecrets?: boolean;
 }
 
-/** Above this many changes a terminal gets a progress bar instead of a line per change. */
-const PROGRESS_BAR_THRESHOLD = 40;
+/** Above this many changes a terminal gets progress lines instead of a line per change. */
+const PROGRESS_THRESHOLD = 40;
 
 export async function applyCommand(paths: string[], opts: ApplyCommandOptions, io: Io): Promise<number> {
   let saved: SavedPlan | undefined;
   if (opts.plan) {
     saved = readSavedPlan(opts.plan);
-    if (paths.length > 0 && opts.plan) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
+    if (paths.length > 0) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
     paths = saved.inputs.paths;
     opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: opts.config ?? saved.inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
@@ -43,13 +43,17 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       return 1;
     }
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
+    const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded });
     if (plan.changes.length === 0) {
-      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }), plan: planToJson(plan, { url: target.url, embedded: target.embedded }) }, null, 2));
+      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }), plan: planJson() }, null, 2));
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
     const total = plan.changes.length;
-    const bar = io.tty && !opts.json && !opts.quiet && total > PROGRESS_BAR_THRESHOLD;
+    // On a terminal, long runs report progress every tenth instead of a line per change; failures
+    // and skips are always printed as they happen.
+    const progress = io.tty && !opts.json && !opts.quiet && total > PROGRESS_THRESHOLD;
+    let lastTenth = 0;
     if (!opts.json && !opts.quiet) io.out('');
     const report = await applyPlan(plan.changes, {
       ctx: target.ctx,
@@ -61,11 +65,15 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
           if (opts.quiet && r.outcome === 'failed') io.err(renderResultLine(r, col));
           return;
         }
-        if (bar && r.outcome === 'done') io.err(progressBar(finished, total));
-        else io.out(renderResultLine(r, col));
+        if (!progress || r.outcome !== 'done') io.out(renderResultLine(r, col));
+        const tenth = Math.floor((finished * 10) / total);
+        if (progress && tenth > lastTenth) {
+          lastTenth = tenth;
+          io.err(progressLine(finished, total));
+        }
       },
     });
-    if (opts.json) io.out(JSON.stringify(resultJson(report), null, 2));
+    if (opts.json) io.out(JSON.stringify({ ...resultJson(report), plan: planJson() }, null, 2));
     else io.out(renderApplySummary(report, col));
     if (report.failed && !opts.json) io.err('Some changes failed; fix the cause and run apply again: it picks up where this run stopped.');
     return report.failed > 0 ? 1 : 0;
@@ -74,10 +82,10 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   }
 }
 
-function progressBar(done: number, total: number): string {
+function progressLine(done: number, total: number): string {
   const width = 30;
   const filled = Math.round((done / total) * width);
-  return `\x1b[1A\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} changes`;
 }
 
 function resultJson(report: ApplyReport) {

@@ -17,8 +17,7 @@ export interface PlanCommandOptions extends CommonOptions {
 
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
 export async function planCommand(paths: string[], opts: PlanCommandOptions, io: Io, mode: 'plan' | 'drift' = 'plan'): Promise<number> {
-  const format = opts.json ? 'json' : (opts.format ?? 'text');
-  if (!['text', 'json', 'markdown'].includes(format)) throw new Error(`--format must be text, json or markdown, not ${format}`);
+  const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   const { plan, target } = await planFromArgs(paths, opts, io);
   try {
     const targetInfo = { url: target.url, embedded: target.embedded };

@@ -248,3 +248,46 @@ describe('target selection', () => {
     }
   });
 });
+
+describe('apply output', () => {
+  const connectors = (n: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-output-'));
+    const docs = Array.from({ length: n }, (_, i) => `apiVersion: svcform/v1\nkind: Connector\nmetadata: {name: c-${i}}\nspec: {name: log ${i}, connector_type_id: .server-log}\n`);
+    writeFileSync(join(dir, 'connectors.yaml'), docs.join('---\n'));
+    return dir;
+  };
+
+  it('on a terminal, a long run reports progress every tenth and still prints each failure', async () => {
+    const emu = await emulator();
+    try {
+      await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: '^/api/actions/connector/c-7$', status: 400 }] });
+      const run = await cli(['apply', connectors(50), '--url', emu.url, '--no-color'], {}, { tty: true });
+      assert.equal(run.code, 1);
+      const progress = run.err.split('\n').filter((l) => l.startsWith('['));
+      assert.equal(progress.length, 10, run.err);
+      assert.match(progress[progress.length - 1], /^\[#{30}\] 50\/50 changes$/);
+      assert.ok(!run.err.includes('\x1b') && !run.out.includes('\x1b'), 'no cursor movement or colour codes');
+      assert.doesNotMatch(run.out, /✓ create Connector/, 'done changes are summarized by the progress lines');
+      assert.match(run.out, /✗ create Connector\/c-7 \(space default\): POST \/api\/actions\/connector\/c-7 -> 400/);
+      assert.match(run.out, /Apply: 49 done, 1 failed, 0 skipped\./);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('--json prints the results and the plan they came from', async () => {
+    const emu = await emulator();
+    try {
+      const run = await cli(['apply', connectors(3), '--url', emu.url, '--json']);
+      assert.equal(run.code, 0, run.err);
+      const out = JSON.parse(run.out);
+      assert.deepEqual(out.summary, { done: 3, failed: 0, skipped: 0 });
+      assert.deepEqual(out.results.map((r: any) => `${r.outcome} ${r.action} ${r.name}`).sort(), ['done create c-0', 'done create c-1', 'done create c-2']);
+      assert.equal(out.plan.format_version, '1');
+      // The two unmanaged objects are the space's built-in preconfigured and system connectors.
+      assert.deepEqual(out.plan.summary, { create: 3, update: 0, delete: 0, unchanged: 0, unmanaged: 2 });
+    } finally {
+      await emu.stop();
+    }
+  });
+});
