@@ -7,6 +7,21 @@ export interface CallResult {
   headers: Headers;
 }
 
+/** JSON when the body is JSON; the text either way. */
+export async function readBody(res: Response): Promise<{ text: string; body: any }> {
+  const text = await res.text();
+  try {
+    return { text, body: text ? JSON.parse(text) : undefined };
+  } catch {
+    return { text, body: undefined };
+  }
+}
+
+async function readResult(res: Response): Promise<CallResult> {
+  const { text, body } = await readBody(res);
+  return { status: res.status, body, text, headers: res.headers };
+}
+
 /** A raw HTTP call to the emulator: JSON in, JSON (or text) out, kbn-xsrf set unless told not to. */
 export async function call(
   emu: { url: string },
@@ -23,14 +38,7 @@ export async function call(
     payload = JSON.stringify(body);
   } else if (options.contentType) headers['content-type'] = options.contentType;
   const res = await fetch(emu.url + path, { method, headers, body: payload });
-  const text = await res.text();
-  let parsed: any = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers };
+  return readResult(res);
 }
 
 /** A multipart/form-data body with one `file` part, as import endpoints take. */
@@ -42,14 +50,7 @@ export function fileForm(content: string, filename = 'import.ndjson'): FormData 
 
 export async function postFile(emu: { url: string }, path: string, content: string, filename?: string): Promise<CallResult> {
   const res = await fetch(emu.url + path, { method: 'POST', headers: { 'kbn-xsrf': 'true' }, body: fileForm(content, filename) });
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers };
+  return readResult(res);
 }
 
 /** Starts an emulator on port 0 for one test file; call the returned stop in `after`. */

@@ -1,4 +1,5 @@
 import type { ApiRequest, ApiResponse, Requester } from '../../src/client/types.js';
+import { readBody } from './emulator.js';
 
 /**
  * A minimal Requester over fetch for adapter tests: no retries, no concurrency limit. It throws on
@@ -28,13 +29,7 @@ export function fetchRequester(baseUrl: string): Requester & { count: number } {
         body = JSON.stringify(req.body);
       }
       const res = await fetch(url, { method: req.method, headers, body });
-      const text = await res.text();
-      let parsed: any;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
+      const { text, body: parsed } = await readBody(res);
       if ((res.status < 200 || res.status > 299) && !(req.accept ?? []).includes(res.status)) {
         throw new Error(`${req.method} ${url.pathname} -> ${res.status}: ${parsed?.message ?? text}`);
       }
