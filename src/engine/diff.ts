@@ -88,8 +88,45 @@ export function diffSpecs(
   };
   walk(live, desired, '');
   if (fields.length === 0) return { equal: true, fields, patch: [] };
-  const patch = jsonpatch.compare(live, desired).map((op) => ('value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op)) as Operation[];
+  const patch = [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+    'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
+  ) as Operation[];
   return { equal: false, fields, patch };
+}
+
+function getAt(obj: unknown, pointer: string): unknown {
+  let cur: any = obj;
+  for (const raw of pointer.split('/').slice(1)) cur = cur?.[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return cur;
+}
+
+/** A copy without the set-like arrays, which are patched member by member instead. */
+function withoutPointers(obj: Record<string, any>, pointers: Set<string>): Record<string, any> {
+  const present = [...pointers].filter((p) => getAt(obj, p) !== undefined);
+  if (present.length === 0) return obj;
+  return withoutIgnored(obj, present.map((p) => `/spec${p}`));
+}
+
+/**
+ * Operations for set-like arrays: removals by index from the end (so earlier indices stay valid),
+ * then additions appended. A one-value change to a 100,000-value list is one operation, not a
+ * positional rewrite of everything after it.
+ */
+function setPatch(live: Record<string, any>, fields: FieldChange[], sets: Set<string>): Operation[] {
+  const ops: Operation[] = [];
+  for (const f of fields) {
+    if (!sets.has(f.pointer) || (!f.added && !f.removed)) continue;
+    const current = getAt(live, f.pointer);
+    if (!Array.isArray(current)) {
+      ops.push({ op: 'add', path: f.pointer, value: f.added ?? [] });
+      continue;
+    }
+    const removed = new Set((f.removed ?? []).map((v) => canonicalJson(v)));
+    const indices = current.flatMap((v, i) => (removed.has(canonicalJson(v)) ? [i] : []));
+    for (const i of indices.reverse()) ops.push({ op: 'remove', path: `${f.pointer}/${i}` });
+    for (const v of f.added ?? []) ops.push({ op: 'add', path: `${f.pointer}/-`, value: v });
+  }
+  return ops;
 }
 
 /** Display form of a spec pointer: `/actions/0/id` -> `spec.actions[0].id`. */

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import jsonpatch from 'fast-json-patch';
 import { applyPlan } from '../../src/engine/apply.js';
 import { diffSpecs, fieldLabel, withoutIgnored } from '../../src/engine/diff.js';
 import { computePlan, type PlanOptions } from '../../src/engine/plan.js';
@@ -78,6 +79,20 @@ describe('diff', () => {
   it('reports set-like arrays as members added and removed', () => {
     const d = diffSpecs({ tags: ['a', 'b', 'c'] }, { tags: ['d', 'a', 'b'] }, { setFields: ['/tags'] });
     assert.deepEqual(d.fields, [{ pointer: '/tags', added: ['d'], removed: ['c'], sensitive: false }]);
+  });
+
+  it('patches set-like arrays member by member, and the patch turns live into desired', () => {
+    const live = Array.from({ length: 100_000 }, (_, i) => `v${String(i).padStart(6, '0')}`);
+    const desired = [...live.filter((v) => v !== 'v000500'), 'v'].sort();
+    const d = diffSpecs({ items: live, name: 'old' }, { items: desired, name: 'new' }, { setFields: ['/items'] });
+    assert.deepEqual(d.patch, [
+      { op: 'replace', path: '/name', value: 'new' },
+      { op: 'remove', path: '/items/500' },
+      { op: 'add', path: '/items/-', value: 'v' },
+    ]);
+    const patched = jsonpatch.applyPatch(structuredClone({ items: live, name: 'old' }), d.patch).newDocument;
+    assert.deepEqual([...patched.items].sort(), desired);
+    assert.equal(patched.name, 'new');
   });
 
   it('masks fields that came from secrets', () => {
