@@ -1,7 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import { listAllPages } from './paging.js';
-import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -44,24 +44,6 @@ const SERVER_FIELDS = ['id', 'rule_id', 'created_at', 'created_by', 'updated_at'
 
 /** Arrays whose order the server does not care about. */
 const SET_FIELDS = ['tags', 'author', 'references', 'false_positives', 'index'];
-
-/** Type-specific requirements of service-api.md ("Type-specific required fields"). */
-const TYPE_REQUIRED: Record<string, string[]> = {
-  query: [],
-  saved_query: ['saved_id'],
-  eql: ['query', 'language'],
-  qlang: ['query', 'language'],
-  threshold: ['threshold'],
-  threat_match: ['threat_index', 'threat_query', 'threat_mapping'],
-  machine_learning: ['machine_learning_job_id', 'anomaly_threshold'],
-  new_terms: ['new_terms_fields', 'history_window_start'],
-};
-
-const TYPE_LANGUAGES: Record<string, string[]> = {
-  eql: ['eql'],
-  qlang: ['qlang'],
-  machine_learning: [],
-};
 
 /** What the server fills in for an action without a frequency: derived from the rule-level throttle. */
 function defaultFrequency(throttle: unknown) {
@@ -210,25 +192,6 @@ export const ruleAdapter: KindAdapter = {
       if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
     });
     return refs;
-  },
-
-  check(res: Resource): CheckIssue[] {
-    const spec = res.spec;
-    const issues: CheckIssue[] = [];
-    if (spec.data_view_id !== undefined && spec.index !== undefined) {
-      issues.push({ path: ['spec', 'data_view_id'], message: 'data_view_id cannot be combined with index: use one or the other' });
-    }
-    for (const field of TYPE_REQUIRED[spec.type] ?? []) {
-      if (spec[field] === undefined) issues.push({ path: ['spec'], message: `a ${spec.type} rule needs ${field}` });
-    }
-    const languages = TYPE_LANGUAGES[spec.type] ?? ['kuery', 'lucene'];
-    if (spec.language !== undefined && !languages.includes(spec.language)) {
-      issues.push({ path: ['spec', 'language'], message: languages.length ? `a ${spec.type} rule takes language ${languages.join(' or ')}, not ${spec.language}` : `a ${spec.type} rule has no language` });
-    }
-    if (spec.type === 'threshold' && isPlainObject(spec.alert_suppression) && spec.alert_suppression.group_by !== undefined) {
-      issues.push({ path: ['spec', 'alert_suppression', 'group_by'], message: 'threshold rules suppress by their threshold fields: alert_suppression takes a duration only' });
-    }
-    return issues;
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {

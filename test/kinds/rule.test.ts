@@ -215,13 +215,4 @@ describe('Rule adapter', () => {
       { kind: 'HostQuerySavedQuery', name: 'proc-list', path: ['spec', 'response_actions', 0, 'params', 'saved_query_id'] },
     ]);
   });
-
-  it('checks what the schema may miss: data_view_id with index, type requirements, languages', () => {
-    const issues = (spec: Record<string, any>) => ruleAdapter.check!(res('c', spec)).map((i) => i.message);
-    assert.match(issues({ ...specOf('q-0'), data_view_id: 'dv' }).join(), /data_view_id cannot be combined with index/);
-    assert.match(issues({ ...specOf('thr-0'), threshold: undefined }).join(), /threshold rule needs threshold/);
-    assert.match(issues({ ...specOf('eql-0'), language: 'kuery' }).join(), /eql rule takes language eql/);
-    assert.match(issues({ ...specOf('ml-0'), language: 'kuery' }).join(), /has no language/);
-    assert.deepEqual(issues(specOf('nt-1')), []);
-  });
 });
