@@ -36,15 +36,20 @@ function valueSet(values: Iterable<unknown>): string[] {
 // A manifest's items_file is read once per loaded resource, however often it is normalized.
 const fileValuesCache = new WeakMap<Resource, string[]>();
 
-function desiredValues(res: Resource): string[] {
-  if (Array.isArray(res.spec.items)) return valueSet(res.spec.items);
-  if (typeof res.spec.items_file !== 'string') return [];
+/** The values of a manifest's items_file, read once however often the resource is checked or compared. */
+function fileValues(res: Resource): string[] {
   let values = fileValuesCache.get(res);
   if (!values) {
     values = valueSet(parseValues(readFileSync(resolve(res.dir, res.spec.items_file), 'utf8')));
     fileValuesCache.set(res, values);
   }
   return values;
+}
+
+function desiredValues(res: Resource): string[] {
+  if (Array.isArray(res.spec.items)) return valueSet(res.spec.items);
+  if (typeof res.spec.items_file !== 'string') return [];
+  return fileValues(res);
 }
 
 /** The list fields an update by PUT sets (everything but the values and the fixed type). */
@@ -116,10 +121,12 @@ export const valueListAdapter: KindAdapter = {
   check(res) {
     if (typeof res.spec.items_file !== 'string') return [];
     try {
-      readFileSync(resolve(res.dir, res.spec.items_file));
+      fileValues(res);
       return [];
     } catch (err) {
-      return [{ path: ['spec', 'items_file'], message: `items_file cannot be read: ${(err as Error).message}` }];
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code ?? (err as Error).message;
+      return [{ path: ['spec', 'items_file'], message: `items_file cannot be read: ${res.spec.items_file} (relative to this manifest): ${why}` }];
     }
   },
 

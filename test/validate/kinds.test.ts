@@ -75,7 +75,7 @@ const CASES: FixtureCase[] = [
   {
     fixture: 'value-list/items-file-missing.yaml',
     mistake: 'an items_file that does not exist (kind check, relative to the manifest)',
-    errors: ['10:3 ValueList/bad-domains: items_file cannot be read'],
+    errors: ['10:3 ValueList/bad-domains: items_file cannot be read: lists/missing-domains.txt (relative to this manifest): no such file'],
   },
   {
     fixture: 'value-list/empty-item-missing-name.yaml',
