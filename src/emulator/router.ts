@@ -20,6 +20,8 @@ export interface EmuRequest {
   file?: { name: string; content: string };
   /** Authenticated principal name (or 'anonymous' when the emulator runs open). */
   user: string;
+  /** Whether the principal holds read privileges only (privilege reports depend on it). */
+  readOnly: boolean;
 }
 
 export interface EmuResponse {

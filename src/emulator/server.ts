@@ -163,6 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       headers: req.headers,
       rawBody,
       user: auth.user,
+      readOnly: auth.readOnly,
       ...parsed,
     };
     try {

@@ -75,6 +75,20 @@ describe('emulator auth (service-api Authentication 1, 7)', () => {
     }
   });
 
+  it('reports a read-only key\'s privileges as read-only (service-api.md Authentication 6: feature privileges read and all)', async () => {
+    for (const path of ['/api/detection_engine/privileges', '/api/lists/privileges']) {
+      const full = (await call(emu, 'GET', path, undefined, { headers: { authorization: 'ApiKey full-key' } })).body;
+      const read = (await call(emu, 'GET', path, undefined, { headers: { authorization: 'ApiKey read-key' } })).body;
+      const report = (b: any) => (path.includes('lists') ? b.lists : b);
+      assert.equal(report(full).has_all_requested, true, path);
+      assert.equal(report(read).has_all_requested, false, path);
+      const index = (b: any) => Object.values(report(b).index)[0] as Record<string, boolean>;
+      assert.equal(index(full).write, true, path);
+      assert.equal(index(read).write, false, path);
+      assert.equal(index(read).read, true, path);
+    }
+  });
+
   it('accepts each of the three methods', async () => {
     for (const authorization of ['ApiKey full-key', 'Basic ' + Buffer.from('elastic:changeme').toString('base64'), 'Bearer tok']) {
       assert.equal((await call(emu, 'GET', '/api/spaces/space', undefined, { headers: { authorization } })).status, 200);

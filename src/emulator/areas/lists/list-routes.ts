@@ -88,13 +88,15 @@ function updateList(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
   return { body: updated };
 }
 
-function privilegesOf(index: string, user: string) {
-  const all = { all: true, create: true, create_doc: true, create_index: true, delete: true, delete_index: true, index: true, maintenance: true, manage: true, monitor: true, read: true, view_index_metadata: true, write: true };
+const READ_PRIVILEGES = new Set(['monitor', 'monitor_ml', 'monitor_transform', 'read', 'view_index_metadata']);
+
+function privilegesOf(index: string, user: string, readOnly: boolean) {
+  const held = (names: string[]) => Object.fromEntries(names.map((p) => [p, !readOnly || READ_PRIVILEGES.has(p)]));
   return {
     username: user,
-    has_all_requested: true,
-    cluster: { all: true, manage: true, manage_api_key: true, manage_index_templates: true, manage_ml: true, manage_own_api_key: true, manage_pipeline: true, monitor: true, monitor_ml: true, monitor_transform: true },
-    index: { [index]: all },
+    has_all_requested: !readOnly,
+    cluster: held(['all', 'manage', 'manage_api_key', 'manage_index_templates', 'manage_ml', 'manage_own_api_key', 'manage_pipeline', 'monitor', 'monitor_ml', 'monitor_transform']),
+    index: { [index]: held(['all', 'create', 'create_doc', 'create_index', 'delete', 'delete_index', 'index', 'maintenance', 'manage', 'monitor', 'read', 'view_index_metadata', 'write']) },
     application: {},
   };
 }
@@ -173,8 +175,8 @@ export function registerListRoutes(router: Router): void {
 
   router.get('/api/lists/privileges', (req) => ({
     body: {
-      listItems: privilegesOf(itemStreamName(req.space), req.user),
-      lists: privilegesOf(listStreamName(req.space), req.user),
+      listItems: privilegesOf(itemStreamName(req.space), req.user, req.readOnly),
+      lists: privilegesOf(listStreamName(req.space), req.user, req.readOnly),
       is_authenticated: true,
     },
   }), SECURITY);

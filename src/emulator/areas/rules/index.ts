@@ -33,13 +33,17 @@ function deleteAlertsIndex(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
 const CLUSTER_PRIVILEGES = ['all', 'create_snapshot', 'manage', 'manage_api_key', 'manage_ccr', 'manage_ilm', 'manage_index_templates', 'manage_ingest_pipelines', 'manage_ml', 'manage_own_api_key', 'manage_pipeline', 'manage_security', 'manage_transform', 'monitor', 'monitor_ml', 'monitor_transform', 'read_ilm'];
 const INDEX_PRIVILEGES = ['all', 'create', 'create_doc', 'create_index', 'delete', 'delete_index', 'index', 'maintenance', 'manage', 'monitor', 'read', 'view_index_metadata', 'write'];
 
+/** Privileges a read-only key still holds. */
+const READ_PRIVILEGES = new Set(['monitor', 'monitor_ml', 'monitor_transform', 'read', 'view_index_metadata']);
+
 function privileges(req: EmuRequest): EmuResponse {
+  const held = (p: string) => !req.readOnly || READ_PRIVILEGES.has(p);
   return {
     body: {
       username: req.user,
-      has_all_requested: true,
-      cluster: Object.fromEntries(CLUSTER_PRIVILEGES.map((p) => [p, true])),
-      index: { [alertsIndexName(req.space)]: Object.fromEntries(INDEX_PRIVILEGES.map((p) => [p, true])) },
+      has_all_requested: !req.readOnly,
+      cluster: Object.fromEntries(CLUSTER_PRIVILEGES.map((p) => [p, held(p)])),
+      index: { [alertsIndexName(req.space)]: Object.fromEntries(INDEX_PRIVILEGES.map((p) => [p, held(p)])) },
       application: {},
       is_authenticated: true,
       has_encryption_key: true,
