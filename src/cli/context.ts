@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { SvcClient, validateSpaces } from '../client/client.js';
-import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from '../engine/config.js';
+import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { knownKinds } from '../kinds/registry.js';
 import type { AdapterContext } from '../kinds/types.js';
 import { redactor } from '../manifest/redact.js';
+import { Selection, SelectionError } from '../engine/selection.js';
 import { colors, type Colors } from '../report/text.js';
 
 /** Where output goes; tests pass their own to run the CLI in-process. */
@@ -66,6 +67,16 @@ export function readConfig(opts: CommonOptions, paths: string[]): SvcformConfig 
   }
 }
 
+/** `--select` patterns as the engine's one matcher; a malformed pattern is a usage error. */
+export function selectionOf(patterns: string[] | undefined): Selection {
+  try {
+    return new Selection(patterns ?? []);
+  } catch (err) {
+    if (err instanceof SelectionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 export function defaultSpace(opts: CommonOptions, config: SvcformConfig): string {
   return opts.space ?? config.space ?? 'default';
 }
@@ -115,6 +126,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     clientCert: opts.clientCert ?? config.tls?.clientCert,
     clientKey: opts.clientKey ?? config.tls?.clientKey,
     concurrency,
+    areas: config.areas,
     onRetry: (info) => log(`retry ${info.method} ${info.path} (attempt ${info.attempt}, in ${info.delayMs} ms): ${info.reason}`),
   });
   for (const secret of [io.env.SVC_API_KEY, io.env.SVC_PASSWORD, io.env.SVC_TOKEN, auth.apiKey, auth.password, auth.token]) if (secret) redactor.add(secret);

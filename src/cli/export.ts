@@ -18,7 +18,8 @@ import { fetchLive, pairKey } from '../engine/live.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { packageRoot } from '../manifest/schema.js';
-import { defaultSpace, openTarget, readConfig, UsageError, type CommonOptions, type Io } from './context.js';
+import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io } from './context.js';
+import { Selection } from '../engine/selection.js';
 // main.ts imports this file too; VERSION is only read when the command runs, after both loaded.
 import { VERSION } from './main.js';
 
@@ -59,7 +60,8 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   const started = Date.now();
   const layout = (opts.layout ?? 'per-kind') as ExportLayout;
   if (layout !== 'per-kind' && layout !== 'per-object') throw new UsageError(`--layout must be per-kind or per-object, not ${opts.layout}`);
-  const kinds = chooseKinds(opts.kind, opts.select);
+  const selection = selectionOf(opts.select);
+  const kinds = chooseKinds(opts.kind, selection);
   const common: CommonOptions = {
     url: opts.url,
     config: opts.config,
@@ -102,7 +104,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   const result = buildExport(groups, adapterFor, {
     layout,
     includeBuiltin: !!opts.includeBuiltin,
-    select: opts.select,
+    select: selection,
     outDir,
     schemaDir: join(packageRoot(), 'schemas'),
     version: VERSION,
@@ -146,7 +148,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
  * every kind; narrowed further to the kinds --select patterns can match, so `--select Rule/x`
  * does not list connectors.
  */
-export function chooseKinds(requested: string[] | undefined, select: string[] | undefined): string[] {
+export function chooseKinds(requested: string[] | undefined, selection: Selection = new Selection()): string[] {
   const known = knownKinds();
   const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
   let kinds = known;
@@ -160,14 +162,7 @@ export function chooseKinds(requested: string[] | undefined, select: string[] | 
     }
     kinds = known.filter((k) => chosen.has(k));
   }
-  if (select?.length) {
-    for (const pattern of select) {
-      if (!pattern.includes('/')) throw new UsageError(`--select ${JSON.stringify(pattern)} must be kind/name (e.g. Rule/ssh-brute-force or Connector/soc-*)`);
-    }
-    const kindPatterns = select.map((p) => new RegExp('^' + p.slice(0, p.indexOf('/')).split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$'));
-    kinds = kinds.filter((k) => kindPatterns.some((r) => r.test(k)));
-  }
-  return kinds;
+  return kinds.filter((k) => selection.mayMatchKind(k));
 }
 
 function walkFiles(dir: string, base = dir): string[] {

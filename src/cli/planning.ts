@@ -1,10 +1,10 @@
 import { computePlan, type Plan } from '../engine/plan.js';
-import { adapterFor } from '../kinds/registry.js';
+import { adapterFor, KIND_CATALOG } from '../kinds/registry.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
-import type { SvcformConfig } from '../engine/config.js';
-import { defaultSpace, openTarget, readConfig, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import type { SvcformConfig } from './config.js';
+import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -15,7 +15,7 @@ export interface Planned {
 
 /** Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error. */
 export function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Resource[] {
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env });
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG });
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -37,7 +37,8 @@ export async function planFromArgs(paths: string[], opts: CommonOptions & { rota
       manage: config.manage,
       adapterFor,
       ctx: target.ctx,
-      select: opts.select,
+      select: selectionOf(opts.select),
+      ignoreRules: config.ignore,
       rotateSecrets: opts.rotateSecrets,
       spaces: [space],
     });

@@ -15,13 +15,13 @@
  *   JSON) and the raw text; anything else throws ApiError with the server's message from either
  *   error shape (wire-facts 0.3). No answer throws TransportError.
  * - Retries, up to `maxAttempts` in all: 429, 502, 503, 504 for every request, honouring Retry-After
- *   (seconds or HTTP date, capped at 60 s); 409 in the `fleet` area (lock contention, wire-facts
- *   0.5); broken connections and timeouts only for idempotent requests (GET, PUT, DELETE, or
+ *   (seconds or HTTP date, capped at 60 s); 409 in areas whose policy says so (Fleet's lock
+ *   contention, wire-facts 0.5; see areas.ts); broken connections and timeouts only for idempotent requests (GET, PUT, DELETE, or
  *   `idempotent: true`), because a POST may have been applied before its answer was lost; a
  *   connection that was never established is retried whatever the method. Backoff is exponential
  *   from `retryBaseMs` with up to 50 % jitter, capped at 10 s.
- * - Concurrency: at most `concurrency` requests in flight, and at most `areaConcurrency[area]` of
- *   one area, granted first come first served. A request waiting out a backoff holds no slot.
+ * - Concurrency: at most `concurrency` requests in flight, and at most the area policy's limit of
+ *   one area (areas.ts), granted first come first served. A request waiting out a backoff holds no slot.
  * - Errors never carry credentials (any secret a server echoes is redacted), request bodies or
  *   header values.
  */
@@ -32,6 +32,7 @@ import type { ApiRequest, ApiResponse, HttpMethod, QueryValue, Requester } from 
 import { ApiError, TransportError, reasonOf, redact, serverMessageOf } from './errors.js';
 import { backoffDelay, classifyTransportError, isRetryableStatus, parseRetryAfter } from './retry.js';
 import { Limiter } from './limiter.js';
+import { AreaPolicies, type AreaOverrides } from './areas.js';
 import { withSpacePrefix } from './spaces.js';
 
 export { ApiError, TransportError, SpaceNotFoundError } from './errors.js';
@@ -52,8 +53,8 @@ export interface ClientOptions {
   clientKey?: string;
   /** Max requests in flight overall, default 8. */
   concurrency?: number;
-  /** Optional tighter per-area limits (e.g. fleet: 4). */
-  areaConcurrency?: Record<string, number>;
+  /** Overrides of the per-area policies of areas.ts (in-flight limits, 409 retries). */
+  areas?: AreaOverrides;
   /** Per attempt, default 60000. */
   timeoutMs?: number;
   /** Attempts in all, default 5. */
@@ -102,6 +103,7 @@ export class SvcClient implements Requester {
   private readonly basePath: string;
   private readonly agent: Agent;
   private readonly limiter: Limiter;
+  private readonly areas: AreaPolicies;
   private readonly authorization?: string;
   private readonly secrets: string[];
   private readonly userAgent: string;
@@ -138,7 +140,8 @@ export class SvcClient implements Requester {
     this.retryBaseMs = nonNegative('retryBaseMs', options.retryBaseMs ?? DEFAULTS.retryBaseMs);
     this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
     this.onRetry = options.onRetry;
-    this.limiter = new Limiter(options.concurrency ?? DEFAULTS.concurrency, options.areaConcurrency);
+    this.areas = new AreaPolicies(options.areas);
+    this.limiter = new Limiter(options.concurrency ?? DEFAULTS.concurrency, this.areas.concurrencyLimits());
 
     if (!!options.clientCert !== !!options.clientKey) throw new TypeError('clientCert and clientKey go together: give both or neither');
     this.agent = new Agent({
@@ -180,7 +183,7 @@ export class SvcClient implements Requester {
         const res = outcome.response;
         if ((res.status >= 200 && res.status <= 299) || req.accept?.includes(res.status)) return res as ApiResponse<T>;
         const statusText = `${res.status} ${reasonOf(res.status, res.body)}`;
-        if (!isRetryableStatus(res.status, area) || attempt >= this.maxAttempts) {
+        if (!isRetryableStatus(res.status, this.areas.of(area)) || attempt >= this.maxAttempts) {
           throw new ApiError({
             method,
             path: pathname,

@@ -3,6 +3,8 @@
  * tested without a server.
  */
 
+import type { AreaPolicy } from './areas.js';
+
 /** Exponential backoff never waits longer than this. */
 export const MAX_BACKOFF_MS = 10_000;
 /** A Retry-After beyond this is cut down: a run should fail visibly rather than hang for hours. */
@@ -12,12 +14,12 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /**
- * Whether an answer with this status is worth repeating. Fleet answers 409 while another writer
- * holds its short lock (wire-facts 0.5), so 409 is retried in the `fleet` area only; elsewhere a
- * 409 is a real conflict (duplicate id, stale `_version`).
+ * Whether an answer with this status is worth repeating. A 409 is retried only in areas whose
+ * policy says it means "locked" (Fleet, wire-facts 0.5); elsewhere it is a real conflict
+ * (duplicate id, stale `_version`). See areas.ts.
  */
-export function isRetryableStatus(status: number, area: string): boolean {
-  return RETRYABLE_STATUSES.has(status) || (status === 409 && area === 'fleet');
+export function isRetryableStatus(status: number, policy: Pick<AreaPolicy, 'retryConflict'>): boolean {
+  return RETRYABLE_STATUSES.has(status) || (status === 409 && policy.retryConflict);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AdapterContext, KindAdapter } from '../kinds/types.js';
 import type { PlannedChange } from './plan.js';
+import { contextFor } from './context.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -85,14 +86,16 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
 async function execute(c: PlannedChange, options: ApplyOptions): Promise<void> {
   const adapter = options.adapterFor(c.kind);
   if (!adapter) throw new Error(`no adapter for kind ${c.kind}`);
+  const ctx = contextFor(options.ctx, adapter);
   switch (c.action) {
     case 'prerequisite':
-      return adapter.prerequisite!.ensure(options.ctx, c.space);
+      if (!adapter.prerequisite) throw new Error(`kind ${c.kind} has no prerequisite step`);
+      return adapter.prerequisite.ensure(ctx, c.space);
     case 'create':
-      return adapter.create(options.ctx, c.resource!);
+      return adapter.create(ctx, c.resource);
     case 'update':
-      return adapter.update(options.ctx, c.resource!, c.live!, { rotateSecrets: !!options.rotateSecrets });
+      return adapter.update(ctx, c.resource, c.live, { rotateSecrets: !!options.rotateSecrets });
     case 'delete':
-      return adapter.delete(options.ctx, c.live!);
+      return adapter.delete(ctx, c.live);
   }
 }

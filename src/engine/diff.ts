@@ -2,6 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
+import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt } from '../common/pointer.js';
 
 /** One changed field of an update, in spec terms. */
 export interface FieldChange {
@@ -24,28 +25,21 @@ export interface ResourceDiff {
   patch: Operation[];
 }
 
-export function escapePointer(seg: string | number): string {
-  return String(seg).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Removes `metadata.ignore` pointers (written against the manifest, so /spec/...) from a normalized spec. */
-export function withoutIgnored(spec: Record<string, any>, ignore: string[]): Record<string, any> {
-  if (ignore.length === 0) return spec;
+/**
+ * A copy of a normalized spec without the ignored fields. Ignore pointers are written against the
+ * manifest (`/spec/...`); others are not about the spec and change nothing here.
+ */
+export function withoutIgnored(spec: Record<string, any>, ignore: readonly string[]): Record<string, any> {
+  const inSpec = ignore.flatMap((p) => relativePointer(p, '/spec') || []);
+  if (inSpec.length === 0) return spec;
   const out = clone(spec);
-  for (const pointer of ignore) {
-    if (!pointer.startsWith('/spec/')) continue;
-    const parts = pointer.slice('/spec/'.length).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let cur: any = out;
-    for (let i = 0; i < parts.length - 1 && cur !== undefined; i++) cur = cur[Array.isArray(cur) ? Number(parts[i]) : parts[i]];
-    const last = parts[parts.length - 1];
-    if (Array.isArray(cur)) cur.splice(Number(last), 1);
-    else if (isPlainObject(cur)) delete cur[last];
-  }
+  // Later array members first, so removing one never shifts another's pointer.
+  for (const pointer of [...inSpec].sort(comparePointers).reverse()) removeAt(out, pointer);
   return out;
 }
 
 function isSecret(pointer: string, secretPointers: Set<string>): boolean {
-  for (const s of secretPointers) if (pointer === s || pointer.startsWith(s + '/') || s.startsWith(pointer + '/')) return true;
+  for (const s of secretPointers) if (overlaps(pointer, s)) return true;
   return false;
 }
 
@@ -67,7 +61,7 @@ export function diffSpecs(
     if (deepEqual(a, b)) return;
     if (isPlainObject(a) && isPlainObject(b)) {
       const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-      for (const k of [...keys].sort()) walk(a[k], b[k], `${pointer}/${escapePointer(k)}`);
+      for (const k of [...keys].sort()) walk(a[k], b[k], `${pointer}/${escapeSegment(k)}`);
       return;
     }
     const sensitive = isSecret(pointer, secrets);
@@ -94,17 +88,13 @@ export function diffSpecs(
   return { equal: false, fields, patch };
 }
 
-function getAt(obj: unknown, pointer: string): unknown {
-  let cur: any = obj;
-  for (const raw of pointer.split('/').slice(1)) cur = cur?.[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return cur;
-}
-
 /** A copy without the set-like arrays, which are patched member by member instead. */
 function withoutPointers(obj: Record<string, any>, pointers: Set<string>): Record<string, any> {
   const present = [...pointers].filter((p) => getAt(obj, p) !== undefined);
   if (present.length === 0) return obj;
-  return withoutIgnored(obj, present.map((p) => `/spec${p}`));
+  const out = clone(obj);
+  for (const p of present) removeAt(out, p);
+  return out;
 }
 
 /**
@@ -129,12 +119,3 @@ function setPatch(live: Record<string, any>, fields: FieldChange[], sets: Set<st
   return ops;
 }
 
-/** Display form of a spec pointer: `/actions/0/id` -> `spec.actions[0].id`. */
-export function fieldLabel(pointer: string): string {
-  let out = 'spec';
-  for (const raw of pointer.split('/').slice(1)) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    out += /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
-  }
-  return out;
-}

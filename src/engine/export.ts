@@ -3,6 +3,7 @@ import { dirname, posix, relative, join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ExportVariable, KindAdapter, LiveObject } from '../kinds/types.js';
 import { sortKeys } from '../kinds/normalize.js';
+import { Selection } from './selection.js';
 
 // The envelope version of design.md (also API_VERSION in manifest/validate.ts, which is not imported
 // here so that this module stays free of the registry and its adapters).
@@ -33,8 +34,8 @@ const MAX_SAFE_NAME = 100;
 export interface ExportOptions {
   layout: ExportLayout;
   includeBuiltin: boolean;
-  /** `--select kind/name` patterns (`*` matches any run of characters); empty means everything. */
-  select?: string[];
+  /** `--select kind/name`; absent or empty means everything. */
+  select?: Selection;
   /** Absolute path of the output directory and of the package's schemas/ folder (for modelines). */
   outDir: string;
   schemaDir: string;
@@ -152,16 +153,6 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function globToRegExp(glob: string): RegExp {
-  return new RegExp('^' + glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
-export function selectMatcher(patterns: string[] | undefined): (kind: string, name: string) => boolean {
-  if (!patterns || patterns.length === 0) return () => true;
-  const regexes = patterns.map(globToRegExp);
-  return (kind, name) => regexes.some((r) => r.test(`${kind}/${name}`));
-}
-
 /** Applies `fn` to every string of a JSON value (keys untouched). */
 function mapStrings(value: unknown, fn: (s: string) => string): any {
   if (typeof value === 'string') return fn(value);
@@ -222,7 +213,7 @@ function isSafeRelative(p: string): boolean {
  * kind (registry order) then space; so the same live state always gives byte-identical files.
  */
 export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => KindAdapter | undefined, options: ExportOptions): ExportResult {
-  const selected = selectMatcher(options.select);
+  const selection = options.select ?? new Selection();
   const problems: ExportProblem[] = [];
   const pairs: PairSummary[] = [];
   const prepared: Array<{ group: LiveGroup; adapter: KindAdapter; items: Prepared[] }> = [];
@@ -238,7 +229,7 @@ export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => K
     const summary: PairSummary = { kind: group.kind, space: group.space, exported: 0, readOnlySkipped: 0, readOnlyExported: 0, names: [] };
     pairs.push(summary);
     const items: Prepared[] = [];
-    const objects = group.objects.filter((o) => selected(o.kind, o.name)).sort((a, b) => compareText(a.name, b.name));
+    const objects = group.objects.filter((o) => selection.matches(o.kind, o.name)).sort((a, b) => compareText(a.name, b.name));
     for (const live of objects) {
       const readOnly = !!live.readOnly;
       if (readOnly && !options.includeBuiltin) {

@@ -1,16 +1,13 @@
 import type { KindAdapter } from '../kinds/types.js';
-import type { Resource } from '../manifest/types.js';
-import type { PlanError, PlannedChange } from './plan.js';
+import { describeObject } from '../manifest/types.js';
+import type { DeleteChange, PlanError, PlannedChange } from './plan.js';
 
 const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
-/** The references of a live object, read through its adapter's manifest form. */
-function liveReferences(change: PlannedChange, adapter: KindAdapter): string[] {
-  const live = change.live!;
+/** The references of a deleted live object, read through its adapter's manifest form. */
+function liveReferences(change: DeleteChange, adapter: KindAdapter): string[] {
   try {
-    const spec = adapter.toSpec(live).spec;
-    const pseudo = { kind: live.kind, name: live.name, space: live.space, spec, ignore: [], labels: {}, secretPointers: new Set(), posOf: () => ({ file: '', line: 0, col: 0 }) } as unknown as Resource;
-    return adapter.references(pseudo).map((r) => idOf(r.kind, live.space, r.name));
+    return adapter.references(adapter.toSpec(change.live).spec).map((r) => idOf(r.kind, change.space, r.name));
   } catch {
     return [];
   }
@@ -27,11 +24,12 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
 
   for (const c of changes) {
     if (c.action !== 'create' && c.action !== 'update') continue;
-    const adapter = adapterFor(c.kind)!;
-    for (const ref of adapter.references(c.resource!)) {
+    const adapter = adapterFor(c.kind);
+    if (!adapter) continue;
+    for (const ref of adapter.references(c.resource.spec)) {
       const target = idOf(ref.kind, c.space, ref.name);
       if (deleting.has(target)) {
-        errors.push({ subject: `${c.kind}/${c.name} (space ${c.space})`, source: c.resource!.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which this plan deletes (it has no manifest and a manage scope owns it)` });
+        errors.push({ subject: describeObject(c), source: c.resource.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which this plan deletes (it has no manifest and a manage scope owns it)` });
         continue;
       }
       const dep = byId.get(target);

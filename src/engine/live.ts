@@ -1,4 +1,5 @@
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
+import { contextFor } from './context.js';
 
 export interface LiveState {
   /** Objects per `kind\0space`. */
@@ -29,8 +30,8 @@ export async function fetchLive(
       if (!adapter) return;
       try {
         const [objects, prereq] = await Promise.all([
-          adapter.list(ctx, space),
-          adapter.prerequisite && needPrerequisite(kind, space) ? adapter.prerequisite.check(ctx, space) : Promise.resolve(true),
+          adapter.list(contextFor(ctx, adapter), space),
+          adapter.prerequisite && needPrerequisite(kind, space) ? adapter.prerequisite.check(contextFor(ctx, adapter), space) : Promise.resolve(true),
         ]);
         state.objects.set(key, objects);
         if (adapter.prerequisite) state.prerequisites.set(key, prereq);

@@ -1,5 +1,19 @@
 import type { LiveObject } from '../kinds/types.js';
-import type { ManageScope } from './config.js';
+
+/** One `manage` entry: svcform owns (and so may delete) live objects that match it. */
+export interface ManageScope {
+  kind: string;
+  /** Spaces the scope covers; absent means every space the run touches. */
+  spaces?: string[];
+  selector?: {
+    /** Objects must carry every one of these tags (kinds with tags only). */
+    tags?: string[];
+    /** metadata.name (the object's identity) must start with this. */
+    namePrefix?: string;
+    /** metadata.name must be one of these (what `export --manage-out` writes). */
+    names?: string[];
+  };
+}
 
 /**
  * svcform is stateless: it owns a live object it has no manifest for only when a `manage` scope

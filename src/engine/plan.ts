@@ -1,21 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Operation } from 'fast-json-patch';
-import { canonicalJson } from '../kinds/normalize.js';
+import { canonicalJson, clone } from '../kinds/normalize.js';
+import { hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { subjectOf, type Resource, type SourcePos } from '../manifest/types.js';
-import type { ManageScope } from './config.js';
+import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
 import { diffSpecs, withoutIgnored, type FieldChange } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
-import { isOwned, scopePairs } from './ownership.js';
+import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
+import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
+import type { Selection } from './selection.js';
 
-export type Action = 'create' | 'update' | 'delete' | 'prerequisite';
-
-export interface PlannedChange {
+interface ChangeBase {
   /** `Kind/space/name`, unique in a plan. */
   id: string;
-  action: Action;
   kind: string;
   space: string;
   name: string;
@@ -28,9 +27,33 @@ export interface PlannedChange {
   /** Wave number: changes of one wave run together. */
   wave: number;
   source?: SourcePos;
-  resource?: Resource;
-  live?: LiveObject;
 }
+
+/** A create: the manifest as written. */
+export interface CreateChange extends ChangeBase {
+  action: 'create';
+  resource: Resource;
+}
+
+/** An update: the manifest with ignored fields carried over from `live` (see ignore.ts), and the object it changes. */
+export interface UpdateChange extends ChangeBase {
+  action: 'update';
+  resource: Resource;
+  live: LiveObject;
+}
+
+export interface DeleteChange extends ChangeBase {
+  action: 'delete';
+  live: LiveObject;
+}
+
+/** Something a kind needs in a space before its first create there (value lists: the data streams). */
+export interface PrerequisiteChange extends ChangeBase {
+  action: 'prerequisite';
+}
+
+export type PlannedChange = CreateChange | UpdateChange | DeleteChange | PrerequisiteChange;
+export type Action = PlannedChange['action'];
 
 export interface PlanError {
   subject: string;
@@ -53,8 +76,10 @@ export interface PlanOptions {
   manage: ManageScope[];
   adapterFor: (kind: string) => KindAdapter | undefined;
   ctx: AdapterContext;
-  /** `--select kind/name` patterns (`*` matches any run of characters); empty means everything. */
-  select?: string[];
+  /** `--select kind/name`: the selected changes and what they depend on; absent means everything. */
+  select?: Selection;
+  /** Ignore rules of svcform.yaml, added to each manifest's own metadata.ignore. */
+  ignoreRules?: IgnoreRule[];
   rotateSecrets?: boolean;
   /** Spaces the run touches besides the manifests' (the default space). */
   spaces?: string[];
@@ -68,7 +93,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
   // Referenced kinds are read too, so a reference to an object that exists nowhere is caught while
   // planning even when no manifest of that kind is in the run.
-  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
+  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
   const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
   const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)));
   return planFromLive(options, live);
@@ -105,7 +130,8 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   for (const res of resources) {
     const adapter = adapterFor(res.kind)!;
     const id = changeId(res.kind, res.space, res.name);
-    const subject = `${subjectOf(res)} (space ${res.space})`;
+    const subject = describeObject(res);
+    const ignore = ignoredPointers(res, options.ignoreRules ?? []);
     if (live.failures.some((f) => f.kind === res.kind && f.space === res.space)) continue;
     const matches = liveIndex.get(id) ?? [];
     if (matches.length > 1) {
@@ -113,14 +139,14 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       continue;
     }
     const current = matches[0];
-    for (const ref of adapter.references(res)) {
+    for (const ref of adapter.references(res.spec)) {
       const refId = changeId(ref.kind, res.space, ref.name);
       if (!declared.has(refId) && !liveIndex.has(refId) && live.objects.has(pairKey(ref.kind, res.space))) {
         errors.push({ subject, source: res.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares and the server does not have` });
       }
     }
     if (!current) {
-      changes.push(baseChange('create', res));
+      changes.push({ ...baseChange(res), action: 'create', resource: res });
       continue;
     }
     if (current.readOnly) {
@@ -129,7 +155,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
     let diff;
     try {
-      diff = diffSpecs(withoutIgnored(normalizeLive(current), res.ignore), withoutIgnored(adapter.normalizeDesired(res), res.ignore), {
+      diff = diffSpecs(withoutIgnored(normalizeLive(current), ignore), withoutIgnored(adapter.normalizeDesired(res), ignore), {
         setFields: adapter.setFields,
         secretPointers: res.secretPointers,
       });
@@ -137,11 +163,16 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       errors.push({ subject, source: res.source, message: `cannot compare with the live object: ${(err as Error).message}` });
       continue;
     }
-    if (!diff.equal) {
-      changes.push({ ...baseChange('update', res), fields: diff.fields, patch: diff.patch, live: current });
-    } else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) {
-      changes.push({ ...baseChange('update', res), reason: 'rotate secrets', live: current });
-    } else unchanged += 1;
+    const update = (): UpdateChange => ({
+      ...baseChange(res),
+      action: 'update',
+      // What the update writes: the manifest with ignored fields as the server holds them.
+      resource: { ...res, spec: carryIgnored(res.spec, ignore, normalizeLive(current)) },
+      live: current,
+    });
+    if (!diff.equal) changes.push({ ...update(), fields: diff.fields, patch: diff.patch });
+    else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) changes.push({ ...update(), reason: 'rotate secrets' });
+    else unchanged += 1;
   }
 
   for (const objects of live.objects.values()) {
@@ -168,7 +199,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   }
 
   linkDependencies(changes, adapterFor, errors);
-  const selected = options.select?.length ? selectChanges(changes, options.select) : changes;
+  const selected = options.select?.narrowed ? selectChanges(changes, options.select) : changes;
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);
@@ -182,20 +213,15 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, normalizeLive), desiredFingerprint: fingerprintDesired(resources) };
 }
 
-function baseChange(action: Action, res: Resource): PlannedChange {
-  return { id: changeId(res.kind, res.space, res.name), action, kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source, resource: res };
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp('^' + glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+function baseChange(res: Resource): ChangeBase {
+  return { id: changeId(res.kind, res.space, res.name), kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source };
 }
 
 /**
  * `--select Kind/name` keeps the matching changes plus whatever they depend on that is itself
  * changing, so a selected rule still gets the connector it needs.
  */
-function selectChanges(changes: PlannedChange[], patterns: string[]): PlannedChange[] {
-  const regexes = patterns.map(globToRegExp);
+function selectChanges(changes: PlannedChange[], selection: Selection): PlannedChange[] {
   const byId = new Map(changes.map((c) => [c.id, c]));
   const keep = new Set<string>();
   const visit = (c: PlannedChange) => {
@@ -206,7 +232,7 @@ function selectChanges(changes: PlannedChange[], patterns: string[]): PlannedCha
       if (d) visit(d);
     }
   };
-  for (const c of changes) if (regexes.some((r) => r.test(`${c.kind}/${c.name}`))) visit(c);
+  for (const c of changes) if (selection.matches(c.kind, c.name)) visit(c);
   return changes.filter((c) => keep.has(c.id));
 }
 
@@ -234,12 +260,7 @@ function fingerprintDesired(resources: Resource[]): string {
 }
 
 function maskSecrets(spec: Record<string, any>, pointers: Set<string>): Record<string, any> {
-  const copy = JSON.parse(JSON.stringify(spec));
-  for (const p of pointers) {
-    const parts = p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let cur: any = copy;
-    for (let i = 0; i < parts.length - 1 && cur; i++) cur = cur[parts[i]];
-    if (cur && parts.length) cur[parts[parts.length - 1]] = SENSITIVE;
-  }
+  const copy = clone(spec);
+  for (const p of pointers) if (hasAt(copy, p)) setAt(copy, p, SENSITIVE);
   return copy;
 }

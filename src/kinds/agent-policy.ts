@@ -2,6 +2,7 @@ import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 /**
  * Fleet agent policies (wire-facts 5). metadata.name is the policy id. The PUT merges: an omitted
@@ -103,7 +104,7 @@ function orderedSpec(spec: Record<string, any>): Record<string, any> {
 export const agentPolicyAdapter: KindAdapter = {
   kind: 'AgentPolicy',
   schema: 'AgentPolicy.schema.json',
-  area: 'fleet',
+  area: AREAS.fleet,
   setFields: ['/monitoring_enabled', '/global_data_tags', '/required_versions', '/package_agent_version_conditions', '/agent_features', '/space_ids'],
 
   references() {
@@ -114,7 +115,6 @@ export const agentPolicyAdapter: KindAdapter = {
     const items = await listAllPages<Record<string, any>>(ctx.api, {
       path: PATH,
       space,
-      area: 'fleet',
       // A stable order (names are unique) so that pages fetched together neither overlap nor skip.
       query: { sortField: 'name', sortOrder: 'asc' },
       sizeParam: 'perPage',
@@ -144,7 +144,6 @@ export const agentPolicyAdapter: KindAdapter = {
       method: 'POST',
       path: PATH,
       space: res.space,
-      area: 'fleet',
       query: res.spec.sys_monitoring === true ? { sys_monitoring: true } : undefined,
       body: { id: res.name, ...writeBody(res) },
       idempotent: true,
@@ -158,7 +157,7 @@ export const agentPolicyAdapter: KindAdapter = {
     for (const field of Object.keys(current)) {
       if (!(field in wanted)) body[field] = clearingValue(field, live.body);
     }
-    await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, area: 'fleet', body });
+    await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, body });
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
@@ -166,7 +165,6 @@ export const agentPolicyAdapter: KindAdapter = {
       method: 'POST',
       path: `${PATH}/delete`,
       space: live.space,
-      area: 'fleet',
       body: { agentPolicyId: live.name },
       accept: [404],
       idempotent: true,

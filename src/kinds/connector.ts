@@ -1,6 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { clone, dropNulls, isPlainObject, withoutDefaults } from './normalize.js';
 import type { AdapterContext, CheckIssue, ExportVariable, KindAdapter, LiveObject } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 /**
  * Connectors (/api/actions). Identity: metadata.name is the connector id. Secrets are write-only
@@ -58,7 +59,7 @@ const pathOf = (id: string) => `/api/actions/connector/${encodeURIComponent(id)}
 export const connectorAdapter: KindAdapter = {
   kind: 'Connector',
   schema: 'Connector.schema.json',
-  area: 'actions',
+  area: AREAS.actions,
 
   references() {
     return [];
@@ -82,7 +83,7 @@ export const connectorAdapter: KindAdapter = {
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
-    const res = await ctx.api.request<any[]>({ method: 'GET', path: '/api/actions/connectors', space, area: 'actions' });
+    const res = await ctx.api.request<any[]>({ method: 'GET', path: '/api/actions/connectors', space });
     return res.body.map((c) => ({
       kind: 'Connector',
       space,
@@ -105,7 +106,6 @@ export const connectorAdapter: KindAdapter = {
       method: 'POST',
       path: pathOf(res.name),
       space: res.space,
-      area: 'actions',
       idempotent: true,
       body: { name: res.spec.name, connector_type_id: res.spec.connector_type_id, config: res.spec.config ?? {}, secrets: res.spec.secrets ?? {} },
     });
@@ -122,13 +122,12 @@ export const connectorAdapter: KindAdapter = {
       method: 'PUT',
       path: pathOf(res.name),
       space: res.space,
-      area: 'actions',
       body: { name: res.spec.name, config: res.spec.config ?? {}, secrets: res.spec.secrets ?? {} },
     });
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
-    await ctx.api.request({ method: 'DELETE', path: pathOf(live.name), space: live.space, area: 'actions' });
+    await ctx.api.request({ method: 'DELETE', path: pathOf(live.name), space: live.space });
   },
 
   toSpec(live: LiveObject) {

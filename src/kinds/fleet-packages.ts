@@ -63,7 +63,6 @@ export async function loadPackageInfo(ctx: AdapterContext, space: string, name: 
         method: 'GET',
         path: `/api/fleet/epm/packages/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
         space,
-        area: 'fleet',
         accept: [404],
       });
       if (res.status === 404 || !res.body?.item) return undefined;

@@ -3,9 +3,9 @@ import { asSet, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
 import { canonicalEcsMapping, canonicalPlatform, HOSTQUERY_PAGE_SIZE, trimmedOrUndefined } from './host-query-saved-query.js';
 import type { KindAdapter, LiveObject, Reference } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 const KIND = 'HostQueryPack';
-const AREA = 'hostquery';
 const BASE = '/api/hostquery/packs';
 
 /**
@@ -93,12 +93,11 @@ function toLive(space: string, body: Record<string, any>): LiveObject {
 export const hostQueryPackAdapter: KindAdapter = {
   kind: KIND,
   schema: 'HostQueryPack.schema.json',
-  area: AREA,
+  area: AREAS.hostquery,
   setFields: ['/policy_ids'],
 
-  references(res) {
+  references(spec) {
     const refs: Reference[] = [];
-    const spec = res.spec;
     (Array.isArray(spec.policy_ids) ? spec.policy_ids : []).forEach((id: unknown, i: number) => {
       if (typeof id === 'string') refs.push({ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] });
     });
@@ -119,7 +118,6 @@ export const hostQueryPackAdapter: KindAdapter = {
     const items = await listAllPages<Record<string, any>>(ctx.api, {
       path: BASE,
       space,
-      area: AREA,
       query: { sort: 'createdAt', sortOrder: 'asc' },
       sizeParam: 'pageSize',
       pageSize: HOSTQUERY_PAGE_SIZE,
@@ -139,7 +137,7 @@ export const hostQueryPackAdapter: KindAdapter = {
 
   // Pack names are unique per space, so a repeated create answers 409 rather than duplicating.
   async create(ctx, res) {
-    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, area: AREA, idempotent: true, body: writeBody(res) });
+    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, idempotent: true, body: writeBody(res) });
   },
 
   async update(ctx, res, live) {
@@ -147,13 +145,12 @@ export const hostQueryPackAdapter: KindAdapter = {
       method: 'PUT',
       path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
       space: live.space,
-      area: AREA,
       body: writeBody(res),
     });
   },
 
   async delete(ctx, live) {
-    await ctx.api.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`, space: live.space, area: AREA });
+    await ctx.api.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`, space: live.space });
   },
 
   toSpec(live) {

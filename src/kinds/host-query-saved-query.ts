@@ -2,9 +2,9 @@ import type { Resource } from '../manifest/types.js';
 import { clone, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { KindAdapter, LiveObject } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 const KIND = 'HostQuerySavedQuery';
-const AREA = 'hostquery';
 const BASE = '/api/hostquery/saved_queries';
 /** Large pages, and ten of them still fit the search window (page × pageSize ≤ 10 000). */
 export const HOSTQUERY_PAGE_SIZE = 1000;
@@ -87,7 +87,7 @@ function toLive(space: string, body: Record<string, any>): LiveObject {
 export const hostQuerySavedQueryAdapter: KindAdapter = {
   kind: KIND,
   schema: 'HostQuerySavedQuery.schema.json',
-  area: AREA,
+  area: AREAS.hostquery,
 
   references() {
     return [];
@@ -97,7 +97,6 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
     const items = await listAllPages<Record<string, any>>(ctx.api, {
       path: BASE,
       space,
-      area: AREA,
       // A fixed order so that pages fetched together neither overlap nor skip.
       query: { sort: 'createdAt', sortOrder: 'asc' },
       sizeParam: 'pageSize',
@@ -121,7 +120,6 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
       method: 'POST',
       path: BASE,
       space: res.space,
-      area: AREA,
       idempotent: true,
       body: { id: res.name, ...writeBody(res.spec) },
     });
@@ -134,7 +132,6 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
       method: 'PUT',
       path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
       space: live.space,
-      area: AREA,
       body: { new_id: res.name, id: res.name, ...writeBody(res.spec) },
     });
   },
@@ -144,7 +141,6 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
       method: 'DELETE',
       path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
       space: live.space,
-      area: AREA,
     });
   },
 

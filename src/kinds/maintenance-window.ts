@@ -2,9 +2,9 @@ import type { Resource } from '../manifest/types.js';
 import { durationSeconds, isPlainObject } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 const KIND = 'MaintenanceWindow';
-const AREA = 'maintenance_window';
 const BASE = '/api/maintenance_window';
 /** The find endpoint's per_page maximum (service-api.md Limits: 1 to 100). */
 export const WINDOW_PAGE_SIZE = 100;
@@ -73,7 +73,7 @@ function toLive(space: string, body: Record<string, any>): LiveObject {
 }
 
 async function deleteWindow(ctx: AdapterContext, live: LiveObject): Promise<void> {
-  await ctx.api.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`, space: live.space, area: AREA });
+  await ctx.api.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`, space: live.space });
 }
 
 function createBody(res: Resource): Record<string, any> {
@@ -89,7 +89,7 @@ function createBody(res: Resource): Record<string, any> {
 export const maintenanceWindowAdapter: KindAdapter = {
   kind: KIND,
   schema: 'MaintenanceWindow.schema.json',
-  area: AREA,
+  area: AREAS.maintenanceWindow,
   setFields: ['/schedule/custom/recurring/onWeekDay', '/schedule/custom/recurring/onMonthDay', '/schedule/custom/recurring/onMonth'],
 
   references() {
@@ -100,7 +100,6 @@ export const maintenanceWindowAdapter: KindAdapter = {
     const windows = await listAllPages<Record<string, any>>(ctx.api, {
       path: `${BASE}/_find`,
       space,
-      area: AREA,
       sizeParam: 'per_page',
       pageSize: WINDOW_PAGE_SIZE,
       items: (body) => body?.maintenanceWindows ?? [],
@@ -118,7 +117,7 @@ export const maintenanceWindowAdapter: KindAdapter = {
   },
 
   async create(ctx, res) {
-    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, area: AREA, body: createBody(res) });
+    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, body: createBody(res) });
   },
 
   async update(ctx, res, live) {
@@ -127,14 +126,13 @@ export const maintenanceWindowAdapter: KindAdapter = {
     // nothing, so a new id costs nothing but its creation metadata).
     if (isPlainObject(live.body.scope) && res.spec.scope === undefined) {
       await deleteWindow(ctx, live);
-      await ctx.api.request({ method: 'POST', path: BASE, space: live.space, area: AREA, body: createBody(res) });
+      await ctx.api.request({ method: 'POST', path: BASE, space: live.space, body: createBody(res) });
       return;
     }
     await ctx.api.request({
       method: 'PATCH',
       path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
       space: live.space,
-      area: AREA,
       body: createBody(res),
     });
   },

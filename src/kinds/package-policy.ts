@@ -3,6 +3,7 @@ import { cachedPackageInfo, cleanVars, expandSimplified, loadPackageInfo, mapSec
 import { asSet, isPlainObject } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 /**
  * Fleet package (integration) policies in the simplified format (wire-facts 6). metadata.name is
@@ -90,11 +91,11 @@ function writeBody(res: Resource): Record<string, any> {
 export const packagePolicyAdapter: KindAdapter = {
   kind: 'PackagePolicy',
   schema: 'PackagePolicy.schema.json',
-  area: 'fleet',
+  area: AREAS.fleet,
   setFields: ['/policy_ids'],
 
-  references(res: Resource): Reference[] {
-    const ids: unknown[] = Array.isArray(res.spec.policy_ids) ? res.spec.policy_ids : [];
+  references(spec): Reference[] {
+    const ids: unknown[] = Array.isArray(spec.policy_ids) ? spec.policy_ids : [];
     return ids.flatMap((id, i) => (typeof id === 'string' ? [{ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] }] : []));
   },
 
@@ -102,7 +103,6 @@ export const packagePolicyAdapter: KindAdapter = {
     const items = await listAllPages<Record<string, any>>(ctx.api, {
       path: PATH,
       space,
-      area: 'fleet',
       query: { format: 'simplified', sortField: 'name', sortOrder: 'asc' },
       sizeParam: 'perPage',
       pageSize: PAGE_SIZE,
@@ -147,7 +147,6 @@ export const packagePolicyAdapter: KindAdapter = {
       method: 'POST',
       path: PATH,
       space: res.space,
-      area: 'fleet',
       query: { format: 'simplified' },
       body: { id: res.name, ...writeBody(res) },
       idempotent: true,
@@ -173,7 +172,6 @@ export const packagePolicyAdapter: KindAdapter = {
       method: 'PUT',
       path: `${PATH}/${encodeURIComponent(live.name)}`,
       space: live.space,
-      area: 'fleet',
       query: { format: 'simplified' },
       body,
     });
@@ -181,7 +179,7 @@ export const packagePolicyAdapter: KindAdapter = {
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
-    await ctx.api.request({ method: 'DELETE', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, area: 'fleet', accept: [404] });
+    await ctx.api.request({ method: 'DELETE', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, accept: [404] });
   },
 
   toSpec(live: LiveObject) {

@@ -3,7 +3,6 @@ import type { QueryValue, Requester } from '../client/types.js';
 export interface PagedListSpec<T> {
   path: string;
   space: string;
-  area?: string;
   /** Extra query parameters sent with every page. */
   query?: Record<string, QueryValue>;
   pageParam?: string;
@@ -26,7 +25,6 @@ export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): P
       method: 'GET',
       path: spec.path,
       space: spec.space,
-      area: spec.area,
       query: { ...(spec.query ?? {}), [pageParam]: page, [spec.sizeParam]: spec.pageSize },
     });
     return res.body;

@@ -1,4 +1,5 @@
 import type { KindAdapter } from './types.js';
+import type { KindCatalog } from '../manifest/types.js';
 import { connectorAdapter } from './connector.js';
 import { ruleAdapter } from './rule.js';
 import { valueListAdapter } from './value-list.js';
@@ -29,3 +30,6 @@ export function adapterFor(kind: string): KindAdapter | undefined {
 export function knownKinds(): string[] {
   return ADAPTERS.map((a) => a.kind);
 }
+
+/** The kinds as manifest validation sees them. */
+export const KIND_CATALOG: KindCatalog = { kinds: knownKinds, lookup: adapterFor };

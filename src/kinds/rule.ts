@@ -2,6 +2,7 @@ import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -109,50 +110,13 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
   return rule;
 }
 
-// ---- JSON pointers (for metadata.ignore on full-replace writes) ----
-
-function pointerParts(pointer: string): string[] {
-  return pointer.slice('/spec/'.length).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function getAt(obj: any, parts: string[]): unknown {
-  let cur = obj;
-  for (const p of parts) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = cur[Array.isArray(cur) ? Number(p) : p];
-  }
-  return cur;
-}
-
-function setAt(obj: any, parts: string[], value: unknown): void {
-  let cur = obj;
-  for (const p of parts.slice(0, -1)) {
-    if (!isPlainObject(cur[p])) {
-      if (cur[p] !== undefined) return;
-      cur[p] = {};
-    }
-    cur = cur[p];
-  }
-  if (isPlainObject(cur)) cur[parts[parts.length - 1]] = value;
-}
-
 /**
- * The PUT body: the manifest's fields, rule_id and an explicit `enabled` (so enabling goes through
- * the update, as the document says for 9.4.3). A PUT resets whatever it omits, so fields the
- * manifest ignores and leaves out are carried over from the live rule.
+ * The write body: the manifest's fields, rule_id and an explicit `enabled` (so enabling goes through
+ * the update, as the document says for 9.4.3). Ignored fields arrive already carried over from the
+ * live rule by the engine, so a full replace keeps them.
  */
-function putBody(res: Resource, live: LiveObject | undefined): Record<string, any> {
+function writeBody(res: Resource): Record<string, any> {
   const body: Record<string, any> = { ...clone(res.spec), rule_id: res.name };
-  if (live) {
-    const current = liveSpec(live.body);
-    for (const pointer of res.ignore) {
-      if (!pointer.startsWith('/spec/')) continue;
-      const parts = pointerParts(pointer);
-      if (getAt(body, parts) !== undefined) continue;
-      const value = getAt(current, parts);
-      if (value !== undefined) setAt(body, parts, clone(value));
-    }
-  }
   body.enabled ??= false;
   return body;
 }
@@ -179,15 +143,15 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  area: 'detection_engine',
+  area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
 
-  references(res: Resource): Reference[] {
+  references(spec): Reference[] {
     const refs: Reference[] = [];
-    (res.spec.actions ?? []).forEach((a: any, i: number) => {
+    (spec.actions ?? []).forEach((a: any, i: number) => {
       if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'] });
     });
-    (res.spec.response_actions ?? []).forEach((a: any, i: number) => {
+    (spec.response_actions ?? []).forEach((a: any, i: number) => {
       const id = a?.params?.saved_query_id;
       if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
     });
@@ -198,7 +162,6 @@ export const ruleAdapter: KindAdapter = {
     const rules = await listAllPages<Record<string, any>>(ctx.api, {
       path: FIND_PATH,
       space,
-      area: 'detection_engine',
       // A fixed order keeps pages consistent with each other while they are fetched in parallel.
       query: { sort_field: 'created_at', sort_order: 'asc' },
       sizeParam: 'per_page',
@@ -231,16 +194,16 @@ export const ruleAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, area: 'detection_engine', idempotent: true, body: putBody(res, undefined) });
+    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: writeBody(res) });
   },
 
-  async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
-    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, area: 'detection_engine', body: putBody(res, live) });
+  async update(ctx: AdapterContext, res: Resource) {
+    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: writeBody(res) });
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
     const query = live.serverId ? { id: live.serverId } : { rule_id: live.name };
-    await ctx.api.request({ method: 'DELETE', path: RULES_PATH, space: live.space, area: 'detection_engine', query });
+    await ctx.api.request({ method: 'DELETE', path: RULES_PATH, space: live.space, query });
   },
 
   toSpec(live: LiveObject) {

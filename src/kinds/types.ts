@@ -1,5 +1,6 @@
 import type { Requester } from '../client/types.js';
-import type { DocPath, Resource, Severity } from '../manifest/types.js';
+import type { Area } from '../client/areas.js';
+import type { KindRules, Resource } from '../manifest/types.js';
 
 /** An object as listed from the server, with its identity resolved. */
 export interface LiveObject {
@@ -19,21 +20,10 @@ export interface LiveObject {
   extra?: any;
 }
 
-/** A field of a manifest that names another resource by id. */
-export interface Reference {
-  kind: string;
-  name: string;
-  /** Where the reference sits in the document, e.g. ['spec', 'actions', 0, 'id']. */
-  path: DocPath;
-}
-
-export interface CheckIssue {
-  path: DocPath;
-  message: string;
-  severity?: Severity;
-}
+export type { CheckIssue, Reference } from '../manifest/types.js';
 
 export interface AdapterContext {
+  /** The server; inside an adapter, every request counts against the adapter's area. */
   api: Requester;
   /** A progress note for --verbose output. */
   log(message: string): void;
@@ -64,21 +54,17 @@ export interface ExportVariable {
  * `normalizeDesired(res)` against `normalizeLive(live)` (which must be deep-equal when the server
  * holds what the manifest says), orders work by `references`, and calls create/update/delete.
  */
-export interface KindAdapter {
-  kind: string;
-  /** File name under schemas/, e.g. `Rule.schema.json`. */
-  schema: string;
-  /** The API area, the bucket for concurrency limits and retries (`actions`, `fleet`, ...). */
-  area: string;
+export interface KindAdapter extends KindRules {
+  /**
+   * The API area (from the one table in client/areas.ts): its in-flight limit and retry policy
+   * apply to every request the adapter makes. The engine binds it; requests never name it.
+   */
+  area: Area;
   /**
    * JSON Pointers (into the normalized spec) of arrays that compare as sets. The engine shows their
    * changes as added and removed members instead of positional edits.
    */
   setFields?: string[];
-  /** Ids this resource names that other manifests may declare (connector ids, policy ids...). */
-  references(res: Resource): Reference[];
-  /** Checks the schema cannot express (errors unless severity says otherwise). */
-  check?(res: Resource): CheckIssue[];
   /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
   list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
   /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */

@@ -4,9 +4,9 @@ import type { Requester } from '../client/types.js';
 import type { Resource } from '../manifest/types.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import type { KindAdapter, LiveObject } from './types.js';
+import { AREAS } from '../client/areas.js';
 
 const KIND = 'ValueList';
-const AREA = 'lists';
 const BASE = '/api/lists';
 /**
  * Both find endpoints page up to the search window in one go; the cursor carries a caller past
@@ -78,7 +78,7 @@ async function findAll(api: Requester, space: string, path: string, query: Recor
   const rows: any[] = [];
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const res = await api.request({ method: 'GET', path, space, area: AREA, accept, query: { ...query, page, per_page: LIST_PAGE_SIZE, cursor } });
+    const res = await api.request({ method: 'GET', path, space, accept, query: { ...query, page, per_page: LIST_PAGE_SIZE, cursor } });
     if (res.status !== 200) return rows;
     const data: any[] = res.body?.data ?? [];
     for (const row of data) rows.push(row);
@@ -92,7 +92,6 @@ function importRequest(id: string, space: string, values: string[]) {
     method: 'POST' as const,
     path: `${BASE}/items/_import`,
     space,
-    area: AREA,
     query: { list_id: id },
     multipart: { field: 'file', filename: 'items.txt', content: values.join('\n') + '\n', contentType: 'text/plain' },
   };
@@ -111,7 +110,7 @@ function valuesFileName(id: string): string {
 export const valueListAdapter: KindAdapter = {
   kind: KIND,
   schema: 'ValueList.schema.json',
-  area: AREA,
+  area: AREAS.lists,
   setFields: ['/items'],
 
   references() {
@@ -160,7 +159,7 @@ export const valueListAdapter: KindAdapter = {
     const body: Record<string, any> = { id: res.name, name: res.spec.name, description: res.spec.description, type: res.spec.type };
     if (res.spec.meta !== undefined) body.meta = res.spec.meta;
     if (res.spec.version !== undefined) body.version = res.spec.version;
-    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, area: AREA, idempotent: true, body });
+    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, idempotent: true, body });
     const values = desiredValues(res);
     if (values.length > 0) await ctx.api.request(importRequest(res.name, res.space, values));
   },
@@ -181,7 +180,6 @@ export const valueListAdapter: KindAdapter = {
         method: 'PUT',
         path: BASE,
         space: live.space,
-        area: AREA,
         body: { id: res.name, ...desired, _version: live.body._version },
       });
     }
@@ -194,13 +192,13 @@ export const valueListAdapter: KindAdapter = {
     // (404) is what was wanted.
     await Promise.all(
       extra.map((value) =>
-        ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, area: AREA, query: { list_id: res.name, value }, accept: [404] }),
+        ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, query: { list_id: res.name, value }, accept: [404] }),
       ),
     );
   },
 
   async delete(ctx, live) {
-    await ctx.api.request({ method: 'DELETE', path: BASE, space: live.space, area: AREA, query: { id: live.name } });
+    await ctx.api.request({ method: 'DELETE', path: BASE, space: live.space, query: { id: live.name } });
   },
 
   toSpec(live) {
@@ -220,12 +218,12 @@ export const valueListAdapter: KindAdapter = {
   prerequisite: {
     description: 'list data streams',
     async check(ctx, space) {
-      const res = await ctx.api.request({ method: 'GET', path: `${BASE}/index`, space, area: AREA, accept: [404] });
+      const res = await ctx.api.request({ method: 'GET', path: `${BASE}/index`, space, accept: [404] });
       return res.status === 200;
     },
     async ensure(ctx, space) {
       // Idempotent per service-api.md; some servers answer 409 when the streams already exist.
-      await ctx.api.request({ method: 'POST', path: `${BASE}/index`, space, area: AREA, idempotent: true, accept: [409] });
+      await ctx.api.request({ method: 'POST', path: `${BASE}/index`, space, idempotent: true, accept: [409] });
     },
   },
 };

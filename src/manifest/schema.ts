@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { DocPath } from './types.js';
+import { parsePointer } from '../common/pointer.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -55,8 +56,7 @@ function pointerToPath(pointer: string, value: unknown): DocPath {
   if (!pointer) return [];
   const out: DocPath = [];
   let cur: any = value;
-  for (const raw of pointer.split('/').slice(1)) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const seg of parsePointer(pointer)) {
     const step: string | number = Array.isArray(cur) && /^\d+$/.test(seg) ? Number(seg) : seg;
     out.push(step);
     cur = cur?.[step as any];
@@ -187,9 +187,9 @@ function shapeOf(schema: unknown): SchemaShape | undefined {
 /** The JSON value at a JSON-Schema-style path such as `#/properties/spec/allOf/4/if`. */
 function schemaAt(schema: unknown, schemaPath: string): any {
   let node: any = schema;
-  for (const raw of schemaPath.replace(/^#\/?/, '').split('/')) {
-    if (raw === '') continue;
-    node = node?.[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const seg of parsePointer(schemaPath.replace(/^#/, ''))) {
+    if (seg === '') continue;
+    node = node?.[seg];
   }
   return node;
 }

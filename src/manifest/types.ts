@@ -46,3 +46,45 @@ export interface Resource {
 export function subjectOf(r: { kind: string; name: string }): string {
   return `${r.kind}/${r.name}`;
 }
+
+/** `Kind/name (space S)`: how plans, errors and reports name one object. */
+export function describeObject(r: { kind: string; name: string; space: string }): string {
+  return `${r.kind}/${r.name} (space ${r.space})`;
+}
+
+/** A field of a manifest that names another resource by id. */
+export interface Reference {
+  kind: string;
+  name: string;
+  /** Where the reference sits in the document, e.g. ['spec', 'actions', 0, 'id']. */
+  path: DocPath;
+}
+
+export interface CheckIssue {
+  path: DocPath;
+  message: string;
+  severity?: Severity;
+}
+
+/** What validation needs to know of one kind (a kind adapter is one). */
+export interface KindRules {
+  kind: string;
+  /** File name under schemas/, e.g. `Rule.schema.json`. */
+  schema: string;
+  /**
+   * Ids a spec names that other manifests may declare (connector ids, policy ids...). Takes a spec,
+   * not a Resource, so the engine can ask the same of a live object's manifest form.
+   */
+  references(spec: Record<string, any>): Reference[];
+  /** Checks the schema cannot express (errors unless severity says otherwise). */
+  check?(res: Resource): CheckIssue[];
+}
+
+/**
+ * The kinds validation knows, handed in by the caller (the kinds registry), so that manifest/
+ * never imports kinds/.
+ */
+export interface KindCatalog {
+  kinds(): string[];
+  lookup(kind: string): KindRules | undefined;
+}

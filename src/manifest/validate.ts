@@ -1,10 +1,9 @@
-import type { CheckIssue, KindAdapter } from '../kinds/types.js';
-import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { expandPaths, loadFiles, type LoadedDoc } from './load.js';
 import { interpolate } from './interpolate.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
-import { subjectOf, type Diagnostic, type DocPath, type Resource } from './types.js';
+import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
+import { formatPointer } from '../common/pointer.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -13,8 +12,8 @@ export interface ValidateOptions {
   defaultSpace?: string;
   env?: NodeJS.ProcessEnv;
   redactor?: Redactor;
-  /** Kind lookup; tests may narrow it. */
-  adapterFor?: (kind: string) => KindAdapter | undefined;
+  /** The kinds manifests may declare (the kinds registry's KIND_CATALOG). */
+  kinds: KindCatalog;
 }
 
 export interface ValidationResult {
@@ -28,7 +27,7 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 }
 
 /** load -> interpolate -> schema -> adapter checks -> cross-document checks, all errors collected. */
-export function loadAndValidate(paths: string[], options: ValidateOptions = {}): ValidationResult {
+export function loadAndValidate(paths: string[], options: ValidateOptions): ValidationResult {
   const expanded = expandPaths(paths);
   const loaded = loadFiles(expanded.files);
   const result = validateDocs(loaded.docs, options);
@@ -39,10 +38,10 @@ export function loadAndValidate(paths: string[], options: ValidateOptions = {}):
   };
 }
 
-export function validateDocs(docs: LoadedDoc[], options: ValidateOptions = {}): { resources: Resource[]; diagnostics: Diagnostic[] } {
+export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { resources: Resource[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const resources: Resource[] = [];
-  const lookup = options.adapterFor ?? adapterFor;
+  const lookup = (kind: string) => options.kinds.lookup(kind);
   for (const doc of docs) {
     const found: Diagnostic[] = [];
     const res = validateDoc(doc, lookup, options, found);
@@ -59,7 +58,7 @@ function pathKey(path: DocPath): string {
   return path.join('\u0000');
 }
 
-function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | undefined, options: ValidateOptions, out: Diagnostic[]): Resource | undefined {
+function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undefined, options: ValidateOptions, out: Diagnostic[]): Resource | undefined {
   const raw = doc.value as Record<string, any>;
   const kind = raw.kind;
   const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
@@ -70,14 +69,14 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | und
   if (raw.apiVersion === undefined) error([], `apiVersion is required (${API_VERSION})`);
   else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${JSON.stringify(raw.apiVersion)}`);
   if (typeof kind !== 'string') {
-    if (kind === undefined) kindError([], `kind is required: one of ${knownKinds().join(', ')}`);
-    else kindError(['kind'], `kind must be one of ${knownKinds().join(', ')}, not ${JSON.stringify(kind)}`);
+    if (kind === undefined) kindError([], `kind is required: one of ${options.kinds.kinds().join(', ')}`);
+    else kindError(['kind'], `kind must be one of ${options.kinds.kinds().join(', ')}, not ${JSON.stringify(kind)}`);
     return undefined;
   }
   const adapter = lookup(kind);
   if (!adapter) {
-    const near = closest(kind, knownKinds());
-    kindError(['kind'], `unknown kind ${JSON.stringify(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${knownKinds().join(', ')}`);
+    const near = closest(kind, options.kinds.kinds());
+    kindError(['kind'], `unknown kind ${JSON.stringify(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${options.kinds.kinds().join(', ')}`);
     return undefined;
   }
   const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
@@ -128,7 +127,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindAdapter | und
 /** JSON Pointer (relative to spec) of a document path under spec, as Resource.secretPointers holds them. */
 function specPointer(path: DocPath): string | undefined {
   if (path[0] !== 'spec') return undefined;
-  return '/' + path.slice(1).map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  return formatPointer(path.slice(1));
 }
 
 /**
@@ -136,7 +135,7 @@ function specPointer(path: DocPath): string | undefined {
  * may hold them). Names are quoted in messages, and quoting escapes characters, which would slip a
  * secret past text redaction: secret names are shown as (sensitive) here.
  */
-function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindAdapter | undefined, secrets: Redactor): void {
+function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor): void {
   const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : JSON.stringify(name));
   const seen = new Map<string, Resource>();
   for (const r of resources) {
@@ -153,7 +152,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
     } else seen.set(key, r);
   }
   for (const r of resources) {
-    for (const ref of lookup(r.kind)?.references(r) ?? []) {
+    for (const ref of lookup(r.kind)?.references(r.spec) ?? []) {
       if (!seen.has(`${ref.kind}\u0000${r.space}\u0000${ref.name}`)) {
         const pointer = specPointer(ref.path);
         out.push({

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { fieldLabel } from '../engine/diff.js';
+import { fieldLabel } from '../common/pointer.js';
 import type { Plan } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { changeTitle, summaryLine } from './text.js';

@@ -1,5 +1,5 @@
 import type { Plan, PlannedChange } from '../engine/plan.js';
-import { fieldLabel } from '../engine/diff.js';
+import { fieldLabel } from '../common/pointer.js';
 import { redactor } from '../manifest/redact.js';
 
 /** Version of the JSON plan format (docs/plan-format.md). Bump on incompatible changes. */

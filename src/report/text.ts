@@ -2,7 +2,8 @@ import { diffLines } from 'diff';
 import pc from 'picocolors';
 import { stringify } from 'yaml';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
-import { fieldLabel, type FieldChange } from '../engine/diff.js';
+import { fieldLabel } from '../common/pointer.js';
+import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 

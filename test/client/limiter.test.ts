@@ -91,7 +91,7 @@ describe('client concurrency bound', () => {
       if (isFleet) fleetInFlight -= 1;
       sendJson(res, 200, {});
     });
-    const client = new SvcClient({ url: mixed.url, concurrency: 6, areaConcurrency: { fleet: 2 } });
+    const client = new SvcClient({ url: mixed.url, concurrency: 6, areas: { fleet: { concurrency: 2 } } });
     await Promise.all([
       ...Array.from({ length: 12 }, (_, i) => client.request({ method: 'GET', path: `/api/fleet/agent_policies/${i}` })),
       ...Array.from({ length: 12 }, (_, i) => client.request({ method: 'GET', path: `/api/lists/${i}` })),

@@ -8,6 +8,9 @@ import {
   isRetryableStatus,
   parseRetryAfter,
 } from '../../src/client/retry.js';
+import { AREAS, AreaPolicies } from '../../src/client/areas.js';
+
+const policies = new AreaPolicies();
 
 function systemError(code: string, message = code): Error {
   return Object.assign(new Error(message), { code });
@@ -16,12 +19,23 @@ function systemError(code: string, message = code): Error {
 describe('retry policy', () => {
   it('retries 429, 502, 503 and 504 everywhere and 409 only in the fleet area (wire-facts 0.5)', () => {
     for (const status of [429, 502, 503, 504]) {
-      assert.equal(isRetryableStatus(status, 'lists'), true, String(status));
-      assert.equal(isRetryableStatus(status, 'fleet'), true, String(status));
+      assert.equal(isRetryableStatus(status, policies.of('lists')), true, String(status));
+      assert.equal(isRetryableStatus(status, policies.of('fleet')), true, String(status));
     }
-    assert.equal(isRetryableStatus(409, 'fleet'), true);
-    assert.equal(isRetryableStatus(409, 'lists'), false);
-    for (const status of [400, 401, 403, 404, 500]) assert.equal(isRetryableStatus(status, 'fleet'), false, String(status));
+    assert.equal(isRetryableStatus(409, policies.of('fleet')), true);
+    assert.equal(isRetryableStatus(409, policies.of('lists')), false);
+    for (const status of [400, 401, 403, 404, 500]) assert.equal(isRetryableStatus(status, policies.of('fleet')), false, String(status));
+  });
+
+  it('takes policies from the one area table, with svcform.yaml overrides laid over it', () => {
+    assert.equal(policies.of(AREAS.fleet.name).retryConflict, true);
+    assert.equal(policies.of(AREAS.detectionEngine.name).retryConflict, false);
+    assert.deepEqual(policies.concurrencyLimits(), { prebuilt_rules: 1 });
+    const tuned = new AreaPolicies({ fleet: { concurrency: 2, retryConflict: false }, lists: { concurrency: 3 } });
+    assert.deepEqual(tuned.of('fleet'), { retryConflict: false, concurrency: 2 });
+    assert.deepEqual(tuned.concurrencyLimits(), { prebuilt_rules: 1, fleet: 2, lists: 3 });
+    assert.equal(isRetryableStatus(409, tuned.of('fleet')), false);
+    assert.deepEqual(policies.of('not-an-area'), { retryConflict: false });
   });
 
   it('reads Retry-After as delta-seconds or an HTTP date, capped', () => {

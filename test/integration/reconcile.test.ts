@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { LoggedRequest } from '../../src/emulator/requestlog.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
+import { KIND_CATALOG } from '../../src/kinds/registry.js';
 
 const EXAMPLES = 'examples';
 
@@ -107,7 +108,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
 
 describe('drift: changes made outside Git', () => {
   let emu: RunningEmulator;
-  const { resources } = loadAndValidate([EXAMPLES]);
+  const { resources } = loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
   const rule = resources.find((r) => r.kind === 'Rule')!;
   const connector = resources.find((r) => r.kind === 'Connector')!;
   const list = resources.find((r) => r.kind === 'ValueList' && Array.isArray(r.spec.items))!;
@@ -160,7 +161,7 @@ describe('ownership', () => {
     const foreignRule = { rule_id: 'hand-made', name: 'Hand made', description: 'made in the UI', type: 'query', query: 'x:1', severity: 'low', risk_score: 1, tags: ['team:other'] };
     assert.equal((await call(emu, 'POST', '/api/detection_engine/rules', foreignRule)).status, 200);
     assert.equal((await call(emu, 'POST', '/api/actions/connector/ops-log', { name: 'ops log', connector_type_id: '.server-log' })).status, 200);
-    const { resources } = loadAndValidate([dir]);
+    const { resources } = loadAndValidate([dir], { kinds: KIND_CATALOG });
     const managedRule = resources.find((r) => r.kind === 'Rule' && (r.spec.tags ?? []).includes('managed-by:svcform'))!;
     const unscopedRule = resources.find((r) => r.kind === 'Rule' && !(r.spec.tags ?? []).includes('managed-by:svcform'));
     const drop = (name: string) => {
@@ -237,7 +238,7 @@ describe('saved plans and partial failures', () => {
     const second = await cli(['apply', EXAMPLES, '--url', emu.url]);
     assert.equal(second.code, 0, second.out + second.err);
     assert.equal((await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode'])).code, 0);
-    const { resources } = loadAndValidate([EXAMPLES]);
+    const { resources } = loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
     const rules = (await call(emu, 'GET', '/api/detection_engine/rules/_find?per_page=1000')).body;
     assert.equal(rules.total, resources.filter((r) => r.kind === 'Rule').length, 'no rule lost or duplicated');
     const connectors = (await call(emu, 'GET', '/api/actions/connectors')).body.filter((c: any) => !c.is_preconfigured && !c.is_system_action);

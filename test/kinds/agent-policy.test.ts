@@ -8,6 +8,7 @@ import { deepEqual } from '../../src/kinds/normalize.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { contextFor } from '../../src/engine/context.js';
 
 /** Manifests as people write them: server defaults left out. */
 const MANIFESTS: Record<string, Record<string, any>> = {
@@ -46,7 +47,8 @@ describe('AgentPolicy adapter', () => {
   before(async () => {
     emu = await emulator({ spaces: ['other', 'bulk'] });
     const api = fetchRequester(emu.url);
-    ctx = { api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} };
+    // As the engine runs adapters: every request carries the adapter's area.
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, agentPolicyAdapter);
     for (const [name, spec] of Object.entries(MANIFESTS)) await agentPolicyAdapter.create(ctx, resource('AgentPolicy', name, spec));
   });
   after(() => emu.stop());

@@ -8,6 +8,7 @@ import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { ConnectorsState } from '../../src/emulator/areas/connectors.js';
+import { contextFor } from '../../src/engine/context.js';
 
 /** Manifests as people write them: server defaults left out, secrets included. */
 const MANIFESTS: Record<string, Record<string, any>> = {
@@ -37,10 +38,8 @@ describe('Connector adapter', () => {
   before(async () => {
     emu = await emulator({ spaces: ['other'] });
     api = fetchRequester(emu.url);
-    ctx = {
-      api: { request: (req) => { sent.push(req); return api.request(req); } },
-      log: () => {},
-    };
+    // As the engine runs adapters: every request carries the adapter's area.
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, connectorAdapter);
     for (const [name, spec] of Object.entries(MANIFESTS)) await connectorAdapter.create(ctx, resource('Connector', name, spec));
   });
   after(() => emu.stop());

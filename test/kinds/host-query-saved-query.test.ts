@@ -110,7 +110,7 @@ describe('HostQuerySavedQuery adapter', () => {
   });
 
   it('has no references', () => {
-    assert.deepEqual(adapter.references(manifests[2]), []);
+    assert.deepEqual(adapter.references(manifests[2].spec), []);
   });
 });
 

@@ -9,6 +9,7 @@ import { deepEqual } from '../../src/kinds/normalize.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { contextFor } from '../../src/engine/context.js';
 
 const SYSTEM = { name: 'system', version: '1.60.0' };
 
@@ -63,14 +64,15 @@ describe('PackagePolicy adapter', () => {
     clearPackageInfoCache();
     emu = await emulator({ spaces: ['other', 'bulk'] });
     const api = fetchRequester(emu.url);
-    ctx = { api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} };
+    // As the engine runs adapters: every request carries the adapter's area.
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, packagePolicyAdapter);
     for (const id of ['web', 'db']) await call(emu, 'POST', '/api/fleet/agent_policies', { id, name: id, namespace: 'default' });
     for (const [name, spec] of Object.entries(MANIFESTS)) await packagePolicyAdapter.create(ctx, resource('PackagePolicy', name, spec));
   });
   after(() => emu.stop());
 
   it('names its agent policies as references', () => {
-    const refs = packagePolicyAdapter.references(resource('PackagePolicy', 'x', MANIFESTS['fleet-hostquery']));
+    const refs = packagePolicyAdapter.references(resource('PackagePolicy', 'x', MANIFESTS['fleet-hostquery']).spec);
     assert.deepEqual(refs, [
       { kind: 'AgentPolicy', name: 'web', path: ['spec', 'policy_ids', 0] },
       { kind: 'AgentPolicy', name: 'db', path: ['spec', 'policy_ids', 1] },

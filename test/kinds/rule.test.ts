@@ -8,6 +8,9 @@ import { deepEqual } from '../../src/kinds/normalize.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { contextFor } from '../../src/engine/context.js';
+import { computePlan } from '../../src/engine/plan.js';
+import { applyPlan } from '../../src/engine/apply.js';
 
 const RULES = '/api/detection_engine/rules';
 
@@ -80,7 +83,8 @@ describe('Rule adapter', () => {
   before(async () => {
     emu = await emulator({ spaces: ['many', 'pkg'] });
     api = fetchRequester(emu.url);
-    ctx = { api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} };
+    // As the engine runs adapters: every request carries the adapter's area.
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, ruleAdapter);
     await call(emu, 'POST', '/api/actions/connector/soc-chat', { name: 'Chat', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example/x' } });
     for (const [name, spec] of all) await ruleAdapter.create(ctx, res(name, spec));
   });
@@ -145,12 +149,15 @@ describe('Rule adapter', () => {
     assert.deepEqual(ruleAdapter.setFields, ['/tags', '/author', '/references', '/false_positives', '/index']);
   });
 
-  it('keeps ignored fields that the manifest leaves out on a PUT (metadata.ignore)', async () => {
+  it('keeps ignored fields that the manifest leaves out on a PUT (metadata.ignore, carried by the engine)', async () => {
     await call(emu, 'PATCH', RULES, { rule_id: 'nt-0', enabled: true, tags: ['set-in-the-ui'] });
     const changed: Record<string, any> = { ...specOf('nt-0'), description: 'Changed in Git' };
     const { tags: _tags, ...spec } = changed;
     const r = res('nt-0', spec, { ignore: ['/spec/enabled', '/spec/tags'] });
-    await ruleAdapter.update(ctx, r, await liveOne('nt-0'), { rotateSecrets: false });
+    const plan = await computePlan({ resources: [r], manage: [], adapterFor: () => ruleAdapter, ctx });
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.fields.map((f) => f.pointer)]), [['update', ['/description']]]);
+    const report = await applyPlan(plan.changes, { ctx, adapterFor: () => ruleAdapter, concurrency: 1 });
+    assert.equal(report.done, 1);
     const after = (await liveOne('nt-0')).body;
     assert.equal(after.description, 'Changed in Git');
     assert.equal(after.enabled, true);
@@ -208,7 +215,7 @@ describe('Rule adapter', () => {
       ...specOf('q-1'),
       actions: [{ id: 'soc-chat', group: 'default', params: {} }, { id: 'soc-mail', group: 'default', params: {} }],
       response_actions: [{ action_type_id: '.hostquery', params: { saved_query_id: 'proc-list' } }, { action_type_id: '.endpoint', params: { command: 'isolate' } }],
-    }));
+    }).spec);
     assert.deepEqual(refs, [
       { kind: 'Connector', name: 'soc-chat', path: ['spec', 'actions', 0, 'id'] },
       { kind: 'Connector', name: 'soc-mail', path: ['spec', 'actions', 1, 'id'] },

@@ -2,8 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import { applyPlan } from '../../src/engine/apply.js';
-import { diffSpecs, fieldLabel, withoutIgnored } from '../../src/engine/diff.js';
+import { diffSpecs, withoutIgnored } from '../../src/engine/diff.js';
+import { fieldLabel } from '../../src/common/pointer.js';
 import { computePlan, type PlanOptions } from '../../src/engine/plan.js';
+import { Selection } from '../../src/engine/selection.js';
 import { isOwned } from '../../src/engine/ownership.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../../src/kinds/types.js';
 import type { Resource } from '../../src/manifest/types.js';
@@ -18,12 +20,12 @@ function fakeWorld() {
   const writes: string[] = [];
   let failOn: string | undefined;
   const key = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
-  const make = (kind: string, refs: (r: Resource) => Array<{ name: string; i: number }>): KindAdapter => ({
+  const make = (kind: string, refs: (spec: Record<string, any>) => Array<{ name: string; i: number }>): KindAdapter => ({
     kind,
     schema: `${kind}.schema.json`,
-    area: kind.toLowerCase(),
+    area: { name: kind.toLowerCase(), defaults: { retryConflict: false } },
     setFields: ['/tags'],
-    references: (r) => refs(r).map(({ name, i }) => ({ kind: 'Target', name, path: ['spec', 'uses', i] })),
+    references: (spec) => refs(spec).map(({ name, i }) => ({ kind: 'Target', name, path: ['spec', 'uses', i] })),
     async list(_ctx, space) {
       return [...store.values()].filter((o) => o.kind === kind && o.space === space);
     },
@@ -45,7 +47,7 @@ function fakeWorld() {
     toSpec: (l) => ({ spec: structuredClone(l.body) }),
   });
   const target = make('Target', () => []);
-  const user = make('User', (r) => (r.spec.uses ?? []).map((name: string, i: number) => ({ name, i })));
+  const user = make('User', (spec) => (spec.uses ?? []).map((name: string, i: number) => ({ name, i })));
   const adapters = new Map([
     ['Target', target],
     ['User', user],
@@ -222,7 +224,7 @@ describe('plan and apply', () => {
   it('--select keeps the selected change and what it needs', async () => {
     const world = fakeWorld();
     const resources = [resource('User', 'u1', { uses: ['t1'] }), resource('Target', 't1', {}), resource('Target', 't2', {})];
-    const plan = await computePlan(planOptions(world, resources, { select: ['User/u*'] }));
+    const plan = await computePlan(planOptions(world, resources, { select: new Selection(['User/u*']) }));
     assert.deepEqual(plan.changes.map((c) => c.id).sort(), ['Target/default/t1', 'User/default/u1']);
   });
 

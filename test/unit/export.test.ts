@@ -14,18 +14,19 @@ import {
   type ExportOptions,
   type LiveGroup,
 } from '../../src/engine/export.js';
-import { loadConfig } from '../../src/engine/config.js';
+import { loadConfig } from '../../src/cli/config.js';
 import { parseManifestText } from '../../src/manifest/load.js';
 import { interpolate } from '../../src/manifest/interpolate.js';
 import { Redactor } from '../../src/manifest/redact.js';
 import type { KindAdapter, LiveObject } from '../../src/kinds/types.js';
+import { Selection } from '../../src/engine/selection.js';
 
 /** A stand-in adapter: toSpec returns body.spec, plus the variables and files the body names. */
 function stubAdapter(kind: string, schema = `${kind}.schema.json`): KindAdapter {
   return {
     kind,
     schema,
-    area: 'test',
+    area: { name: 'test', defaults: { retryConflict: false } },
     references: () => [],
     list: async () => [],
     normalizeDesired: (res) => res.spec,
@@ -172,7 +173,7 @@ describe('buildExport, per-kind layout', () => {
   });
 
   it('keeps only objects matching --select kind/name patterns', () => {
-    const result = buildExport(groups, adapterFor, options({ select: ['Rule/al*', 'Connector/*'] }));
+    const result = buildExport(groups, adapterFor, options({ select: new Selection(['Rule/al*', 'Connector/*']) }));
     assert.deepEqual(parseDocs(result.files[0].content).map((d) => d.metadata.name), ['alpha']);
     assert.equal(result.pairs[0].exported, 1);
   });

@@ -4,21 +4,10 @@ import { parseManifestText } from '../manifest/load.js';
 import { interpolate } from '../manifest/interpolate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
-
-/** One `manage` entry: svcform owns (and so may delete) live objects that match it. */
-export interface ManageScope {
-  kind: string;
-  /** Spaces the scope covers; absent means every space the run touches. */
-  spaces?: string[];
-  selector?: {
-    /** Objects must carry every one of these tags (kinds with tags only). */
-    tags?: string[];
-    /** metadata.name (the object's identity) must start with this. */
-    namePrefix?: string;
-    /** metadata.name must be one of these (what `export --manage-out` writes). */
-    names?: string[];
-  };
-}
+import type { ManageScope } from '../engine/ownership.js';
+import type { IgnoreRule } from '../engine/ignore.js';
+import { knownAreaNames, type AreaOverrides } from '../client/areas.js';
+import { parsePointer } from '../common/pointer.js';
 
 export interface SvcformConfig {
   /** Where the file was read from, if any. */
@@ -29,9 +18,13 @@ export interface SvcformConfig {
   auth?: { apiKey?: string; username?: string; password?: string; token?: string };
   tls?: { caCert?: string; clientCert?: string; clientKey?: string };
   manage: ManageScope[];
+  /** Fields owned outside Git for every object of a kind (added to each manifest's metadata.ignore). */
+  ignore: IgnoreRule[];
+  /** Per-area overrides of the in-flight limits and retry policies of client/areas.ts. */
+  areas: AreaOverrides;
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -58,12 +51,12 @@ export function findConfigFile(explicit: string | undefined, paths: string[]): s
 }
 
 export function loadConfig(file: string | undefined, knownKinds: string[], env: NodeJS.ProcessEnv = process.env): SvcformConfig {
-  if (!file) return { manage: [] };
+  if (!file) return { manage: [], ignore: [], areas: {} };
   if (!existsSync(file)) throw new ConfigError([{ severity: 'error', pos: { file, line: 1, col: 1 }, message: 'configuration file not found' }]);
   const parsed = parseManifestText(readFileSync(file, 'utf8'), file);
   if (parsed.diagnostics.length) throw new ConfigError(parsed.diagnostics);
   const doc = parsed.docs[0];
-  if (!doc) return { file, manage: [] };
+  if (!doc) return { file, manage: [], ignore: [], areas: {} };
   const errors: Diagnostic[] = [];
   const fail = (path: Array<string | number>, message: string) => errors.push({ severity: 'error', pos: doc.posOf(path), message });
   const { value, diagnostics } = interpolate(doc.value, { env, dir: doc.dir, redactor, posOf: doc.posOf });
@@ -94,6 +87,8 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     }
     manage.push({ kind: scope.kind, spaces: scope.spaces, selector: sel });
   });
+  const ignore = readIgnoreRules(raw.ignore, knownKinds, fail);
+  const areas = readAreaOverrides(raw.areas, fail);
   const auth = raw.auth ?? undefined;
   if (auth !== undefined) {
     if (typeof auth !== 'object') fail(['auth'], 'auth must be a mapping (apiKey, username, password, token)');
@@ -114,5 +109,61 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     auth,
     tls: tls ? { caCert: relToConfig(tls.caCert), clientCert: relToConfig(tls.clientCert), clientKey: relToConfig(tls.clientKey) } : undefined,
     manage,
+    ignore,
+    areas,
   };
+}
+
+type Fail = (path: Array<string | number>, message: string) => void;
+
+/** `ignore: [{kind: Rule, spaces: [default], pointers: [/spec/enabled]}]` */
+function readIgnoreRules(raw: unknown, knownKinds: string[], fail: Fail): IgnoreRule[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    fail(['ignore'], 'ignore must be a list of rules ({kind, pointers, spaces})');
+    return [];
+  }
+  const rules: IgnoreRule[] = [];
+  raw.forEach((rule: any, i: number) => {
+    if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return fail(['ignore', i], 'an ignore rule must be a mapping with kind and pointers');
+    for (const key of Object.keys(rule)) if (!['kind', 'spaces', 'pointers'].includes(key)) fail(['ignore', i, key], `ignore[${i}].${key} is not a known field (kind, spaces, pointers)`);
+    if (!knownKinds.includes(rule.kind)) fail(['ignore', i, 'kind'], `ignore[${i}].kind must be one of ${knownKinds.join(', ')}`);
+    if (rule.spaces !== undefined && (!Array.isArray(rule.spaces) || !rule.spaces.every((s: unknown) => typeof s === 'string'))) fail(['ignore', i, 'spaces'], `ignore[${i}].spaces must be a list of space ids`);
+    if (!Array.isArray(rule.pointers) || rule.pointers.length === 0) return fail(['ignore', i, 'pointers'], `ignore[${i}].pointers must be a non-empty list of JSON Pointers such as /spec/enabled`);
+    rule.pointers.forEach((p: unknown, j: number) => {
+      if (typeof p !== 'string' || !p.startsWith('/spec/')) return fail(['ignore', i, 'pointers', j], `ignore[${i}].pointers[${j}] must be a JSON Pointer into the manifest's spec, such as /spec/enabled`);
+      try {
+        parsePointer(p);
+      } catch (err) {
+        fail(['ignore', i, 'pointers', j], (err as Error).message);
+      }
+    });
+    rules.push({ kind: rule.kind, spaces: rule.spaces, pointers: rule.pointers });
+  });
+  return rules;
+}
+
+/** `areas: {fleet: {concurrency: 2, retryConflict: true}}` */
+function readAreaOverrides(raw: unknown, fail: Fail): AreaOverrides {
+  if (raw === undefined) return {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    fail(['areas'], `areas must be a mapping of area name to {concurrency, retryConflict} (areas: ${knownAreaNames().join(', ')})`);
+    return {};
+  }
+  const out: AreaOverrides = {};
+  for (const [name, policy] of Object.entries(raw as Record<string, any>)) {
+    if (!knownAreaNames().includes(name)) {
+      fail(['areas', name], `${name} is not a known area (${knownAreaNames().join(', ')})`);
+      continue;
+    }
+    if (!policy || typeof policy !== 'object' || Array.isArray(policy)) {
+      fail(['areas', name], `areas.${name} must be a mapping (concurrency, retryConflict)`);
+      continue;
+    }
+    for (const key of Object.keys(policy)) if (!['concurrency', 'retryConflict'].includes(key)) fail(['areas', name, key], `areas.${name}.${key} is not a known setting (concurrency, retryConflict)`);
+    if (policy.concurrency !== undefined && (!Number.isInteger(policy.concurrency) || policy.concurrency < 1)) fail(['areas', name, 'concurrency'], `areas.${name}.concurrency must be an integer >= 1`);
+    if (policy.retryConflict !== undefined && typeof policy.retryConflict !== 'boolean') fail(['areas', name, 'retryConflict'], `areas.${name}.retryConflict must be true or false`);
+    out[name] = { ...(policy.concurrency !== undefined ? { concurrency: policy.concurrency } : {}), ...(policy.retryConflict !== undefined ? { retryConflict: policy.retryConflict } : {}) };
+  }
+  return out;
 }

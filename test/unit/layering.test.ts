@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/**
+ * The folders of src/ form layers: each may import only the ones below it, so there is no import
+ * cycle between folders (docs/architecture.md). manifest/ knows kinds only through the KindCatalog
+ * interface it defines; the engine never reads configuration files; the emulator stands alone.
+ */
+const ALLOWED: Record<string, string[]> = {
+  common: [],
+  client: ['common'],
+  manifest: ['common'],
+  kinds: ['common', 'client', 'manifest'],
+  engine: ['common', 'client', 'manifest', 'kinds'],
+  report: ['common', 'manifest', 'kinds', 'engine'],
+  emulator: ['common'],
+  cli: ['common', 'client', 'manifest', 'kinds', 'engine', 'report', 'emulator'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? sources(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('layering of src/ folders', () => {
+  it('imports only from the layers below (no cycles between folders)', () => {
+    const root = resolve('src');
+    const wrong: string[] = [];
+    for (const file of sources(root)) {
+      const from = relative(root, file).split(/[\\/]/)[0];
+      assert.ok(from in ALLOWED, `src/${from} is a folder the layer table does not know; add it to ALLOWED and docs/architecture.md`);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+        const to = relative(root, resolve(dirname(file), m[1])).split(/[\\/]/)[0];
+        if (to !== from && !ALLOWED[from].includes(to)) wrong.push(`${relative(root, file)} imports ${m[1]}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('no request in kinds/ or engine/ names an area by string', () => {
+    const offenders: string[] = [];
+    for (const dir of ['src/kinds', 'src/engine']) {
+      for (const file of sources(resolve(dir))) {
+        const text = readFileSync(file, 'utf8');
+        // An area is named only as a value of the table (area: AREAS.fleet), never as a string.
+        if (/\barea\s*[:=]\s*['"`]/.test(text) || /\bAREA\s*=/.test(text)) offenders.push(relative(resolve('.'), file));
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
