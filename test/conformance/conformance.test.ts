@@ -16,7 +16,7 @@ import { knownKinds } from '../../src/kinds/registry.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli, type CliRun } from '../helpers/cli.js';
-import { CASES, ok, type ConformanceCase } from './cases.js';
+import { CASES, ok, type ConformanceCase } from './cases/index.js';
 
 /** The space check every server-facing command makes once per space; not a read of any kind. */
 const SPACE_ROUTE = '/api/spaces/space/:id';

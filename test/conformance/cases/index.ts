@@ -1,0 +1,16 @@
+import type { ConformanceCase } from './common.js';
+import { connector } from './connector.js';
+import { rule } from './rule.js';
+import { valueList } from './value-list.js';
+import { agentPolicy } from './agent-policy.js';
+import { packagePolicy } from './package-policy.js';
+import { savedQuery } from './host-query-saved-query.js';
+import { pack } from './host-query-pack.js';
+import { maintenanceWindow } from './maintenance-window.js';
+
+export { ok, type ConformanceCase } from './common.js';
+
+/** Every case, by kind. A new kind adds its file beside this one and its line here. */
+export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
+  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow].map((c) => [c.kind, c]),
+);
