@@ -4,7 +4,7 @@ import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine } from '../report/text.js';
-import { colorsFor, concurrencyOf, UsageError, type CommonOptions, type Io } from './context.js';
+import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal } from './context.js';
 import { planFromArgs } from './planning.js';
 import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
 
@@ -55,11 +55,17 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     const progress = io.tty && !opts.json && !opts.quiet && total > PROGRESS_THRESHOLD;
     let lastTenth = 0;
     if (!opts.json && !opts.quiet) io.out('');
+    let stopped: StopSignal | undefined;
+    const unsubscribe = io.onSignal?.((signal) => {
+      stopped = signal;
+      io.err(`${signal}: finishing the changes in flight and starting no new ones (send it again to stop at once)`);
+    });
     const report = await applyPlan(plan.changes, {
       ctx: target.ctx,
       adapterFor,
       concurrency: concurrencyOf(opts, config),
       rotateSecrets: opts.rotateSecrets,
+      stopRequested: () => stopped !== undefined,
       onResult: (r, finished) => {
         if (opts.json || opts.quiet) {
           if (opts.quiet && r.outcome === 'failed') io.err(renderResultLine(r, col));
@@ -73,8 +79,13 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
         }
       },
     });
-    if (opts.json) io.out(JSON.stringify({ ...resultJson(report), plan: planJson() }, null, 2));
+    unsubscribe?.();
+    if (opts.json) io.out(JSON.stringify({ ...resultJson(report), ...(stopped ? { interrupted: stopped } : {}), plan: planJson() }, null, 2));
     else io.out(renderApplySummary(report, col));
+    if (stopped) {
+      if (!opts.json) io.err(`Interrupted by ${stopped}: the summary above is what the server now holds; run apply again to finish.`);
+      return SIGNAL_EXIT[stopped];
+    }
     if (report.failed && !opts.json) io.err('Some changes failed; fix the cause and run apply again: it picks up where this run stopped.');
     return report.failed > 0 ? 1 : 0;
   } finally {
@@ -91,7 +102,7 @@ function progressLine(done: number, total: number): string {
 function resultJson(report: ApplyReport) {
   return redactor.redactValue({
     summary: { done: report.done, failed: report.failed, skipped: report.skipped },
-    results: report.results.map((r) => ({ ...changeToJson(r.change), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
+    results: report.results.map((r) => ({ ...changeToJson(r.change), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.note ? { note: r.note } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
   });
 }
 

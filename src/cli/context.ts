@@ -1,3 +1,4 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SvcClient, validateSpaces } from '../client/client.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
@@ -15,11 +16,36 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Whether stderr is a terminal (progress bars, colours). */
   tty: boolean;
+  /**
+   * Subscribes to SIGINT and SIGTERM for the length of a run (apply finishes what is in flight and
+   * prints its summary); returns the unsubscribe function. Absent: signals are not handled.
+   */
+  onSignal?(handler: (signal: StopSignal) => void): () => void;
 }
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** Exit codes after a signal, as shells report them (128 + signal number). */
+export const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export const processIo = (): Io => ({
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  onSignal(handler) {
+    let seen = false;
+    const listener = (signal: StopSignal) => {
+      // A second signal means "now": stop without waiting for requests in flight.
+      if (seen) process.exit(SIGNAL_EXIT[signal]);
+      seen = true;
+      handler(signal);
+    };
+    process.on('SIGINT', listener);
+    process.on('SIGTERM', listener);
+    return () => {
+      process.off('SIGINT', listener);
+      process.off('SIGTERM', listener);
+    };
+  },
   env: process.env,
   tty: !!process.stderr.isTTY,
 });
@@ -37,6 +63,10 @@ export interface CommonOptions {
   caCert?: string;
   clientCert?: string;
   clientKey?: string;
+  /** Seconds per request attempt. */
+  timeout?: string;
+  /** Seconds for the whole run. */
+  deadline?: string;
 }
 
 /** A failure the CLI reports as one clear message and exit 1 (no stack trace). */
@@ -87,6 +117,13 @@ export function concurrencyOf(opts: CommonOptions, config: SvcformConfig): numbe
   return n;
 }
 
+function secondsOption(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new UsageError(`${flag} must be a number of seconds from 0 to 86400, not ${JSON.stringify(value)}`);
+  return n;
+}
+
 /**
  * The server to talk to: --url, then SVC_URL, then svcform.yaml. With none, the embedded emulator
  * (state in .svcform/emulator-state.json) so that apply then plan converges on a fresh machine;
@@ -127,9 +164,24 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     clientKey: opts.clientKey ?? config.tls?.clientKey,
     concurrency,
     areas: config.areas,
+    timeoutMs: secondsOption('--timeout', opts.timeout, 30) * 1000,
+    deadline: opts.deadline !== undefined ? Date.now() + secondsOption('--deadline', opts.deadline, 0) * 1000 : undefined,
     onRetry: (info) => log(`retry ${info.method} ${info.path} (attempt ${info.attempt}, in ${info.delayMs} ms): ${info.reason}`),
   });
   for (const secret of [io.env.SVC_API_KEY, io.env.SVC_PASSWORD, io.env.SVC_TOKEN, auth.apiKey, auth.password, auth.token]) if (secret) redactor.add(secret);
+  // The basic-auth header carries user:password as one base64 string.
+  const user = io.env.SVC_USERNAME ?? auth.username;
+  const password = io.env.SVC_PASSWORD ?? auth.password;
+  if (user && password) redactor.add(`${user}:${password}`);
+  try {
+    const inUrl = new URL(url);
+    if (inUrl.password) {
+      redactor.add(decodeURIComponent(inUrl.password));
+      redactor.add(`${decodeURIComponent(inUrl.username)}:${decodeURIComponent(inUrl.password)}`);
+    }
+  } catch {
+    // The client reports an unusable URL.
+  }
   const ctx: AdapterContext = { api: client, log };
   try {
     await validateSpaces(client, spaces);
@@ -148,6 +200,15 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
       await emulator?.stop();
     },
   };
+}
+
+/**
+ * Writes a file only its owner can read (0600), also when it already existed with a wider mode:
+ * saved plans and emulator state may name things a CI log must not.
+ */
+export function writePrivateFile(path: string, content: string): void {
+  writeFileSync(path, content, { mode: 0o600 });
+  chmodSync(path, 0o600);
 }
 
 /** A URL without user:password, for messages. */

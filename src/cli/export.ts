@@ -35,6 +35,8 @@ export interface ExportCommandOptions {
   includeBuiltin?: boolean;
   manageOut?: string;
   concurrency?: string;
+  timeout?: string;
+  deadline?: string;
   caCert?: string;
   clientCert?: string;
   clientKey?: string;
@@ -66,6 +68,8 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
     url: opts.url,
     config: opts.config,
     concurrency: opts.concurrency,
+    timeout: opts.timeout,
+    deadline: opts.deadline,
     caCert: opts.caCert,
     clientCert: opts.clientCert,
     clientKey: opts.clientKey,

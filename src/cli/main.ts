@@ -28,7 +28,9 @@ function common(cmd: Command): Command {
     .option('--client-key <file>', 'PEM client key')
     .option('--no-color', 'no colours in the output')
     .option('--quiet', 'print only what is needed (errors, the summary)')
-    .option('--verbose', 'print retries and progress notes on stderr');
+    .option('--verbose', 'print retries and progress notes on stderr')
+    .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
+    .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long');
 }
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -75,6 +77,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--include-builtin', 'also export built-in, prebuilt, preconfigured and managed objects (marked read-only)')
     .option('--manage-out <file>', 'also write a svcform.yaml `manage` section that covers exactly what was exported')
     .option('--concurrency <n>', 'requests in flight at once (default 8)')
+    .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
+    .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')

@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { planToJson } from '../report/plan-json.js';
 import { renderPlanMarkdown } from '../report/markdown.js';
 import { renderPlanText } from '../report/text.js';
-import { colorsFor, type CommonOptions, type Io } from './context.js';
+import { colorsFor, safeUrl, writePrivateFile, type CommonOptions, type Io } from './context.js';
+import { redactor } from '../manifest/redact.js';
 import { planFromArgs } from './planning.js';
 import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
 
@@ -27,7 +27,8 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
         inputs: {
           paths: paths.map((p) => (p === '-' ? p : resolve(p))),
           cwd: process.cwd(),
-          url: opts.url,
+          // Never a password: credentials given in --url are left out and must be given again.
+          url: opts.url !== undefined ? safeUrl(opts.url) : undefined,
           space: opts.space,
           config: opts.config ? resolve(opts.config) : undefined,
           select: opts.select ?? [],
@@ -35,7 +36,10 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
         },
         plan: planToJson(plan, targetInfo),
       };
-      writeFileSync(opts.out, JSON.stringify(saved, null, 2) + '\n');
+      writePrivateFile(opts.out, redactor.redact(JSON.stringify(saved, null, 2)) + '\n');
+      if (opts.url !== undefined && safeUrl(opts.url) !== opts.url.replace(/\/$/, '') && !opts.quiet) {
+        io.err('The credentials in --url were not saved with the plan; give them again (--url or SVC_USERNAME/SVC_PASSWORD) to apply it.');
+      }
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
     else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url));

@@ -14,12 +14,15 @@
  * - Answers: 2xx and the statuses in `accept` resolve with the parsed JSON body (when the answer is
  *   JSON) and the raw text; anything else throws ApiError with the server's message from either
  *   error shape (wire-facts 0.3). No answer throws TransportError.
- * - Retries, up to `maxAttempts` in all: 429, 502, 503, 504 for every request, honouring Retry-After
- *   (seconds or HTTP date, capped at 60 s); 409 in areas whose policy says so (Fleet's lock
- *   contention, wire-facts 0.5; see areas.ts); broken connections and timeouts only for idempotent requests (GET, PUT, DELETE, or
- *   `idempotent: true`), because a POST may have been applied before its answer was lost; a
- *   connection that was never established is retried whatever the method. Backoff is exponential
- *   from `retryBaseMs` with up to 50 % jitter, capped at 10 s.
+ * - Retries, up to `maxAttempts` in all: 429 always, honouring Retry-After (seconds or HTTP date,
+ *   capped at 60 s); 409 in areas whose policy says so (Fleet's lock contention, wire-facts 0.5;
+ *   see areas.ts); 500, 502, 503 and 504 and broken connections only for requests safe to repeat
+ *   (GET, PUT, DELETE, or `idempotent: true`). A write that is not safe to repeat and got no clear
+ *   answer fails with `ambiguous` set: the server may have carried it out, and the caller must look
+ *   before writing again. A connection that was never established is retried whatever the method.
+ *   Backoff is exponential from `retryBaseMs` with up to 50 % jitter, capped at 10 s.
+ * - Bounds: each attempt (connect, headers, whole body) within `timeoutMs`, a timed-out attempt
+ *   repeated once at most, nothing past `deadline`, and no answer read beyond `maxResponseBytes`.
  * - Concurrency: at most `concurrency` requests in flight, and at most the area policy's limit of
  *   one area (areas.ts), granted first come first served. A request waiting out a backoff holds no slot.
  * - Errors never carry credentials (any secret a server echoes is redacted), request bodies or
@@ -29,13 +32,13 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import type { ApiRequest, ApiResponse, HttpMethod, QueryValue, Requester } from './types.js';
-import { ApiError, TransportError, reasonOf, redact, serverMessageOf } from './errors.js';
-import { backoffDelay, classifyTransportError, isRetryableStatus, parseRetryAfter } from './retry.js';
+import { ApiError, ResponseError, TransportError, reasonOf, redact, serverMessageOf } from './errors.js';
+import { backoffDelay, classifyTransportError, isAmbiguousStatus, isRetryableStatus, parseRetryAfter } from './retry.js';
 import { Limiter } from './limiter.js';
 import { AreaPolicies, type AreaOverrides } from './areas.js';
 import { withSpacePrefix } from './spaces.js';
 
-export { ApiError, TransportError, SpaceNotFoundError } from './errors.js';
+export { ApiError, ResponseError, TransportError, SpaceNotFoundError } from './errors.js';
 export { validateSpaces } from './spaces.js';
 
 export interface ClientOptions {
@@ -55,8 +58,15 @@ export interface ClientOptions {
   concurrency?: number;
   /** Overrides of the per-area policies of areas.ts (in-flight limits, 409 retries). */
   areas?: AreaOverrides;
-  /** Per attempt, default 60000. */
+  /** Per attempt: connect, headers and the whole body; default 30000. */
   timeoutMs?: number;
+  /**
+   * The whole run's deadline (epoch ms): no attempt starts, and no retry waits, past it. Absent:
+   * none (each attempt is still bounded by timeoutMs).
+   */
+  deadline?: number;
+  /** Largest answer read, default 512 MiB; a larger one fails instead of filling memory. */
+  maxResponseBytes?: number;
   /** Attempts in all, default 5. */
   maxAttempts?: number;
   /** First backoff, default 250 ms (exponential with jitter, capped at 10 s). */
@@ -86,13 +96,15 @@ export interface ClientStats {
   byArea: Record<string, number>;
 }
 
-const DEFAULTS = { concurrency: 8, timeoutMs: 60_000, maxAttempts: 5, retryBaseMs: 250, userAgent: 'svcform' };
+const DEFAULTS = { concurrency: 8, timeoutMs: 30_000, maxAttempts: 5, retryBaseMs: 250, userAgent: 'svcform', maxResponseBytes: 512 * 1024 * 1024 };
+/** A timed-out attempt is repeated at most this often: a server that hangs once usually hangs again. */
+const MAX_TIMEOUT_RETRIES = 1;
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'PUT', 'DELETE']);
 const JSON_CONTENT_TYPE = /^\s*(application|text)\/([\w.-]+\+)?json\s*(;|$)/i;
 // Characters that may appear raw in a URL path; anything else is percent-encoded on the way out.
 const UNSAFE_PATH_CHARS = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu;
 
-type Attempt = { kind: 'answer'; response: ApiResponse } | { kind: 'failure'; error: unknown; timedOut: boolean };
+type Attempt = { kind: 'answer'; response: ApiResponse } | { kind: 'failure'; error: unknown; timedOut: boolean; deadlineCut?: boolean } | { kind: 'tooLarge'; status: number };
 
 export class SvcClient implements Requester {
   readonly stats: ClientStats = { requests: 0, retries: 0, byArea: {} };
@@ -108,6 +120,8 @@ export class SvcClient implements Requester {
   private readonly secrets: string[];
   private readonly userAgent: string;
   private readonly timeoutMs: number;
+  private readonly deadline?: number;
+  private readonly maxResponseBytes: number;
   private readonly maxAttempts: number;
   private readonly retryBaseMs: number;
   private readonly onRetry?: (info: RetryInfo) => void;
@@ -136,6 +150,8 @@ export class SvcClient implements Requester {
     this.secrets = auth.secrets;
 
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
+    this.deadline = options.deadline;
+    this.maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes ?? DEFAULTS.maxResponseBytes);
     this.maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? DEFAULTS.maxAttempts);
     this.retryBaseMs = nonNegative('retryBaseMs', options.retryBaseMs ?? DEFAULTS.retryBaseMs);
     this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
@@ -145,7 +161,11 @@ export class SvcClient implements Requester {
 
     if (!!options.clientCert !== !!options.clientKey) throw new TypeError('clientCert and clientKey go together: give both or neither');
     this.agent = new Agent({
+      // undici's own limits stay above ours, so the per-attempt timer decides and says so.
+      headersTimeout: this.timeoutMs + 1000,
+      bodyTimeout: this.timeoutMs + 1000,
       connect: {
+        timeout: Math.min(this.timeoutMs, 10_000),
         ca: options.caCert ? readPem('caCert', options.caCert) : undefined,
         cert: options.clientCert ? readPem('clientCert', options.clientCert) : undefined,
         key: options.clientKey ? readPem('clientKey', options.clientKey) : undefined,
@@ -168,6 +188,7 @@ export class SvcClient implements Requester {
     this.stats.requests += 1;
     this.stats.byArea[area] = (this.stats.byArea[area] ?? 0) + 1;
 
+    let timeouts = 0;
     for (let attempt = 1; ; attempt += 1) {
       const release = await this.limiter.acquire(area);
       let outcome: Attempt;
@@ -179,11 +200,16 @@ export class SvcClient implements Requester {
 
       let delayMs: number;
       let reason: string;
+      if (outcome.kind === 'tooLarge') {
+        throw new ResponseError(`${method} ${pathname} -> ${outcome.status}: the answer is larger than ${Math.round(this.maxResponseBytes / 1048576)} MiB; svcform stopped reading it`);
+      }
       if (outcome.kind === 'answer') {
         const res = outcome.response;
         if ((res.status >= 200 && res.status <= 299) || req.accept?.includes(res.status)) return res as ApiResponse<T>;
         const statusText = `${res.status} ${reasonOf(res.status, res.body)}`;
-        if (!isRetryableStatus(res.status, this.areas.of(area)) || attempt >= this.maxAttempts) {
+        const retryAfter = parseRetryAfter(res.headers['retry-after']);
+        delayMs = retryAfter ?? backoffDelay(attempt, this.retryBaseMs);
+        if (!isRetryableStatus(res.status, this.areas.of(area), idempotent) || attempt >= this.maxAttempts || this.pastDeadline(delayMs)) {
           throw new ApiError({
             method,
             path: pathname,
@@ -192,23 +218,24 @@ export class SvcClient implements Requester {
             serverMessage: redact(serverMessageOf(res.body, res.text), this.secrets),
             body: res.body,
             attempts: attempt,
+            ambiguous: !idempotent && isAmbiguousStatus(res.status),
           });
         }
-        const retryAfter = parseRetryAfter(res.headers['retry-after']);
-        delayMs = retryAfter ?? backoffDelay(attempt, this.retryBaseMs);
         reason = retryAfter !== undefined ? `${statusText} (Retry-After ${res.headers['retry-after']})` : statusText;
       } else {
         const failure = classifyTransportError(outcome.error);
-        reason = redact(outcome.timedOut ? `timeout after ${this.timeoutMs} ms` : failure.reason, this.secrets);
+        const timeoutText = outcome.deadlineCut ? 'the run reached its --deadline' : `no complete answer within ${this.timeoutMs / 1000} s (--timeout)`;
+        reason = redact(outcome.timedOut ? timeoutText : failure.reason, this.secrets);
         const kind = outcome.timedOut ? 'ambiguous' : failure.kind;
-        const repeatable = kind === 'unsent' || (kind === 'ambiguous' && idempotent);
-        if (!repeatable || attempt >= this.maxAttempts) {
+        if (outcome.timedOut) timeouts += 1;
+        const repeatable = (kind === 'unsent' || (kind === 'ambiguous' && idempotent)) && timeouts <= MAX_TIMEOUT_RETRIES;
+        delayMs = backoffDelay(attempt, this.retryBaseMs);
+        if (!repeatable || attempt >= this.maxAttempts || this.pastDeadline(delayMs)) {
           const hint =
             failure.hint ??
             (kind === 'ambiguous' && !idempotent ? 'not retried: the request is not idempotent and may have reached the server' : undefined);
-          throw new TransportError({ method, path: pathname, reason, cause: outcome.error, attempts: attempt, hint });
+          throw new TransportError({ method, path: pathname, reason, cause: outcome.error, attempts: attempt, hint, ambiguous: kind === 'ambiguous' && !idempotent });
         }
-        delayMs = backoffDelay(attempt, this.retryBaseMs);
       }
 
       this.stats.retries += 1;
@@ -224,23 +251,44 @@ export class SvcClient implements Requester {
     await this.agent.close();
   }
 
+  /** Whether waiting `delayMs` and trying again would end past the run's deadline (then the last answer stands). */
+  private pastDeadline(delayMs: number): boolean {
+    return this.deadline !== undefined && Date.now() + delayMs >= this.deadline;
+  }
+
   private async send(method: HttpMethod, path: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<Attempt> {
     const controller = new AbortController();
     let timedOut = false;
+    const budget = this.deadline !== undefined ? Math.max(1, Math.min(this.timeoutMs, this.deadline - Date.now())) : this.timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, budget);
     try {
       const res = await this.agent.request({ origin: this.origin, path, method, headers, body, signal: controller.signal });
-      const text = await res.body.text();
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
+        controller.abort();
+        return { kind: 'tooLarge', status: res.statusCode };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.maxResponseBytes) {
+          controller.abort();
+          return { kind: 'tooLarge', status: res.statusCode };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
       const type = res.headers['content-type'];
       return {
         kind: 'answer',
         response: { status: res.statusCode, body: parseJson(text, Array.isArray(type) ? type[0] : type), text, headers: res.headers },
       };
     } catch (error) {
-      return { kind: 'failure', error, timedOut };
+      return { kind: 'failure', error, timedOut, deadlineCut: timedOut && budget < this.timeoutMs };
     } finally {
       clearTimeout(timer);
     }

@@ -18,8 +18,13 @@ export class ApiError extends Error {
   readonly body: unknown;
   /** How many attempts were made before giving up (1 when the status is not retried). */
   readonly attempts: number;
+  /**
+   * A write that is not safe to repeat got a gateway status (502, 503, 504): the server may have
+   * carried it out. The caller must look before writing again (engine/apply.ts does).
+   */
+  readonly ambiguous: boolean;
 
-  constructor(init: { method: string; path: string; status: number; serverMessage: string; body: unknown; attempts: number; reason: string }) {
+  constructor(init: { method: string; path: string; status: number; serverMessage: string; body: unknown; attempts: number; reason: string; ambiguous?: boolean }) {
     const detail = init.serverMessage ? `: ${init.serverMessage}` : '';
     const tries = init.attempts > 1 ? ` (after ${init.attempts} attempts)` : '';
     super(`${init.method} ${init.path} -> ${init.status} ${init.reason}${detail}${tries}`);
@@ -29,6 +34,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.body = init.body;
     this.attempts = init.attempts;
+    this.ambiguous = init.ambiguous ?? false;
   }
 }
 
@@ -39,8 +45,10 @@ export class TransportError extends Error {
   readonly path: string;
   override readonly cause: unknown;
   readonly attempts: number;
+  /** The request may have reached the server and been carried out (a write not safe to repeat). */
+  readonly ambiguous: boolean;
 
-  constructor(init: { method: string; path: string; reason: string; cause: unknown; attempts: number; hint?: string }) {
+  constructor(init: { method: string; path: string; reason: string; cause: unknown; attempts: number; hint?: string; ambiguous?: boolean }) {
     const tries = init.attempts > 1 ? ` (after ${init.attempts} attempts)` : '';
     const hint = init.hint ? `; ${init.hint}` : '';
     super(`${init.method} ${init.path} failed: ${init.reason}${tries}${hint}`, { cause: init.cause });
@@ -48,7 +56,13 @@ export class TransportError extends Error {
     this.path = init.path;
     this.cause = init.cause;
     this.attempts = init.attempts;
+    this.ambiguous = init.ambiguous ?? false;
   }
+}
+
+/** The server's answer could not be used: too large, or not the shape the route documents. */
+export class ResponseError extends Error {
+  override readonly name = 'ResponseError';
 }
 
 /** A space named by the manifests or the command line does not exist on the target. */

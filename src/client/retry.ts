@@ -10,16 +10,27 @@ export const MAX_BACKOFF_MS = 10_000;
 /** A Retry-After beyond this is cut down: a run should fail visibly rather than hang for hours. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Statuses the server (or a proxy in front of it) uses to say "not now, try again". */
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** Statuses a gateway or a busy server answers; the request may or may not have been carried out. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 /**
- * Whether an answer with this status is worth repeating. A 409 is retried only in areas whose
- * policy says it means "locked" (Fleet, wire-facts 0.5); elsewhere it is a real conflict
- * (duplicate id, stale `_version`). See areas.ts.
+ * Whether an answer with this status is worth repeating.
+ * - 429: the server refused the request before doing anything: always.
+ * - 409 only in areas whose policy says it means "locked" (Fleet, wire-facts 0.5); elsewhere it is
+ *   a real conflict (duplicate id, stale `_version`). See areas.ts.
+ * - 502, 503, 504 and 500 only when the request is safe to repeat (GET, a full PUT, DELETE, a
+ *   create of a client-chosen id): after a gateway error a create may well have been committed,
+ *   and repeating it blindly duplicates objects whose identity the server does not enforce.
  */
-export function isRetryableStatus(status: number, policy: Pick<AreaPolicy, 'retryConflict'>): boolean {
-  return RETRYABLE_STATUSES.has(status) || (status === 409 && policy.retryConflict);
+export function isRetryableStatus(status: number, policy: Pick<AreaPolicy, 'retryConflict'>, idempotent = true): boolean {
+  if (status === 429) return true;
+  if (status === 409) return policy.retryConflict;
+  return idempotent && (GATEWAY_STATUSES.has(status) || status === 500);
+}
+
+/** Whether a failed answer to a write that is not safe to repeat leaves its effect unknown. */
+export function isAmbiguousStatus(status: number): boolean {
+  return GATEWAY_STATUSES.has(status);
 }
 
 /**

@@ -17,6 +17,11 @@ export interface FaultRule {
   delayMs?: number;
   /** Serve the request (the write happens), then drop the connection before the answer. */
   dropAfterServe?: boolean;
+  /**
+   * Serve the request (the write happens), then answer this status instead (a gateway's 504 after
+   * the server committed): the client cannot tell whether its write took effect.
+   */
+  statusAfterServe?: number;
   skip?: number;
   times?: number;
   rate?: number;
@@ -32,7 +37,8 @@ export type FaultAction =
   | { kind: 'status'; status: number; retryAfter?: number }
   | { kind: 'drop' }
   | { kind: 'delay'; ms: number }
-  | { kind: 'dropAfterServe' };
+  | { kind: 'dropAfterServe' }
+  | { kind: 'statusAfterServe'; status: number };
 
 export class Faults {
   private rules: ActiveRule[] = [];
@@ -61,6 +67,7 @@ export class Faults {
       rule.fired += 1;
       if (rule.drop) return { kind: 'drop' };
       if (rule.dropAfterServe) return { kind: 'dropAfterServe' };
+      if (rule.statusAfterServe) return { kind: 'statusAfterServe', status: rule.statusAfterServe };
       if (rule.status) return { kind: 'status', status: rule.status, retryAfter: rule.retryAfter };
       if (rule.delayMs) return { kind: 'delay', ms: rule.delayMs };
     }

@@ -118,6 +118,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'statusAfterServe') {
+      entry.status = fault.status;
+      return reply(res, { status: fault.status, body: errorBody(fault.status, `injected fault ${fault.status} after serving`, 'platform') });
+    }
     reply(res, out);
   }
 

@@ -94,7 +94,8 @@ export class Store {
     if (!this.stateFile || !this.dirty) return;
     mkdirSync(dirname(this.stateFile), { recursive: true });
     const tmp = `${this.stateFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data));
+    // The state holds connector secrets: readable by its owner only.
+    writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });
     renameSync(tmp, this.stateFile);
     this.dirty = false;
   }

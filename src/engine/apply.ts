@@ -1,6 +1,8 @@
 import type { AdapterContext, KindAdapter } from '../kinds/types.js';
 import type { PlannedChange } from './plan.js';
-import { contextFor } from './context.js';
+import { contextFor, withAnswerCheck } from './context.js';
+import { createConfirmed } from './confirm.js';
+import { describeObject } from '../manifest/types.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -8,7 +10,9 @@ export interface ChangeResult {
   change: PlannedChange;
   outcome: Outcome;
   error?: string;
-  /** For skipped changes: the failed change they depended on. */
+  /** How a done change was established when the write's own answer was lost or refused (see confirm.ts). */
+  note?: string;
+  /** For skipped changes: the failed change they depended on, or `interrupted`. */
   blockedBy?: string;
   ms: number;
 }
@@ -21,6 +25,8 @@ export interface ApplyOptions {
   rotateSecrets?: boolean;
   onResult?: (result: ChangeResult, finished: number, total: number) => void;
   onStart?: (change: PlannedChange) => void;
+  /** Checked before each change starts: once true (SIGINT, SIGTERM), no new change starts. */
+  stopRequested?: () => boolean;
 }
 
 export interface ApplyReport {
@@ -62,11 +68,16 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
     const worker = async () => {
       while (next < runnable.length) {
         const c = runnable[next++];
+        if (options.stopRequested?.()) {
+          failedOrSkipped.set(c.id, 'interrupted');
+          record({ change: c, outcome: 'skipped', blockedBy: 'interrupted', ms: 0 });
+          continue;
+        }
         options.onStart?.(c);
         const started = Date.now();
         try {
-          await execute(c, options);
-          record({ change: c, outcome: 'done', ms: Date.now() - started });
+          const note = await execute(c, options);
+          record({ change: c, outcome: 'done', ms: Date.now() - started, ...(note ? { note } : {}) });
         } catch (err) {
           failedOrSkipped.set(c.id, c.id);
           record({ change: c, outcome: 'failed', error: (err as Error).message, ms: Date.now() - started });
@@ -83,19 +94,24 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
   };
 }
 
-async function execute(c: PlannedChange, options: ApplyOptions): Promise<void> {
+/** Carries out one change; a note says how a create was confirmed when its own answer was lost. */
+async function execute(c: PlannedChange, options: ApplyOptions): Promise<string | undefined> {
   const adapter = options.adapterFor(c.kind);
   if (!adapter) throw new Error(`no adapter for kind ${c.kind}`);
   const ctx = contextFor(options.ctx, adapter);
+  const what = `${c.action} ${describeObject(c)}`;
   switch (c.action) {
     case 'prerequisite':
       if (!adapter.prerequisite) throw new Error(`kind ${c.kind} has no prerequisite step`);
-      return adapter.prerequisite.ensure(ctx, c.space);
+      await withAnswerCheck(ctx, what, (x) => adapter.prerequisite!.ensure(x, c.space));
+      return undefined;
     case 'create':
-      return adapter.create(ctx, c.resource);
+      return withAnswerCheck(ctx, what, (x) => createConfirmed(x, adapter, c));
     case 'update':
-      return adapter.update(ctx, c.resource, c.live, { rotateSecrets: !!options.rotateSecrets });
+      await withAnswerCheck(ctx, what, (x) => adapter.update(x, c.resource, c.live, { rotateSecrets: !!options.rotateSecrets }));
+      return undefined;
     case 'delete':
-      return adapter.delete(ctx, c.live);
+      await withAnswerCheck(ctx, what, (x) => adapter.delete(x, c.live));
+      return undefined;
   }
 }

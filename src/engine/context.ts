@@ -1,4 +1,4 @@
-import type { Requester } from '../client/types.js';
+import type { ApiRequest, Requester } from '../client/types.js';
 import type { AdapterContext, KindAdapter } from '../kinds/types.js';
 
 const bound = new WeakMap<AdapterContext, Map<string, AdapterContext>>();
@@ -17,4 +17,30 @@ export function contextFor(ctx: AdapterContext, adapter: Pick<KindAdapter, 'area
     perArea.set(adapter.area.name, out);
   }
   return out;
+}
+
+/**
+ * Runs an adapter call whose requests are traced, so that a reply the adapter cannot read (a
+ * proxy's page, a body of the wrong shape) fails with the route and status that produced it
+ * instead of a bare "Cannot read properties of undefined".
+ */
+export async function withAnswerCheck<T>(ctx: AdapterContext, what: string, run: (ctx: AdapterContext) => Promise<T>): Promise<T> {
+  let last: { req: ApiRequest; status: number } | undefined;
+  const traced: AdapterContext = {
+    ...ctx,
+    api: {
+      request: async (req) => {
+        const res = await ctx.api.request(req);
+        last = { req, status: res.status };
+        return res;
+      },
+    },
+  };
+  try {
+    return await run(traced);
+  } catch (err) {
+    if (!(err instanceof TypeError || err instanceof SyntaxError || err instanceof RangeError)) throw err;
+    const route = last ? `${last.req.method} ${last.req.path} (answered ${last.status})` : 'the server';
+    throw new Error(`${what}: the answer from ${route} is not in the shape the API documents (${err.message})`);
+  }
 }

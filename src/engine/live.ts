@@ -1,5 +1,5 @@
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
-import { contextFor } from './context.js';
+import { contextFor, withAnswerCheck } from './context.js';
 
 export interface LiveState {
   /** Objects per `kind\0space`. */
@@ -29,9 +29,10 @@ export async function fetchLive(
       const adapter = adapterFor(kind);
       if (!adapter) return;
       try {
+        const bound = contextFor(ctx, adapter);
         const [objects, prereq] = await Promise.all([
-          adapter.list(contextFor(ctx, adapter), space),
-          adapter.prerequisite && needPrerequisite(kind, space) ? adapter.prerequisite.check(contextFor(ctx, adapter), space) : Promise.resolve(true),
+          withAnswerCheck(bound, `listing ${kind} in space ${space}`, (c) => adapter.list(c, space)),
+          adapter.prerequisite && needPrerequisite(kind, space) ? withAnswerCheck(bound, `checking ${adapter.prerequisite.description}`, (c) => adapter.prerequisite!.check(c, space)) : Promise.resolve(true),
         ]);
         state.objects.set(key, objects);
         if (adapter.prerequisite) state.prerequisites.set(key, prereq);

@@ -33,6 +33,8 @@ interface ChangeBase {
 export interface CreateChange extends ChangeBase {
   action: 'create';
   resource: Resource;
+  /** Pointers left out when a create's outcome is checked against the server (see confirm.ts). */
+  ignore: string[];
 }
 
 /** An update: the manifest with ignored fields carried over from `live` (see ignore.ts), and the object it changes. */
@@ -146,7 +148,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       }
     }
     if (!current) {
-      changes.push({ ...baseChange(res), action: 'create', resource: res });
+      changes.push({ ...baseChange(res), action: 'create', resource: res, ignore });
       continue;
     }
     if (current.readOnly) {

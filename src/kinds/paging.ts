@@ -1,4 +1,5 @@
 import type { QueryValue, Requester } from '../client/types.js';
+import { ResponseError } from '../client/errors.js';
 
 export interface PagedListSpec<T> {
   path: string;
@@ -14,9 +15,14 @@ export interface PagedListSpec<T> {
   total(body: any): number;
 }
 
+/** Pages requested at once: enough to keep the connection pool busy, few enough to stay small. */
+const PAGE_BATCH = 32;
+
 /**
  * Reads every page of a paginated list: the first page tells the total, the remaining pages are
- * requested together (the client bounds how many are in flight). ceil(total / pageSize) requests.
+ * requested in batches (the client bounds how many are in flight). ceil(total / pageSize)
+ * requests. A total that is not a count, or pages that come back empty before the total is
+ * reached, stop the listing with an error naming the route instead of requesting pages forever.
  */
 export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): Promise<T[]> {
   const pageParam = spec.pageParam ?? 'page';
@@ -29,13 +35,26 @@ export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): P
     });
     return res.body;
   };
+  const itemsOf = (body: unknown, page: number): T[] => {
+    const items = spec.items(body);
+    if (!Array.isArray(items)) throw new ResponseError(`GET ${spec.path}: page ${page} of the answer holds no list of items`);
+    return items;
+  };
   const first = await fetchPage(1);
-  const out = [...spec.items(first)];
+  const out = [...itemsOf(first, 1)];
   const total = spec.total(first);
+  if (!Number.isSafeInteger(total) || total < 0) throw new ResponseError(`GET ${spec.path}: the server reported ${JSON.stringify(total)} objects, which is not a count`);
   const pages = Math.ceil(total / spec.pageSize);
-  if (pages > 1) {
-    const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => fetchPage(i + 2)));
-    for (const body of rest) out.push(...spec.items(body));
+  for (let start = 2; start <= pages; start += PAGE_BATCH) {
+    const numbers = Array.from({ length: Math.min(PAGE_BATCH, pages - start + 1) }, (_, i) => start + i);
+    const bodies = await Promise.all(numbers.map(fetchPage));
+    for (const [i, body] of bodies.entries()) {
+      const items = itemsOf(body, numbers[i]);
+      if (items.length === 0) {
+        throw new ResponseError(`GET ${spec.path}: the server reported ${total} objects but page ${numbers[i]} is empty (the list changed while it was read, or the total is wrong); run again`);
+      }
+      out.push(...items);
+    }
   }
   return out;
 }

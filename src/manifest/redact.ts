@@ -9,10 +9,20 @@ export class Redactor {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
 
+  /**
+   * Registers a secret in every form output could carry it: as is, JSON-escaped (an error echoing
+   * a request body), URL-encoded, base64 (basic auth), and line by line when it spans lines (a PEM
+   * key printed in pieces).
+   */
   add(value: string): void {
+    if (this.secrets.has(value)) return;
+    for (const form of encodings(value)) this.addForm(form);
+  }
+
+  private addForm(form: string): void {
     // Very short values would redact ordinary words; they are still masked by pointer in plans.
-    if (value.length < 4 || this.secrets.has(value)) return;
-    this.secrets.add(value);
+    if (form.length < 4 || this.secrets.has(form)) return;
+    this.secrets.add(form);
     this.pattern = undefined;
   }
 
@@ -38,6 +48,24 @@ export class Redactor {
     if (this.secrets.size === 0) return value;
     return JSON.parse(this.redact(JSON.stringify(value ?? null))) as T;
   }
+}
+
+/** A secret and the encodings of it that output may contain. */
+function encodings(value: string): string[] {
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), Buffer.from(value, 'utf8').toString('base64')]);
+  // JSON-escaping twice: a body quoted inside an error message that is itself JSON.
+  forms.add(JSON.stringify(JSON.stringify(value).slice(1, -1)).slice(1, -1));
+  if (/[\r\n]/.test(value)) {
+    for (const line of value.split(/\r?\n/)) {
+      const trimmed = line.trim();
+      // Lines such as "-----BEGIN PRIVATE KEY-----" are not secret and too common to hide.
+      if (trimmed.length >= 8 && !/^-{3,}[A-Z ]+-{3,}$/.test(trimmed)) {
+        forms.add(trimmed);
+        forms.add(JSON.stringify(trimmed).slice(1, -1));
+      }
+    }
+  }
+  return [...forms];
 }
 
 /** The process-wide redactor used by every output path. */

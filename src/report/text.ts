@@ -77,7 +77,8 @@ export function summaryLine(plan: Plan): string {
 
 export function renderResultLine(r: ChangeResult, col: Colors): string {
   const title = changeTitle(r.change);
-  if (r.outcome === 'done') return redactor.redact(`${col.green('✓')} ${title} ${col.dim(`(${r.ms} ms)`)}`);
+  if (r.outcome === 'done') return redactor.redact(`${col.green('✓')} ${title} ${col.dim(`(${r.ms} ms)`)}${r.note ? ` ${col.dim(`[${r.note}]`)}` : ''}`);
+  if (r.outcome === 'skipped' && r.blockedBy === 'interrupted') return redactor.redact(`${col.yellow('○')} ${title}: not started, apply was interrupted`);
   if (r.outcome === 'skipped') return redactor.redact(`${col.yellow('○')} ${title}: skipped, depends on ${r.blockedBy} which failed`);
   return redactor.redact(`${col.red('✗')} ${title}: ${r.error}`);
 }

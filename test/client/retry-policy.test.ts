@@ -17,14 +17,16 @@ function systemError(code: string, message = code): Error {
 }
 
 describe('retry policy', () => {
-  it('retries 429, 502, 503 and 504 everywhere and 409 only in the fleet area (wire-facts 0.5)', () => {
-    for (const status of [429, 502, 503, 504]) {
+  it('retries 429 always, 500/502/503/504 only when safe to repeat, and 409 only in the fleet area (wire-facts 0.5)', () => {
+    for (const status of [429, 500, 502, 503, 504]) {
       assert.equal(isRetryableStatus(status, policies.of('lists')), true, String(status));
       assert.equal(isRetryableStatus(status, policies.of('fleet')), true, String(status));
     }
+    assert.equal(isRetryableStatus(429, policies.of('lists'), false), true, 'a 429 was refused before anything happened');
+    for (const status of [500, 502, 503, 504]) assert.equal(isRetryableStatus(status, policies.of('lists'), false), false, `a create may have landed before ${status}`);
     assert.equal(isRetryableStatus(409, policies.of('fleet')), true);
     assert.equal(isRetryableStatus(409, policies.of('lists')), false);
-    for (const status of [400, 401, 403, 404, 500]) assert.equal(isRetryableStatus(status, policies.of('fleet')), false, String(status));
+    for (const status of [400, 401, 403, 404]) assert.equal(isRetryableStatus(status, policies.of('fleet')), false, String(status));
   });
 
   it('takes policies from the one area table, with svcform.yaml overrides laid over it', () => {

@@ -53,15 +53,28 @@ describe('client retries against emulator faults', () => {
     await c.close();
   });
 
-  it('retries 502 and 504 on a non-idempotent POST too', async () => {
+  it('does not repeat a non-idempotent POST after a gateway error: it may have been carried out (ambiguous)', async () => {
+    await faults([{ method: 'POST', path: '^/api/spaces/space$', status: 504, times: 1 }]);
+    const { client: c, retries } = client();
+    const err = await c.request({ method: 'POST', path: '/api/spaces/space', body: {}, accept: [405] }).catch((e: unknown) => e);
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.status, 504);
+    assert.equal(err.ambiguous, true);
+    assert.deepEqual(retries, []);
+    await c.close();
+  });
+
+  it('repeats a create of a client-chosen id (idempotent: true) after 502 and 504, and 500 on a GET', async () => {
     await faults([
       { method: 'POST', path: '^/api/spaces/space$', status: 502, times: 1 },
       { method: 'POST', path: '^/api/spaces/space$', status: 504, times: 1 },
+      { method: 'GET', path: '^/api/spaces/space$', status: 500, times: 1 },
     ]);
     const { client: c, retries } = client();
-    const res = await c.request({ method: 'POST', path: '/api/spaces/space', body: {}, accept: [405] });
+    const res = await c.request({ method: 'POST', path: '/api/spaces/space', body: {}, accept: [405], idempotent: true });
     assert.equal(res.status, 405);
-    assert.deepEqual(retries.map((r) => r.reason.slice(0, 3)), ['502', '504']);
+    assert.equal((await c.request({ method: 'GET', path: '/api/spaces/space' })).status, 200);
+    assert.deepEqual(retries.map((r) => r.reason.slice(0, 3)), ['502', '504', '500']);
     await c.close();
   });
 
@@ -148,7 +161,7 @@ describe('client retries against emulator faults', () => {
     const { client: c, retries } = client({ timeoutMs: 150 });
     const res = await c.request({ method: 'GET', path: '/api/spaces/space' });
     assert.equal(res.status, 200);
-    assert.deepEqual(retries.map((r) => r.reason), ['timeout after 150 ms']);
+    assert.deepEqual(retries.map((r) => r.reason), ['no complete answer within 0.15 s (--timeout)']);
     await c.close();
   });
 
@@ -157,7 +170,8 @@ describe('client retries against emulator faults', () => {
     const { client: c, retries } = client({ timeoutMs: 150 });
     const err = await c.request({ method: 'POST', path: '/api/spaces/space', body: {} }).catch((e: unknown) => e);
     assert.ok(err instanceof TransportError);
-    assert.match(err.message, /^POST \/api\/spaces\/space failed: timeout after 150 ms; not retried/);
+    assert.match(err.message, /^POST \/api\/spaces\/space failed: no complete answer within 0.15 s \(--timeout\); not retried/);
+    assert.equal(err.ambiguous, true);
     assert.deepEqual(retries, []);
     await c.close();
   });

@@ -227,7 +227,8 @@ describe('saved plans and partial failures', () => {
     // Every other rule create fails; one connector create is answered after the write happened and the connection dropped.
     await call(emu, 'PUT', '/__emulator/faults', {
       faults: [
-        { method: 'POST', path: '^/api/detection_engine/rules$', status: 500, rate: 1, skip: 1, times: 3 },
+        // Rule creates are safe to repeat (the rule_id is ours), so 500s are retried: enough of them to exhaust a few creates' attempts.
+        { method: 'POST', path: '^/api/detection_engine/rules$', status: 500, rate: 1, skip: 1, times: 15 },
         { method: 'POST', path: '^/api/actions/connector/soc-chat$', dropAfterServe: true, times: 1 },
       ],
     });

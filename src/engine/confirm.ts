@@ -1,0 +1,51 @@
+import { ApiError, TransportError } from '../client/errors.js';
+import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
+import { diffSpecs, withoutIgnored } from './diff.js';
+import type { CreateChange } from './plan.js';
+
+/** Creates tried in all when each attempt's answer is lost and the server shows nothing. */
+const MAX_CREATE_ATTEMPTS = 3;
+
+/** Why a create's outcome is unknown: its answer was lost, or the server says the id is taken. */
+function uncertainty(err: unknown): 'lost answer' | 'conflict' | undefined {
+  if ((err instanceof ApiError || err instanceof TransportError) && err.ambiguous) return 'lost answer';
+  if (err instanceof ApiError && err.status === 409) return 'conflict';
+  return undefined;
+}
+
+function matchesManifest(adapter: KindAdapter, change: CreateChange, live: LiveObject): boolean {
+  const diff = diffSpecs(withoutIgnored(adapter.normalizeLive(live), change.ignore), withoutIgnored(adapter.normalizeDesired(change.resource), change.ignore), {
+    setFields: adapter.setFields,
+  });
+  return diff.equal;
+}
+
+/**
+ * A create is never blindly repeated. When its answer is lost (a gateway's 504, a reset after the
+ * request was sent) or the server answers 409 "already exists" (a repeat of a create that did land,
+ * or another apply), svcform reads the object's identity back: if the server holds exactly what
+ * the manifest says, the create is done; if it holds nothing, the create is tried again; anything
+ * else is a failure that says what the server holds. So a kind whose identity the server does not
+ * enforce (maintenance windows, by title) is never duplicated, and the summary matches the server.
+ */
+export async function createConfirmed(ctx: AdapterContext, adapter: KindAdapter, change: CreateChange): Promise<string | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    let why: 'lost answer' | 'conflict' | undefined;
+    try {
+      await adapter.create(ctx, change.resource);
+      return attempt > 1 ? `created on attempt ${attempt}, after a lost answer` : undefined;
+    } catch (err) {
+      why = uncertainty(err);
+      if (!why) throw err;
+      const found = (await adapter.list(ctx, change.space)).filter((o) => o.name === change.name);
+      if (found.length > 1) {
+        throw new Error(`${(err as Error).message}; the server now holds ${found.length} objects of this identity (ids: ${found.map((o) => o.serverId ?? o.name).join(', ')}): remove the extra ones, then run again`);
+      }
+      if (found.length === 1) {
+        if (matchesManifest(adapter, change, found[0])) return why === 'conflict' ? 'already on the server, as the manifest says (409 on create)' : 'confirmed on the server after a lost answer';
+        throw new Error(`${(err as Error).message}; the server holds this object and it differs from the manifest (made by someone else meanwhile?): run plan again`);
+      }
+      if (why === 'conflict' || attempt >= MAX_CREATE_ATTEMPTS) throw err;
+    }
+  }
+}
