@@ -4,14 +4,50 @@ import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine } from '../report/text.js';
-import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal } from './context.js';
+import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
 import { planFromArgs } from './planning.js';
+import { hostname, userInfo } from 'node:os';
+import { acquireLeases, LeaseHeldError, type HeldLeases } from '../engine/lease.js';
+import { connectorLeaseStore } from '../kinds/lease-store.js';
+import { AREAS } from '../client/areas.js';
 import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
   json?: boolean;
   rotateSecrets?: boolean;
+  /** Seconds to wait for another apply's lease (default 0: fail at once). */
+  lockTimeout?: string;
+  /** `--no-lock` sets this false. */
+  lock?: boolean;
+}
+
+/** A lease not renewed for this long is free (a crashed apply holds it no longer). */
+const LEASE_TTL_MS = 120_000;
+
+/** Takes the apply lease of every space the run may write (engine/lease.ts). */
+function takeLease(opts: ApplyCommandOptions, io: Io, leases: { held?: HeldLeases }) {
+  return async (target: Target, spaces: string[]) => {
+    if (opts.lock === false) return;
+    const wait = opts.lockTimeout === undefined ? 0 : Number(opts.lockTimeout);
+    if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--lock-timeout must be a number of seconds, not ${JSON.stringify(opts.lockTimeout)}`);
+    const store = connectorLeaseStore({ request: (req) => target.client.request({ ...req, area: AREAS.actions.name }) });
+    let told = false;
+    try {
+      leases.held = await acquireLeases(store, spaces, {
+        holder: `${userInfo().username}@${hostname()} pid ${process.pid}${io.env.GITHUB_RUN_ID ? ` run ${io.env.GITHUB_RUN_ID}` : ''}`,
+        waitMs: wait * 1000,
+        ttlMs: LEASE_TTL_MS,
+        onWait: (held, space) => {
+          if (!told && !opts.quiet) io.err(`Waiting for the apply of ${held.holder} in space ${space} (since ${held.since})...`);
+          told = true;
+        },
+      });
+    } catch (err) {
+      if (err instanceof LeaseHeldError) throw new UsageError(`${err.message} Nothing was applied.`);
+      throw err;
+    }
+  };
 }
 
 /** Above this many changes a terminal gets progress lines instead of a line per change. */
@@ -26,7 +62,11 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: opts.config ?? saved.inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
   const col = colorsFor(opts, io);
-  const { plan, target, config } = await planFromArgs(paths, opts, io);
+  const leases: { held?: HeldLeases } = {};
+  const { plan, target, config } = await planFromArgs(paths, opts, io, takeLease(opts, io, leases)).catch(async (err) => {
+    await leases.held?.release();
+    throw err;
+  });
   try {
     if (saved) {
       const before = saved.plan.fingerprint;
@@ -89,6 +129,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     if (report.failed && !opts.json) io.err('Some changes failed; fix the cause and run apply again: it picks up where this run stopped.');
     return report.failed > 0 ? 1 : 0;
   } finally {
+    await leases.held?.release();
     await target.close();
   }
 }

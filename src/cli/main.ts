@@ -57,6 +57,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--plan <file>', 'apply a plan saved with `plan --out` (refused if live state changed)')
     .option('--json', 'print the results as JSON')
     .option('--rotate-secrets', 're-send connector secrets even where nothing else changed')
+    .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: fail at once)")
+    .option('--no-lock', 'take no lease (only when you know no other apply can run)')
     .action(async (paths: string[], opts) => setExit(await applyCommand(paths, opts, io)));
 
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))

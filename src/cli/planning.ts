@@ -25,13 +25,20 @@ export function loadResources(paths: string[], opts: CommonOptions, io: Io, conf
 }
 
 /** validate -> open the target -> read live state -> plan. The caller closes the target. */
-export async function planFromArgs(paths: string[], opts: CommonOptions & { rotateSecrets?: boolean }, io: Io): Promise<Planned> {
+export async function planFromArgs(
+  paths: string[],
+  opts: CommonOptions & { rotateSecrets?: boolean },
+  io: Io,
+  /** Runs once the target is open, before live state is read (apply takes its lease here). */
+  beforeReading?: (target: Target, spaces: string[]) => Promise<void>,
+): Promise<Planned> {
   const config = readConfig(opts, paths);
   const resources = loadResources(paths, opts, io, config);
   const space = defaultSpace(opts, config);
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
   const target = await openTarget(opts, config, io, spaces);
   try {
+    await beforeReading?.(target, spaces);
     const plan = await computePlan({
       resources,
       manage: config.manage,

@@ -2,6 +2,7 @@ import type { Resource } from '../manifest/types.js';
 import { clone, dropNulls, isPlainObject, withoutDefaults } from './normalize.js';
 import type { AdapterContext, CheckIssue, ExportVariable, KindAdapter, LiveObject } from './types.js';
 import { AREAS } from '../client/areas.js';
+import { LEASE_ID } from './lease-store.js';
 
 /**
  * Connectors (/api/actions). Identity: metadata.name is the connector id. Secrets are write-only
@@ -84,7 +85,8 @@ export const connectorAdapter: KindAdapter = {
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
     const res = await ctx.api.request<any[]>({ method: 'GET', path: '/api/actions/connectors', space });
-    return res.body.map((c) => ({
+    // Apply leases (lease-store.ts) are svcform's own bookkeeping, not configuration.
+    return res.body.filter((c) => !LEASE_ID.test(c.id)).map((c) => ({
       kind: 'Connector',
       space,
       name: c.id,

@@ -1,0 +1,108 @@
+/**
+ * A lease on a space for the length of an apply, so two applies never write the same space at once
+ * (both would plan the same creates, and kinds whose identity the server does not enforce would be
+ * duplicated).
+ *
+ * It is built on one atomic primitive of the server: creating an object with a chosen id answers
+ * 409 when that id exists. Leases are numbered objects `1, 2, 3...` per space; the newest number
+ * is the lease in force. To take it, svcform reads the leases, and when the newest is released or
+ * expired it creates the next number: of two takers only one create succeeds. The taker then checks
+ * that its number is still the newest (a taker that read long ago cannot win with a stale number,
+ * because numbers are only removed far behind the newest). A holder renews its expiry while it
+ * works; a crashed holder's lease expires after `ttlMs`, and the next apply takes the next number.
+ */
+
+import type { LeaseRecord, LeaseStore, StoredLease } from '../kinds/lease-store.js';
+
+export type { LeaseRecord, LeaseStore, StoredLease };
+
+export interface LeaseOptions {
+  holder: string;
+  /** How long to wait for a lease held by someone else; 0 fails at once. */
+  waitMs: number;
+  /** A lease not renewed for this long is free. */
+  ttlMs: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  onWait?: (held: StoredLease, space: string) => void;
+}
+
+export class LeaseHeldError extends Error {}
+
+/** Leases this far behind the newest are removed; the gap defeats takers with a stale read. */
+const KEEP_BEHIND = 5;
+
+export interface HeldLeases {
+  release(): Promise<void>;
+}
+
+function inForce(lease: StoredLease | undefined, now: number): boolean {
+  return !!lease && !lease.released && Date.parse(lease.expires) > now;
+}
+
+async function takeOne(store: LeaseStore, space: string, options: LeaseOptions): Promise<number> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const started = now();
+  for (;;) {
+    const leases = await store.list(space);
+    const newest = leases.reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
+    if (newest && inForce(newest, now())) {
+      if (now() - started >= options.waitMs) {
+        throw new LeaseHeldError(
+          `space ${space} is being applied by ${newest.holder} since ${newest.since} (lease until ${newest.expires}); ` +
+            (options.waitMs > 0 ? `waited ${Math.round(options.waitMs / 1000)} s. ` : '') +
+            'Wait for it, raise --lock-timeout, or use --no-lock if you know no other apply runs.',
+        );
+      }
+      options.onWait?.(newest, space);
+      await sleep(Math.min(1000, Math.max(50, options.waitMs / 10)));
+      continue;
+    }
+    const n = (newest?.n ?? 0) + 1;
+    const t = now();
+    const record: LeaseRecord = { holder: options.holder, since: new Date(t).toISOString(), expires: new Date(t + options.ttlMs).toISOString(), released: false };
+    if (!(await store.create(space, n, record))) continue;
+    const after = await store.list(space);
+    if (after.some((l) => l.n > n)) {
+      // Our number was stale: someone took a later one. Step back and try again.
+      await store.update(space, n, { ...record, released: true });
+      continue;
+    }
+    for (const old of after) if (old.n < n - KEEP_BEHIND) await store.remove(space, old.n).catch(() => undefined);
+    return n;
+  }
+}
+
+/**
+ * Takes the lease of every space (in sorted order, so two applies never wait on each other in a
+ * circle), renews them while held, and releases them on `release()`.
+ */
+export async function acquireLeases(store: LeaseStore, spaces: string[], options: LeaseOptions): Promise<HeldLeases> {
+  const now = options.now ?? Date.now;
+  const held: Array<{ space: string; n: number; since: string }> = [];
+  const release = async () => {
+    clearInterval(timer);
+    for (const h of held.splice(0)) {
+      const t = now();
+      await store.update(h.space, h.n, { holder: options.holder, since: h.since, expires: new Date(t).toISOString(), released: true }).catch(() => undefined);
+    }
+  };
+  const timer = setInterval(() => {
+    for (const h of held) {
+      const t = now();
+      store.update(h.space, h.n, { holder: options.holder, since: h.since, expires: new Date(t + options.ttlMs).toISOString(), released: false }).catch(() => undefined);
+    }
+  }, Math.max(1000, options.ttlMs / 3));
+  timer.unref();
+  try {
+    for (const space of [...new Set(spaces)].sort()) {
+      const n = await takeOne(store, space, options);
+      held.push({ space, n, since: new Date(now()).toISOString() });
+    }
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { release };
+}

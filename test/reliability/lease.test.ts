@@ -1,0 +1,114 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { acquireLeases, LeaseHeldError, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
+import { call, emulator } from '../helpers/emulator.js';
+import { cli } from '../helpers/cli.js';
+
+/** An in-memory store with the server's one guarantee: create of an existing number fails. */
+function memoryStore(): LeaseStore & { leases: Map<string, StoredLease> } {
+  const leases = new Map<string, StoredLease>();
+  const key = (space: string, n: number) => `${space}/${n}`;
+  return {
+    leases,
+    async list(space) {
+      return [...leases.entries()].filter(([k]) => k.startsWith(space + '/')).map(([, v]) => ({ ...v }));
+    },
+    async create(space, n, record: LeaseRecord) {
+      if (leases.has(key(space, n))) return false;
+      leases.set(key(space, n), { n, ...record });
+      return true;
+    },
+    async update(space, n, record) {
+      leases.set(key(space, n), { n, ...record });
+    },
+    async remove(space, n) {
+      leases.delete(key(space, n));
+    },
+  };
+}
+
+describe('apply leases (engine/lease.ts)', () => {
+  it('a second taker fails at once naming the holder, and takes the lease once it is released', async () => {
+    const store = memoryStore();
+    const first = await acquireLeases(store, ['default'], { holder: 'ci-1', waitMs: 0, ttlMs: 60_000 });
+    await assert.rejects(acquireLeases(store, ['default'], { holder: 'ci-2', waitMs: 0, ttlMs: 60_000 }), (err: Error) => err instanceof LeaseHeldError && /applied by ci-1 since/.test(err.message));
+    await first.release();
+    const second = await acquireLeases(store, ['default'], { holder: 'ci-2', waitMs: 0, ttlMs: 60_000 });
+    await second.release();
+    assert.deepEqual([...store.leases.values()].map((l) => [l.n, l.holder, l.released]), [[1, 'ci-1', true], [2, 'ci-2', true]]);
+  });
+
+  it('a crashed holder loses the lease when it expires', async () => {
+    const store = memoryStore();
+    let clock = Date.parse('2026-11-22T10:00:00Z');
+    const options = { waitMs: 0, ttlMs: 60_000, now: () => clock };
+    await acquireLeases(store, ['default'], { ...options, holder: 'crashed' }); // never released
+    clock += 61_000;
+    const next = await acquireLeases(store, ['default'], { ...options, holder: 'next' });
+    await next.release();
+    assert.equal(store.leases.get('default/2')?.holder, 'next');
+  });
+
+  it('waits up to the timeout for a lease in force', async () => {
+    const store = memoryStore();
+    const first = await acquireLeases(store, ['a', 'b'], { holder: 'one', waitMs: 0, ttlMs: 60_000 });
+    setTimeout(() => void first.release(), 150);
+    const started = Date.now();
+    const second = await acquireLeases(store, ['b', 'a'], { holder: 'two', waitMs: 5000, ttlMs: 60_000 });
+    assert.ok(Date.now() - started >= 100);
+    await second.release();
+  });
+
+  it('of many takers racing for one number, exactly one wins', async () => {
+    const store = memoryStore();
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => acquireLeases(store, ['default'], { holder: `t${i}`, waitMs: 0, ttlMs: 60_000 })));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+  });
+});
+
+describe('two applies at once (issue 11: item 2)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator({ latencyMs: 30 });
+  });
+  after(() => emu.stop());
+  beforeEach(async () => {
+    await call(emu, 'POST', '/__emulator/reset');
+  });
+
+  it('never duplicate maintenance windows: the second waits for the first, then finds nothing to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
+    cpSync('examples/maintenance', dir, { recursive: true });
+    const [a, b] = await Promise.all([cli(['apply', dir, '--url', emu.url, '--lock-timeout', '30']), cli(['apply', dir, '--url', emu.url, '--lock-timeout', '30'])]);
+    assert.equal(a.code, 0, a.out + a.err);
+    assert.equal(b.code, 0, b.out + b.err);
+    const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
+    assert.equal(found.body.total, 2, JSON.stringify(found.body.maintenanceWindows.map((w: any) => w.title)));
+    assert.ok([a.out, b.out].some((o) => /Nothing to apply/.test(o)), 'one of them found the work done');
+    // The leases are svcform's own: no plan shows them.
+    const plan = await cli(['plan', 'examples/connectors', '--url', emu.url]);
+    assert.doesNotMatch(plan.out, /svcform-lease/);
+  });
+
+  it('without --lock-timeout the second fails at once, naming the holder, and writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
+    cpSync('examples/maintenance', dir, { recursive: true });
+    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', {
+      name: `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released: false })}`,
+      connector_type_id: '.server-log',
+      config: {},
+      secrets: {},
+    });
+    emu.log.clear();
+    const run = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /space default is being applied by ci@runner-7 pid 42 since .*--lock-timeout.*Nothing was applied/);
+    assert.deepEqual(emu.log.all().filter((r) => r.method !== 'GET').map((r) => r.path), []);
+    const forced = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
+    assert.equal(forced.code, 0, forced.err);
+  });
+});
