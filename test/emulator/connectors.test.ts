@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { ConnectorsState } from '../../src/emulator/areas/connectors.js';
+import type { ConnectorsState } from '../../src/emulator/areas/connectors/index.js';
 
 const DOCUMENTED_TYPES = ['.webhook', '.email', '.index', '.server-log', '.gen-ai', '.chat', '.incident', '.ticketing', '.team-chat', '.issue-tracker'];
 

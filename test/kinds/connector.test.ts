@@ -7,7 +7,7 @@ import { connectorAdapter } from '../../src/kinds/connector.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { ConnectorsState } from '../../src/emulator/areas/connectors.js';
+import type { ConnectorsState } from '../../src/emulator/areas/connectors/index.js';
 import { contextFor } from '../../src/engine/context.js';
 
 /** Manifests as people write them: server defaults left out, secrets included. */
