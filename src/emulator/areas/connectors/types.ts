@@ -30,9 +30,11 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     id: '.webhook', name: 'Webhook', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold',
     config: { url: 'url', method: ['post', 'put'], hasAuth: 'boolean', authType: ['webhook-authentication-basic', 'webhook-authentication-ssl'], certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', ...HEADERS_AND_TLS },
     requiredConfig: ['url'],
-    defaults: () => ({ method: 'post' }),
+    // hasAuth is `schema.boolean({ defaultValue: true })` in the webhook config schema (wire-facts
+    // §15 fact 4); authType has no default (its default sits inside schema.maybe, which never applies).
+    defaults: () => ({ method: 'post', hasAuth: true }),
     secrets: ['user', 'password', 'crt', 'key', 'pfx'],
-    needsSecrets: (c) => c.hasAuth === true,
+    needsSecrets: (c) => c.hasAuth !== false,
   },
   {
     id: '.email', name: 'Email', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
