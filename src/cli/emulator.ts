@@ -1,6 +1,6 @@
 import type { Credential } from '../emulator/auth.js';
 import { startEmulator } from '../emulator/server.js';
-import type { License } from '../emulator/context.js';
+import { isRealRoute, REAL_ROUTES, type License } from '../emulator/context.js';
 import { UsageError, type Io } from './context.js';
 
 export interface EmulatorCommandOptions {
@@ -12,6 +12,7 @@ export interface EmulatorCommandOptions {
   readOnlyApiKey?: string;
   spaces?: string;
   license?: string;
+  realRoutes?: string;
 }
 
 /** `svcform emulator`: the embedded emulator as a server, until SIGINT/SIGTERM. */
@@ -26,6 +27,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
   if (opts.readOnlyApiKey) credentials.push({ type: 'apiKey', secret: opts.readOnlyApiKey, user: 'viewer', readOnly: true });
   const licenses = ['basic', 'gold', 'platinum', 'enterprise', 'trial'];
   if (opts.license && !licenses.includes(opts.license)) throw new UsageError(`--license must be one of ${licenses.join(', ')}`);
+  const realRoutes = opts.realRoutes ? opts.realRoutes.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const unknownRoute = realRoutes.find((r) => !isRealRoute(r));
+  if (unknownRoute) throw new UsageError(`--real-routes: unknown route ${unknownRoute}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
   const emu = await startEmulator({
     port,
     host: opts.host ?? '127.0.0.1',
@@ -34,6 +38,7 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
     credentials,
     spaces: opts.spaces ? opts.spaces.split(',').map((s) => s.trim()).filter(Boolean) : [],
     license: opts.license as License | undefined,
+    realRoutes: realRoutes.filter(isRealRoute),
   });
   io.err(`svcform emulator listening on ${emu.url}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
   await new Promise<void>((resolve) => {

@@ -14,7 +14,7 @@ import {
   type ExportResult,
   type LiveGroup,
 } from '../engine/export.js';
-import { fetchLive, pairKey } from '../engine/live.js';
+import { completeLive, fetchLive, pairKey } from '../engine/live.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { packageRoot } from '../manifest/schema.js';
@@ -92,6 +92,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   try {
     const fetchStart = Date.now();
     const live = await fetchLive(target.ctx, pairs, adapterFor, () => false);
+    if (!live.failures.length) await completeLive(target.ctx, live, adapterFor);
     if (live.failures.length) {
       for (const f of live.failures) io.err(redactor.redact(`error: cannot list ${f.kind} in space ${f.space}: ${f.error.message}`));
       throw new UsageError(`could not read every kind and space; nothing was written to ${displayDir(outDir)}`);

@@ -100,6 +100,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--read-only-api-key <key>', 'also accept this key with read-only privileges')
     .option('--spaces <ids>', 'spaces besides default, comma-separated')
     .option('--license <type>', 'licence level (default platinum)')
+    .option('--real-routes <names>', 'routes that behave as the real server where it differs from the API document, comma-separated (e.g. saved-query-update)')
     .action(async (opts) => setExit(await emulatorCommand(opts, io)));
 
   return program;

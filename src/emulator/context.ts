@@ -3,10 +3,28 @@ import type { Store } from './store.js';
 
 export type License = 'basic' | 'gold' | 'platinum' | 'enterprise' | 'trial';
 
+/**
+ * Routes where service-api.md and the real server disagree. By default the emulator does what the
+ * document says; a route named here behaves as the real server does instead, so a client can be
+ * tested against both (the project rule: svcform converges against either).
+ */
+export const REAL_ROUTES = {
+  /** Saved-query PUT: the name in `id` (no `new_id`), a partial update, "" for an omitted description (wire-facts §15 fact 5). */
+  'saved-query-update': 'PUT /api/hostquery/saved_queries/{id}',
+} as const;
+
+export type RealRoute = keyof typeof REAL_ROUTES;
+
+export function isRealRoute(name: unknown): name is RealRoute {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(REAL_ROUTES, name);
+}
+
 export interface EmulatorSettings {
   license: License;
   /** Whether the deployment is self-managed (agentless Fleet calls are refused with 400). */
   selfManaged: boolean;
+  /** Routes switched from the document's behaviour to the real server's. */
+  realRoutes: Set<RealRoute>;
 }
 
 /** What every area handler may use besides the request. */

@@ -1,4 +1,4 @@
-import type { EmulatorContext, License } from './context.js';
+import { isRealRoute, REAL_ROUTES, type EmulatorContext, type License } from './context.js';
 import type { Faults, FaultRule } from './faults.js';
 import type { RequestLog } from './requestlog.js';
 import type { EmuResponse } from './router.js';
@@ -17,7 +17,8 @@ const LICENSES: License[] = ['basic', 'gold', 'platinum', 'enterprise', 'trial']
 
 /**
  * Routes under /__emulator/ are not part of the API: they let tests and benchmarks read the
- * request log, reset state, add spaces, change the licence and make the server slow or flaky.
+ * request log, reset state, add spaces, change the licence, switch routes to the real server's
+ * behaviour and make the server slow or flaky.
  * They need no credentials and no kbn-xsrf header.
  */
 export function handleControl(method: string, url: URL, raw: Buffer, deps: ControlDeps): EmuResponse {
@@ -46,6 +47,7 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
       deps.log.clear();
       deps.faults.clear();
       deps.runtime.latencyMs = 0;
+      deps.context.settings.realRoutes = new Set(deps.runtime.initialRealRoutes);
       return { body: { reset: true } };
     case 'GET /spaces':
       return { body: { spaces: deps.store.data.spaces } };
@@ -61,6 +63,16 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
       if (!LICENSES.includes(body?.type)) return { status: 400, body: { error: `type must be one of ${LICENSES.join(', ')}` } };
       deps.context.settings.license = body.type;
       return { body: { license: body.type } };
+    }
+    case 'GET /real-routes':
+      return { body: realRoutesBody(deps.context) };
+    case 'PUT /real-routes': {
+      const routes = body?.routes;
+      if (!Array.isArray(routes) || !routes.every(isRealRoute)) {
+        return { status: 400, body: { error: `routes must be an array of ${Object.keys(REAL_ROUTES).join(', ')}` } };
+      }
+      deps.context.settings.realRoutes = new Set(routes);
+      return { body: realRoutesBody(deps.context) };
     }
     case 'GET /latency':
       return { body: { ms: deps.runtime.latencyMs } };
@@ -86,4 +98,9 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
     default:
       return { status: 404, body: { error: `no control route ${key}` } };
   }
+}
+
+/** The routes switched to the real server's behaviour, and every route that can be. */
+function realRoutesBody(context: EmulatorContext): { routes: string[]; available: Record<string, string> } {
+  return { routes: [...context.settings.realRoutes].sort(), available: { ...REAL_ROUTES } };
 }

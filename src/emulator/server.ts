@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { authenticate, type Credential } from './auth.js';
-import { makeContext, type EmulatorContext, type License } from './context.js';
+import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type License, type RealRoute } from './context.js';
 import { EmuError, errorBody } from './errors.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './requestlog.js';
@@ -26,6 +26,11 @@ export interface EmulatorOptions {
   license?: License;
   /** A clock for status derivations (maintenance windows); tests may pin it. */
   now?: () => Date;
+  /**
+   * Routes that behave as the real server does where it differs from service-api.md (names in
+   * REAL_ROUTES, context.ts); every other route follows the document.
+   */
+  realRoutes?: RealRoute[];
 }
 
 export interface RunningEmulator {
@@ -42,20 +47,25 @@ export interface RunningEmulator {
 export interface EmulatorRuntime {
   latencyMs: number;
   credentials: Credential[];
+  /** The real routes chosen at start, restored by a reset. */
+  initialRealRoutes: RealRoute[];
 }
 
 const MAX_BODY = 64 * 1024 * 1024;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = new Store(options.stateFile, options.spaces ?? []);
-  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true }, options.now);
+  const realRoutes = options.realRoutes ?? [];
+  const unknown = realRoutes.filter((r) => !isRealRoute(r));
+  if (unknown.length) throw new Error(`unknown real route(s) ${unknown.join(', ')}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
+  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true, realRoutes: new Set(realRoutes) }, options.now);
   const router = new Router();
   for (const area of AREAS) area.register(router);
   const log = new RequestLog();
   const faults = new Faults();
   const credentials = [...(options.credentials ?? [])];
   if (options.apiKey) credentials.push({ type: 'apiKey', secret: options.apiKey, user: 'svcform' });
-  const runtime: EmulatorRuntime = { latencyMs: options.latencyMs ?? 0, credentials };
+  const runtime: EmulatorRuntime = { latencyMs: options.latencyMs ?? 0, credentials, initialRealRoutes: [...realRoutes] };
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((req, res) => {

@@ -43,3 +43,22 @@ export async function fetchLive(
   );
   return state;
 }
+
+/**
+ * For export: each listed object completed by its adapter where the listing leaves fields out (a
+ * pack's shards). Failures are reported per pair like listing failures.
+ */
+export async function completeLive(ctx: AdapterContext, live: LiveState, adapterFor: (kind: string) => KindAdapter | undefined): Promise<void> {
+  await Promise.all(
+    [...live.objects.entries()].map(async ([key, objects]) => {
+      const adapter = adapterFor(objects[0]?.kind ?? '');
+      if (!adapter?.complete) return;
+      try {
+        live.objects.set(key, await Promise.all(objects.map((o) => adapter.complete!(contextFor(ctx, adapter), o))));
+      } catch (err) {
+        const [kind, space] = key.split('\u0000');
+        live.failures.push({ kind, space, error: err as Error });
+      }
+    }),
+  );
+}

@@ -155,9 +155,12 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       errors.push({ subject, source: res.source, message: `the live object is ${current.readOnly}; svcform never writes it (remove the manifest)` });
       continue;
     }
+    // Fields the listing did not report are left out of the comparison (but not carried from the
+    // live side like ignored ones: the update writes the manifest's value).
+    const uncompared = [...ignore, ...(adapter.unreported?.(current) ?? [])];
     let diff;
     try {
-      diff = diffSpecs(withoutIgnored(normalizeLive(current), ignore), withoutIgnored(adapter.normalizeDesired(res), ignore), {
+      diff = diffSpecs(withoutIgnored(normalizeLive(current), uncompared), withoutIgnored(adapter.normalizeDesired(res), uncompared), {
         setFields: adapter.setFields,
         secretPointers: res.secretPointers,
       });

@@ -14,7 +14,8 @@ import { LEASE_ID } from './lease-store.js';
 function configDefaults(typeId: string, config: Record<string, unknown>): Record<string, unknown> {
   switch (typeId) {
     case '.webhook':
-      return { method: 'post' };
+      // hasAuth: `schema.boolean({ defaultValue: true })` in the webhook config (wire-facts §15 fact 4).
+      return { method: 'post', hasAuth: true };
     case '.email':
       return { hasAuth: true, service: 'other' };
     case '.index':
@@ -30,7 +31,8 @@ function configDefaults(typeId: string, config: Record<string, unknown>): Record
 function secretKeys(typeId: string, config: Record<string, unknown>): string[] {
   switch (typeId) {
     case '.webhook':
-      if (!config.hasAuth) return [];
+      // The server defaults hasAuth to true; only an explicit false means no credentials.
+      if (config.hasAuth === false) return [];
       // Certificate authentication carries the certificate in secrets, not a user and password.
       if (config.authType === 'webhook-authentication-ssl') return config.certType === 'ssl-pfx' ? ['pfx'] : ['crt', 'key'];
       return ['user', 'password'];

@@ -20,9 +20,22 @@ const QUERY_DEFAULTS = { snapshot: false, removed: false };
 const ALL_POLICIES_SHARD = '*';
 
 function canonicalShards(shards: unknown): Record<string, number> {
-  // A create reply carries shards as [{key, value}]; every other reply as a map.
+  // A create reply carries shards as [{key, value}]; GET as a map; find not at all (see unreported).
   if (Array.isArray(shards)) return sortKeys(Object.fromEntries(shards.map((s: any) => [s.key, s.value])));
   return isPlainObject(shards) ? sortKeys({ ...shards }) : {};
+}
+
+/**
+ * A pack's queries by query id, from either shape a reply carries: the map GET and create answer,
+ * or the stored array of `{id, ...}` the find reply answers (wire-facts §15 fact 3).
+ */
+function queriesById(queries: unknown): Record<string, Record<string, any>> {
+  if (!Array.isArray(queries)) return isPlainObject(queries) ? queries : {};
+  const out: Record<string, Record<string, any>> = {};
+  queries.forEach((q, i) => {
+    if (isPlainObject(q)) out[typeof q.id === 'string' && q.id !== '' ? q.id : String(i)] = q;
+  });
+  return out;
 }
 
 function canonicalQuery(q: Record<string, any>): Record<string, any> {
@@ -49,9 +62,8 @@ function canonical(source: Record<string, any>): Record<string, any> {
   out.policy_ids = asSet<string>(Array.isArray(source.policy_ids) ? source.policy_ids : []);
   out.shards = canonicalShards(source.shards);
   const queries: Record<string, any> = {};
-  for (const queryId of Object.keys(isPlainObject(source.queries) ? source.queries : {}).sort()) {
-    queries[queryId] = canonicalQuery(source.queries[queryId]);
-  }
+  const byId = queriesById(source.queries);
+  for (const queryId of Object.keys(byId).sort()) queries[queryId] = canonicalQuery(byId[queryId]);
   out.queries = queries;
   return out;
 }
@@ -112,8 +124,10 @@ export const hostQueryPackAdapter: KindAdapter = {
     return refs;
   },
 
-  // The find reply carries whole packs (service-api.md: "flattened pack objects"), so no GET per
-  // pack. Two packs of one name are both returned; the engine reports the clash.
+  // The find reply carries the packs (service-api.md: "flattened pack objects") with their queries in
+  // stored form and without shards, and planning makes no GET per pack: shards are left out of
+  // the comparison when a listing lacks them (unreported). Two packs of one name are both
+  // returned; the engine reports the clash.
   async list(ctx, space) {
     const items = await listAllPages<Record<string, any>>(ctx.api, {
       path: BASE,
@@ -133,6 +147,19 @@ export const hostQueryPackAdapter: KindAdapter = {
 
   normalizeLive(live) {
     return canonical(live.body);
+  },
+
+  unreported(live) {
+    return 'shards' in live.body ? [] : ['/spec/shards'];
+  },
+
+  // An exported manifest without the pack's shards would wipe them at its first update (PUT resets
+  // omitted fields), so export reads each pack whose listing left them out: one GET per pack,
+  // the price of an export that round-trips.
+  async complete(ctx, live) {
+    if ('shards' in live.body) return live;
+    const res = await ctx.api.request<{ data?: Record<string, any> }>({ method: 'GET', path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`, space: live.space });
+    return { ...live, body: { ...live.body, shards: res.body?.data?.shards ?? {} } };
   },
 
   // Pack names are unique per space, so a repeated create answers 409 rather than duplicating.

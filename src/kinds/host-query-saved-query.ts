@@ -9,8 +9,14 @@ const BASE = '/api/hostquery/saved_queries';
 /** Large pages, and ten of them still fit the search window (page × pageSize ≤ 10 000). */
 export const HOSTQUERY_PAGE_SIZE = 1000;
 
-/** Server defaults of the result type when a query says nothing (wire-facts §8: server-defaulted). */
-const SAVED_QUERY_DEFAULTS = { snapshot: true, removed: false };
+/**
+ * What the server assumes when a query says nothing: the result type (wire-facts §8: server-defaulted)
+ * and the timeout, which clients fill with the host-query default of 60 seconds when it is absent
+ * (osquery QUERY_TIMEOUT.DEFAULT). Absent and 60 are therefore the same, and a manifest that drops
+ * its timeout is written as 60: the real update keeps an omitted field and the timeout codec
+ * (60 to 900) takes no empty value, so this is the only way to clear one there.
+ */
+const SAVED_QUERY_DEFAULTS = { snapshot: true, removed: false, timeout: 60 };
 
 /** `platform` is a comma-joined set: `darwin,linux` and `linux, darwin` are the same value. */
 export function canonicalPlatform(platform: unknown): string | undefined {
@@ -19,10 +25,14 @@ export function canonicalPlatform(platform: unknown): string | undefined {
   return parts.length > 0 ? parts.join(',') : undefined;
 }
 
-/** An ecs_mapping with sorted keys, or undefined when empty (empty and absent mean the same). */
+/**
+ * An ecs_mapping with sorted keys, or undefined when empty (empty and absent mean the same). Takes
+ * the map replies carry and the `[{key, value}]` array a pack's stored queries carry in a find reply.
+ */
 export function canonicalEcsMapping(mapping: unknown): Record<string, any> | undefined {
-  if (!isPlainObject(mapping) || Object.keys(mapping).length === 0) return undefined;
-  return sortKeys(clone(mapping));
+  const asMap = Array.isArray(mapping) ? Object.fromEntries(mapping.filter(isPlainObject).map((e) => [e.key, e.value])) : mapping;
+  if (!isPlainObject(asMap) || Object.keys(asMap).length === 0) return undefined;
+  return sortKeys(clone(asMap));
 }
 
 export function trimmedOrUndefined(v: unknown): string | undefined {
@@ -45,7 +55,7 @@ function canonical(source: Record<string, any>): Record<string, any> {
   if (description !== undefined) out.description = description;
   if (platform !== undefined) out.platform = platform;
   if (version !== undefined) out.version = version;
-  if (typeof source.timeout === 'number') out.timeout = source.timeout;
+  out.timeout = typeof source.timeout === 'number' ? source.timeout : SAVED_QUERY_DEFAULTS.timeout;
   out.snapshot = typeof source.snapshot === 'boolean' ? source.snapshot : SAVED_QUERY_DEFAULTS.snapshot;
   out.removed = typeof source.removed === 'boolean' ? source.removed : SAVED_QUERY_DEFAULTS.removed;
   if (ecsMapping !== undefined) out.ecs_mapping = ecsMapping;
@@ -54,8 +64,9 @@ function canonical(source: Record<string, any>): Record<string, any> {
 
 /**
  * The write body for a spec. The API takes interval as a string of digits. Optional fields the
- * manifest omits are sent empty ("" / {}) and the result-type flags with their defaults, so an
- * update clears them whether the server replaces (service-api.md) or merges (wire-facts §8).
+ * manifest omits are sent empty ("" / {}) and the result-type flags and timeout with their
+ * defaults, so an update clears them whether the server replaces (service-api.md) or keeps what a
+ * body leaves out (the real route, wire-facts §15 fact 5).
  */
 function writeBody(spec: Record<string, any>): Record<string, any> {
   const body: Record<string, any> = {
@@ -67,8 +78,8 @@ function writeBody(spec: Record<string, any>): Record<string, any> {
     ecs_mapping: spec.ecs_mapping ?? {},
     snapshot: spec.snapshot ?? SAVED_QUERY_DEFAULTS.snapshot,
     removed: spec.removed ?? SAVED_QUERY_DEFAULTS.removed,
+    timeout: spec.timeout ?? SAVED_QUERY_DEFAULTS.timeout,
   };
-  if (spec.timeout !== undefined) body.timeout = spec.timeout;
   return body;
 }
 
@@ -125,8 +136,8 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
     });
   },
 
-  // service-api.md: "update always needs new_id (the name) and replaces". `id` goes along for
-  // servers that still read the name from it.
+  // service-api.md: "update always needs new_id (the name) and replaces"; the real route reads the
+  // name from `id` and ignores `new_id` (wire-facts §15 fact 5). Both go along, so either works.
   async update(ctx, res, live) {
     await ctx.api.request({
       method: 'PUT',
@@ -150,7 +161,7 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
     if (n.description !== undefined) spec.description = n.description;
     if (n.platform !== undefined) spec.platform = n.platform;
     if (n.version !== undefined) spec.version = n.version;
-    if (n.timeout !== undefined) spec.timeout = n.timeout;
+    if (n.timeout !== SAVED_QUERY_DEFAULTS.timeout) spec.timeout = n.timeout;
     if (n.snapshot !== SAVED_QUERY_DEFAULTS.snapshot) spec.snapshot = n.snapshot;
     if (n.removed !== SAVED_QUERY_DEFAULTS.removed) spec.removed = n.removed;
     if (n.ecs_mapping !== undefined) spec.ecs_mapping = n.ecs_mapping;

@@ -71,6 +71,17 @@ export interface KindAdapter extends KindRules {
   normalizeDesired(res: Resource): Record<string, any>;
   /** A live object in the manifest's spec shape: server-managed fields dropped, defaults kept. */
   normalizeLive(live: LiveObject): Record<string, any>;
+  /**
+   * JSON Pointers (`/spec/...`) of fields this listing of `live` does not report, so neither side of
+   * the comparison includes them (a pack's shards: the find reply leaves them out, and planning
+   * makes no request per object). An update still writes the manifest's value for them.
+   */
+  unreported?(live: LiveObject): string[];
+  /**
+   * Export only (planning never calls it): the object with what its listing left out read in, one
+   * request per object that needs it. Exported manifests must hold every field an update writes.
+   */
+  complete?(ctx: AdapterContext, live: LiveObject): Promise<LiveObject>;
   create(ctx: AdapterContext, res: Resource): Promise<void>;
   /** Bring `live` to `res` with the API's own update semantics (replace, merge or patch). */
   update(ctx: AdapterContext, res: Resource, live: LiveObject, options: UpdateOptions): Promise<void>;

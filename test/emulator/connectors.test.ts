@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { ConnectorsState } from '../../src/emulator/areas/connectors.js';
+import type { ConnectorsState } from '../../src/emulator/areas/connectors/index.js';
 
 const DOCUMENTED_TYPES = ['.webhook', '.email', '.index', '.server-log', '.gen-ai', '.chat', '.incident', '.ticketing', '.team-chat', '.issue-tracker'];
 
@@ -96,14 +96,15 @@ describe('emulator: connectors (/api/actions)', () => {
     }
   });
 
-  it('returns every optional config key of the type as null, plus the webhook default method (wire-facts 1.3)', async () => {
+  it('returns every optional config key of the type as null, plus the webhook defaults method (wire-facts 1.3) and hasAuth (wire-facts §15 fact 4)', async () => {
     const res = await api('POST', '/api/actions/connector/full-hook', webhook('https://x.example/hook'));
     assert.deepEqual(res.body, {
       id: 'full-hook',
       name: 'Hook',
       connector_type_id: '.webhook',
-      config: { url: 'https://x.example/hook', method: 'post', hasAuth: null, authType: null, certType: null, ca: null, headers: null, verificationMode: null },
-      is_missing_secrets: false,
+      config: { url: 'https://x.example/hook', method: 'post', hasAuth: true, authType: null, certType: null, ca: null, headers: null, verificationMode: null },
+      // hasAuth defaulted to true, so a webhook created without credentials is missing them.
+      is_missing_secrets: true,
       is_preconfigured: false,
       is_deprecated: false,
       is_system_action: false,
@@ -122,6 +123,16 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(other.body.config.verificationMode, 'full');
     const openai = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://api.example/v1/chat/completions' }, secrets: { apiKey: 'k' } });
     assert.equal(openai.body.config.verificationMode, null);
+  });
+
+  it('.webhook hasAuth defaults to true, keeps an explicit false, and authType gets no default (wire-facts §15 fact 4: schema.boolean({ defaultValue: true }); OAS has_auth.default true; authType\'s default sits inside schema.maybe)', async () => {
+    const omitted = await api('POST', '/api/actions/connector', { name: 'h', connector_type_id: '.webhook', config: { url: 'https://a.example' }, secrets: { user: 'u', password: 'p' } });
+    assert.deepEqual([omitted.body.config.hasAuth, omitted.body.config.authType, omitted.body.is_missing_secrets], [true, null, false]);
+    const off = await api('POST', '/api/actions/connector', { name: 'h', connector_type_id: '.webhook', config: { url: 'https://a.example', hasAuth: false } });
+    assert.deepEqual([off.body.config.hasAuth, off.body.is_missing_secrets], [false, false]);
+    // A PUT that leaves hasAuth out gets the default again (config is replaced whole, wire-facts 1.2).
+    const put = await api('PUT', `/api/actions/connector/${off.body.id}`, { name: 'h', config: { url: 'https://a.example' } });
+    assert.equal(put.body.config.hasAuth, true);
   });
 
   it('defaults config to {} (service-api.md Connectors: "config ... default {}")', async () => {

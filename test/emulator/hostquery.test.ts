@@ -11,17 +11,7 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 async function createSavedQuery(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
-  const res = await call(emu, 'POST', `${space}${SQ}`, { id: unique('sq'), query: 'SELECT 1;', interval: 60, ...body });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data;
-}
-
-async function createPack(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
-  const res = await call(emu, 'POST', `${space}${PACKS}`, {
-    name: unique('pack'),
-    queries: { uptime: { query: 'SELECT * FROM uptime;', interval: 60 } },
-    ...body,
-  });
+  const res = await call(emu, 'POST', `${space}${SQ}`, { id: unique('sq'), query: 'SELECT 1;', interval: '60', ...body });
   assert.equal(res.status, 200, res.text);
   return res.body.data;
 }
@@ -47,11 +37,14 @@ describe('emulator host queries: saved queries', () => {
     assert.equal(data.version, '5.0.0');
   });
 
-  it('stores interval as a string of seconds, also when sent as an integer (service-api.md Resources: "interval (R, string of seconds)")', async () => {
-    const data = await createSavedQuery(emu, { interval: 120 });
+  it('takes interval as a string of seconds and refuses a number on create (service-api.md Resources: "interval (R, string of seconds)"; osquery-io-ts-types interval = t.string)', async () => {
+    const data = await createSavedQuery(emu, { interval: '120' });
     assert.equal(data.interval, '120');
     const read = await call(emu, 'GET', `${SQ}/${data.saved_object_id}`);
     assert.equal(read.body.data.interval, '120');
+    const numeric = await call(emu, 'POST', SQ, { id: unique('sq'), query: 'SELECT 1;', interval: 120 });
+    assert.equal(numeric.status, 400);
+    assert.equal(numeric.body.message, '[request body]: Invalid value "120" supplied to "interval"');
   });
 
   it('keeps platform as a comma-joined string (service-api.md Resources: "platform (comma separated)")', async () => {
@@ -66,7 +59,7 @@ describe('emulator host queries: saved queries', () => {
   });
 
   it('answers 400 when id, query or interval is missing or interval is not seconds (service-api.md Resources: "id (name string, R), query (R), interval (R ...)"; Errors: 400)', async () => {
-    for (const body of [{ query: 'SELECT 1;', interval: 60 }, { id: unique('x'), interval: 60 }, { id: unique('x'), query: 'SELECT 1;' }, { id: unique('x'), query: 'SELECT 1;', interval: 'hourly' }]) {
+    for (const body of [{ query: 'SELECT 1;', interval: '60' }, { id: unique('x'), interval: '60' }, { id: unique('x'), query: 'SELECT 1;' }, { id: unique('x'), query: 'SELECT 1;', interval: 'hourly' }]) {
       const res = await call(emu, 'POST', SQ, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error, 'Bad Request');
@@ -76,7 +69,7 @@ describe('emulator host queries: saved queries', () => {
 
   it('answers 409 for a duplicate id (service-api.md Errors: "Duplicate id on create (saved object, list) | 409")', async () => {
     const data = await createSavedQuery(emu);
-    const res = await call(emu, 'POST', SQ, { id: data.id, query: 'SELECT 2;', interval: 60 });
+    const res = await call(emu, 'POST', SQ, { id: data.id, query: 'SELECT 2;', interval: '60' });
     assert.equal(res.status, 409);
     assert.deepEqual(Object.keys(res.body).sort(), ['error', 'message', 'statusCode']);
   });
@@ -93,7 +86,7 @@ describe('emulator host queries: saved queries', () => {
 
   it('update without new_id answers 400 (service-api.md Host queries: "update always needs new_id (the name)")', async () => {
     const data = await createSavedQuery(emu);
-    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { query: 'SELECT 2;', interval: 60 });
+    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { query: 'SELECT 2;', interval: '60' });
     assert.equal(res.status, 400);
     assert.match(res.body.message, /new_id/);
   });
@@ -101,7 +94,7 @@ describe('emulator host queries: saved queries', () => {
   it('update replaces: omitted optional fields are removed and id becomes new_id (service-api.md Host queries: "update ... replaces")', async () => {
     const data = await createSavedQuery(emu, { description: 'old', platform: 'linux', version: '1.0.0', snapshot: false, ecs_mapping: { a: { value: 'b' } } });
     const newId = unique('renamed');
-    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { new_id: newId, query: 'SELECT 2;', interval: 30 });
+    const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { new_id: newId, query: 'SELECT 2;', interval: '30' });
     assert.equal(res.status, 200);
     const read = (await call(emu, 'GET', `${SQ}/${data.saved_object_id}`)).body.data;
     assert.equal(read.id, newId);
@@ -115,12 +108,12 @@ describe('emulator host queries: saved queries', () => {
   it('update to a new_id another query holds answers 409 (service-api.md Errors: 409 conflict)', async () => {
     const a = await createSavedQuery(emu);
     const b = await createSavedQuery(emu);
-    const res = await call(emu, 'PUT', `${SQ}/${b.saved_object_id}`, { new_id: a.id, query: 'SELECT 1;', interval: 60 });
+    const res = await call(emu, 'PUT', `${SQ}/${b.saved_object_id}`, { new_id: a.id, query: 'SELECT 1;', interval: '60' });
     assert.equal(res.status, 409);
   });
 
   it('update and delete of an unknown saved_object_id answer 404 (service-api.md Errors: 404)', async () => {
-    assert.equal((await call(emu, 'PUT', `${SQ}/nope`, { new_id: 'x', query: 'SELECT 1;', interval: 60 })).status, 404);
+    assert.equal((await call(emu, 'PUT', `${SQ}/nope`, { new_id: 'x', query: 'SELECT 1;', interval: '60' })).status, 404);
     assert.equal((await call(emu, 'DELETE', `${SQ}/nope`)).status, 404);
   });
 
@@ -181,184 +174,45 @@ describe('emulator host queries: saved queries', () => {
     assert.equal((await call(emu, 'GET', `${SQ}?page=0`)).status, 400);
   });
 
-  it('seeds prebuilt saved queries (prebuilt: true) that refuse update and delete with 400 (wire-facts §8: "Prebuilt queries (prebuilt:true) cannot be updated")', async () => {
+  it('seeds prebuilt saved queries (prebuilt: true) that refuse update and delete with 409 (wire-facts §15 fact 5; osquery server/routes/saved_query/update_saved_query_route.ts and delete_saved_query_route.ts answer conflict)', async () => {
     const all = (await call(emu, 'GET', `${SQ}?pageSize=1000`)).body.data;
     const prebuilt = all.filter((q: any) => q.prebuilt === true);
     assert.ok(prebuilt.length >= 2);
     const target = prebuilt[0];
-    const put = await call(emu, 'PUT', `${SQ}/${target.saved_object_id}`, { new_id: target.id, query: 'SELECT 1;', interval: 60 });
-    assert.equal(put.status, 400);
+    const put = await call(emu, 'PUT', `${SQ}/${target.saved_object_id}`, { new_id: target.id, query: 'SELECT 1;', interval: '60' });
+    assert.deepEqual([put.status, put.body.error, put.body.message], [409, 'Conflict', 'Elastic prebuilt Saved query cannot be updated.']);
     const del = await call(emu, 'DELETE', `${SQ}/${target.saved_object_id}`);
-    assert.equal(del.status, 400);
+    assert.deepEqual([del.status, del.body.message], [409, 'Elastic prebuilt Saved query cannot be deleted.']);
     assert.equal((await call(emu, 'GET', `${SQ}/${target.saved_object_id}`)).status, 200);
   });
-});
 
-describe('emulator host queries: packs', () => {
-  let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-
-  it('create answers data with saved_object_id and audit fields (service-api.md Host queries: "create pack | name, queries R ... | data with saved_object_id")', async () => {
-    const data = await createPack(emu, { description: 'd', enabled: true, policy_ids: ['p1'] });
-    assert.match(data.saved_object_id, UUID);
-    assert.equal(data.description, 'd');
-    assert.equal(data.enabled, true);
-    assert.deepEqual(data.policy_ids, ['p1']);
-    assert.equal(data.created_by, 'elastic');
-    assert.ok(Date.parse(data.updated_at));
-    assert.deepEqual(data.queries, { uptime: { query: 'SELECT * FROM uptime;', interval: 60 } });
+  it('a body that fails validation answers a platform 400 in io-ts wording (osquery server/utils/build_validation/route_validation.ts: formatErrors of @kbn/securitysolution-io-ts-utils)', async () => {
+    const res = await call(emu, 'POST', SQ, { id: unique('sq'), interval: '60' });
+    assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message: '[request body]: Invalid value "undefined" supplied to "query"' });
+    const nested = await call(emu, 'POST', SQ, { id: unique('sq'), query: 'SELECT 1;', interval: '60', ecs_mapping: { 'user.name': { field: 7 } } });
+    assert.equal(nested.body.message, '[request body]: Invalid value "7" supplied to "ecs_mapping,user.name,field"');
   });
 
-  it('the create reply carries shards as an array of {key, value} and no read_only (wire-facts §9: "The create response is not authoritative")', async () => {
-    const data = await createPack(emu, { policy_ids: ['p1', 'p2'], shards: { p1: 50, p2: 100 } });
-    assert.deepEqual(data.shards, [{ key: 'p1', value: 50 }, { key: 'p2', value: 100 }]);
-    assert.equal('read_only' in data, false);
-    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
-    assert.deepEqual(read.shards, { p1: 50, p2: 100 });
+  it('accepts and ignores unknown keys, at the top and inside ecs_mapping entries (osquery common/api/saved_query/create_saved_query_route.ts: an io-ts t.type, not t.exact, so exactCheck reports nothing)', async () => {
+    const data = await createSavedQuery(emu, { colour: 'blue', ecs_mapping: { 'user.name': { field: 'username', note: 'x' } } });
+    assert.equal(data.colour, undefined);
+    const read = (await call(emu, 'GET', `${SQ}/${data.saved_object_id}`)).body.data;
+    assert.equal(read.colour, undefined);
+    assert.deepEqual(read.ecs_mapping, { 'user.name': { field: 'username', note: 'x' } });
   });
 
-  it('answers 400 without name or queries, or with a query entry missing query or an integer interval (service-api.md Resources: "name (R), queries (R)"; "query (R ...), interval (R, seconds, int)")', async () => {
-    const bodies = [
-      { queries: { q: { query: 'SELECT 1;', interval: 60 } } },
-      { name: unique('p') },
-      { name: unique('p'), queries: { q: { interval: 60 } } },
-      { name: unique('p'), queries: { q: { query: 'SELECT 1;' } } },
-      { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 1.5 } } },
-      { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 60 } }, policy_ids: 'p1' },
-    ];
-    for (const body of bodies) {
-      const res = await call(emu, 'POST', PACKS, body);
-      assert.equal(res.status, 400, JSON.stringify(body));
-      assert.equal(res.body.error, 'Bad Request');
-    }
+  it('takes an ecs_mapping entry with field, value (string or strings) or neither (osquery-io-ts-types ecsMapping: a t.partial of field and value)', async () => {
+    const data = await createSavedQuery(emu, { ecs_mapping: { a: { field: 'f' }, b: { value: 'v' }, c: { value: ['x', 'y'] }, d: {} } });
+    assert.deepEqual(data.ecs_mapping, { a: { field: 'f' }, b: { value: 'v' }, c: { value: ['x', 'y'] }, d: {} });
+    assert.equal((await call(emu, 'POST', SQ, { id: unique('sq'), query: 'SELECT 1;', interval: '60', ecs_mapping: { a: { value: 3 } } })).status, 400);
   });
 
-  it('answers 400 for a shard percent outside 1 to 100 (service-api.md Limits: "Host query shards | pack | percent 1 to 100 per policy")', async () => {
-    for (const percent of [0, 101, 50.5]) {
-      const res = await call(emu, 'POST', PACKS, { name: unique('p'), queries: {}, shards: { p1: percent } });
-      assert.equal(res.status, 400, String(percent));
-    }
-    assert.ok(await createPack(emu, { shards: { p1: 1, p2: 100 } }));
-  });
-
-  it('answers 409 for a second pack of the same name (wire-facts §9: "Pack names must be unique (I)"; decision: enforced)', async () => {
-    const data = await createPack(emu);
-    const res = await call(emu, 'POST', PACKS, { name: data.name, queries: {} });
-    assert.equal(res.status, 409);
-    assert.match(res.body.message, /already exists/);
-  });
-
-  it('get answers data with shards as a map, read_only, type and namespaces, and 404 for an unknown id (wire-facts §9 get; service-api.md Errors: 404)', async () => {
-    const data = await createPack(emu, { shards: { p9: 10 } });
-    const read = await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`);
-    assert.equal(read.status, 200);
-    assert.equal(read.body.data.read_only, false);
-    assert.deepEqual(read.body.data.shards, { p9: 10 });
-    assert.equal(read.body.data.type, 'hostquery-pack');
-    assert.deepEqual(read.body.data.namespaces, ['default']);
-    assert.equal((await call(emu, 'GET', `${PACKS}/nope`)).status, 404);
-  });
-
-  it('accepts queries.*.saved_query_id on writes and never returns it (wire-facts §9: "accepted on writes and never returned")', async () => {
-    const sq = await createSavedQuery(emu);
-    const data = await createPack(emu, { queries: { q: { query: 'SELECT 1;', interval: 60, saved_query_id: sq.id } } });
-    assert.equal(data.queries.q.saved_query_id, undefined);
-    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
-    assert.equal(read.queries.q.saved_query_id, undefined);
-    const put = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, { queries: { q: { query: 'SELECT 1;', interval: 60, saved_query_id: sq.id } } });
-    assert.equal(put.body.data.queries.q.saved_query_id, undefined);
-  });
-
-  it('returns a query\'s snapshot and removed only when true (osquery server source: convertSOQueriesToPack)', async () => {
-    const data = await createPack(emu, { queries: { a: { query: 'SELECT 1;', interval: 60, snapshot: false, removed: true }, b: { query: 'SELECT 2;', interval: 60, snapshot: true, removed: false } } });
-    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
-    assert.deepEqual(read.queries.a, { query: 'SELECT 1;', interval: 60, removed: true });
-    assert.deepEqual(read.queries.b, { query: 'SELECT 2;', interval: 60, snapshot: true });
-  });
-
-  it('update takes every field as optional and resets omitted ones, keeping name and enabled (service-api.md Host queries: "update pack | same fields, all optional; omitted fields may reset")', async () => {
-    const data = await createPack(emu, { description: 'd', enabled: true, policy_ids: ['p1'], shards: { p1: 20 } });
-    const res = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, {});
-    assert.equal(res.status, 200);
-    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
-    assert.equal(read.name, data.name);
-    assert.equal(read.enabled, true);
-    assert.equal(read.description, '');
-    assert.deepEqual(read.policy_ids, []);
-    assert.deepEqual(read.shards, {});
-    assert.deepEqual(read.queries, {});
-    assert.deepEqual(res.body.data.queries, {});
-  });
-
-  it('update answers data with the whole pack (service-api.md Host queries: "update pack ... data pack")', async () => {
-    const data = await createPack(emu);
-    const name = unique('renamed');
-    const res = await call(emu, 'PUT', `${PACKS}/${data.saved_object_id}`, { name, enabled: false, policy_ids: ['p2'], shards: { p2: 30 }, queries: { q: { query: 'SELECT 3;', interval: 10 } } });
-    assert.equal(res.status, 200);
-    assert.equal(res.body.data.name, name);
-    assert.deepEqual(res.body.data.shards, { p2: 30 });
-    assert.equal(res.body.data.read_only, false);
-    assert.equal(res.body.data.created_at, data.created_at);
-  });
-
-  it('update to a name another pack holds answers 409, update of an unknown id 404 (service-api.md Errors: 404; wire-facts §9 unique names)', async () => {
-    const a = await createPack(emu);
-    const b = await createPack(emu);
-    assert.equal((await call(emu, 'PUT', `${PACKS}/${b.saved_object_id}`, { name: a.name })).status, 409);
-    assert.equal((await call(emu, 'PUT', `${PACKS}/nope`, { name: 'x' })).status, 404);
-  });
-
-  it('seeds a prebuilt read_only pack per space that cannot be updated (service-api.md Host queries: "prebuilt packs cannot be updated"; wire-facts §9 read_only)', async () => {
-    const list = (await call(emu, 'GET', `${PACKS}?pageSize=100`)).body.data;
-    const prebuilt = list.filter((p: any) => p.read_only === true);
-    assert.equal(prebuilt.length, 1);
-    const res = await call(emu, 'PUT', `${PACKS}/${prebuilt[0].saved_object_id}`, { name: prebuilt[0].name, queries: prebuilt[0].queries });
-    assert.equal(res.status, 400);
-  });
-
-  it('delete answers an empty object and the pack is gone (service-api.md Host queries: "delete pack | | empty object")', async () => {
-    const data = await createPack(emu);
-    const res = await call(emu, 'DELETE', `${PACKS}/${data.saved_object_id}`);
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body, {});
-    assert.equal((await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).status, 404);
-    assert.equal((await call(emu, 'DELETE', `${PACKS}/${data.saved_object_id}`)).status, 404);
-  });
-
-  it('find answers page, per_page, total and flattened packs, page 1 of 20 by default (service-api.md Host queries: "find packs | page (default 1), page_size (default 20) ... | page, per_page, total, data (flattened pack objects)")', async () => {
-    const fresh = await emulator();
-    try {
-      for (let i = 0; i < 21; i++) await createPack(fresh, { policy_ids: ['p1'], shards: { p1: 40 } });
-      const res = await call(fresh, 'GET', PACKS);
-      assert.equal(res.status, 200);
-      assert.deepEqual({ page: res.body.page, per_page: res.body.per_page, total: res.body.total }, { page: 1, per_page: 20, total: 22 });
-      assert.equal(res.body.data.length, 20);
-      const item = res.body.data.find((p: any) => !p.read_only);
-      assert.match(item.saved_object_id, UUID);
-      assert.deepEqual(item.shards, { p1: 40 });
-      assert.deepEqual(item.policy_ids, ['p1']);
-      assert.equal(typeof item.queries.uptime.query, 'string');
-      assert.equal(item.attributes, undefined);
-      assert.equal((await call(fresh, 'GET', `${PACKS}?page=2`)).body.data.length, 2);
-    } finally {
-      await fresh.stop();
-    }
-  });
-
-  it('find sorts by createdAt by default, newest first (service-api.md Host queries: "sort (default createdAt), sort_order")', async () => {
-    const fresh = await emulator();
-    try {
-      for (const name of ['m', 'z', 'a']) await createPack(fresh, { name });
-      assert.deepEqual((await call(fresh, 'GET', PACKS)).body.data.slice(0, 3).map((p: any) => p.name), ['a', 'z', 'm']);
-      const asc = (await call(fresh, 'GET', `${PACKS}?sort=name&sortOrder=asc`)).body.data.map((p: any) => p.name);
-      assert.deepEqual(asc.slice(0, 3), ['a', 'm', 'prebuilt-hardware-monitoring']);
-      assert.equal((await call(fresh, 'GET', `${PACKS}?sortOrder=sideways`)).status, 400);
-      assert.equal((await call(fresh, 'GET', `${PACKS}?page=2&pageSize=5001`)).status, 400);
-    } finally {
-      await fresh.stop();
+  it('takes timeout from 60 to 900 seconds (osquery-io-ts-types timeout = inRangeRt(60, 60 * 15))', async () => {
+    assert.equal((await createSavedQuery(emu, { timeout: 60 })).timeout, 60);
+    assert.equal((await createSavedQuery(emu, { timeout: 900 })).timeout, 900);
+    for (const timeout of [59, 901, '120']) {
+      const res = await call(emu, 'POST', SQ, { id: unique('sq'), query: 'SELECT 1;', interval: '60', timeout });
+      assert.equal(res.status, 400, String(timeout));
     }
   });
 });
@@ -388,7 +242,7 @@ describe('emulator host queries: live queries, privileges and spaces', () => {
   });
 
   it('records its creator in created_by and updated_by (service-api.md Resources: "audit metadata")', async () => {
-    const res = await call(emu, 'POST', SQ, { id: 'by-ops', query: 'SELECT 1;', interval: 60 }, full);
+    const res = await call(emu, 'POST', SQ, { id: 'by-ops', query: 'SELECT 1;', interval: '60' }, full);
     assert.equal(res.body.data.created_by, 'ops');
   });
 
@@ -400,7 +254,7 @@ describe('emulator host queries: live queries, privileges and spaces', () => {
   });
 
   it('packs and saved queries of one space are invisible in another (service-api.md cross-cutting rule 1: "A resource created in one space is not visible from another")', async () => {
-    const sq = await call(emu, 'POST', `/s/other${SQ}`, { id: 'only-in-other', query: 'SELECT 1;', interval: 60 }, full);
+    const sq = await call(emu, 'POST', `/s/other${SQ}`, { id: 'only-in-other', query: 'SELECT 1;', interval: '60' }, full);
     const pack = await call(emu, 'POST', `/s/other${PACKS}`, { name: 'only-in-other', queries: {} }, full);
     assert.equal(sq.status, 200);
     assert.equal(pack.status, 200);

@@ -7,7 +7,7 @@ import { connectorAdapter } from '../../src/kinds/connector.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { ConnectorsState } from '../../src/emulator/areas/connectors.js';
+import type { ConnectorsState } from '../../src/emulator/areas/connectors/index.js';
 import { contextFor } from '../../src/engine/context.js';
 
 /** Manifests as people write them: server defaults left out, secrets included. */
@@ -24,6 +24,8 @@ const MANIFESTS: Record<string, Record<string, any>> = {
   'soc-mail': { name: 'SOC mail', connector_type_id: '.email', config: { from: 'soc@example.com', host: 'smtp.example.com', port: 587 }, secrets: { user: 'soc', password: 'pw' } },
   'soc-chat': { name: 'SOC alerts channel', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example.com/hooks/abc' } },
   'soc-tickets': { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' } },
+  // hasAuth left out: the server fills true (wire-facts §15 fact 4).
+  'soc-webhook-default-auth': { name: 'SOC relay', connector_type_id: '.webhook', config: { url: 'https://relay.example.com/in' }, secrets: { user: 'relay', password: 'pw' } },
 };
 
 describe('Connector adapter', () => {
@@ -95,9 +97,11 @@ describe('Connector adapter', () => {
     await assert.rejects(connectorAdapter.update(ctx, res, await liveOne('soc-server-log'), { rotateSecrets: false }), /connector_type_id cannot change.*\.server-log.*\.index/);
   });
 
-  it('fills the type defaults on the desired side and drops secrets (wire-facts 1.3, 1.4)', () => {
+  it('fills the type defaults on the desired side and drops secrets (wire-facts 1.3, 1.4; §15 fact 4: .webhook hasAuth true)', () => {
     const desired = connectorAdapter.normalizeDesired(resource('Connector', 'x', MANIFESTS['soc-pagerduty']));
     assert.equal(desired.config.method, 'post');
+    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', MANIFESTS['soc-webhook-default-auth'])).config.hasAuth, true);
+    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', { name: 'w', connector_type_id: '.webhook', config: { url: 'https://a.example', hasAuth: false } })).config.hasAuth, false);
     assert.equal(desired.secrets, undefined);
     const openai = connectorAdapter.normalizeDesired(resource('Connector', 'y', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://a.example/v1/chat/completions' } }));
     assert.equal(openai.config.verificationMode, undefined);
@@ -119,6 +123,13 @@ describe('Connector adapter', () => {
     const log = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-server-log')!);
     assert.deepEqual(log, { spec: { name: 'SOC server log', connector_type_id: '.server-log' }, variables: [] });
     assert.equal(connectorAdapter.toSpec(all.find((l) => l.name === 'soc-llm')!).spec.config.verificationMode, undefined);
+    // A webhook whose hasAuth is the server's default: left out of the spec, secrets still written.
+    const relay = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-webhook-default-auth')!);
+    assert.deepEqual(relay.spec.config, { url: 'https://relay.example.com/in' });
+    assert.deepEqual(Object.keys(relay.spec.secrets), ['user', 'password']);
+    // Also from a listing that leaves hasAuth out: absent means the default, true.
+    const bare = connectorAdapter.toSpec({ kind: 'Connector', space: 'default', name: 'b', body: { id: 'b', name: 'b', connector_type_id: '.webhook', config: { url: 'https://b.example' } } });
+    assert.deepEqual(Object.keys(bare.spec.secrets), ['user', 'password']);
   });
 
   it('exports the secret keys the connector really uses: certificates for SSL webhooks, none for email without auth', () => {

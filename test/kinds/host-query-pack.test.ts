@@ -8,8 +8,19 @@ import { hostQuerySavedQueryAdapter } from '../../src/kinds/host-query-saved-que
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { HostQueryState } from '../../src/emulator/areas/hostquery/common.js';
+import type { Resource } from '../../src/manifest/types.js';
+import { withoutIgnored } from '../../src/engine/diff.js';
+import { computePlan } from '../../src/engine/plan.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { adapterFor } from '../../src/kinds/registry.js';
 
 const KIND = 'HostQueryPack';
+
+/** The two sides as the engine compares them: fields the listing did not report left out of both. */
+function assertConverged(obj: LiveObject, res: Resource, message?: string): void {
+  const unreported = adapter.unreported?.(obj) ?? [];
+  assert.deepEqual(withoutIgnored(adapter.normalizeLive(obj), unreported), withoutIgnored(adapter.normalizeDesired(res), unreported), message);
+}
 
 describe('HostQueryPack adapter', () => {
   let emu: RunningEmulator;
@@ -55,7 +66,9 @@ describe('HostQueryPack adapter', () => {
       const obj = await live(res.name, res.space);
       assert.equal(obj.readOnly, undefined);
       assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
-      assert.deepEqual(adapter.normalizeLive(obj), adapter.normalizeDesired(res), res.name);
+      assertConverged(obj, res, res.name);
+      // Read whole (as export does), the pack holds the manifest's shards too.
+      assert.deepEqual(adapter.normalizeLive(await adapter.complete!(ctx, obj)), adapter.normalizeDesired(res), res.name);
     }
   });
 
@@ -88,10 +101,10 @@ describe('HostQueryPack adapter', () => {
     const res = resource(KIND, 'from-saved', { enabled: true, queries: { sockets: { query: 'SELECT * FROM process_open_sockets;', interval: 120, saved_query_id: 'open-sockets' } } });
     await adapter.create(ctx, res);
     const obj = await live('from-saved');
-    assert.equal(obj.body.queries.sockets.saved_query_id, undefined);
-    assert.deepEqual(adapter.normalizeLive(obj), adapter.normalizeDesired(res));
+    assert.equal(obj.body.queries.find((q: any) => q.id === 'sockets').saved_query_id, undefined);
+    assertConverged(obj, res);
     await adapter.update(ctx, res, obj, { rotateSecrets: false });
-    assert.deepEqual(adapter.normalizeLive(await live('from-saved')), adapter.normalizeDesired(res));
+    assertConverged(await live('from-saved'), res);
   });
 
   it('marks the prebuilt pack read-only', async () => {
@@ -103,27 +116,30 @@ describe('HostQueryPack adapter', () => {
   it('shows a query interval and the enabled flag changed through the API as differences', async () => {
     const res = manifests[1];
     const obj = await live(res.name);
-    const changedQueries = { ...obj.body.queries, processes: { ...obj.body.queries.processes, interval: 900 } };
-    const put = await call(emu, 'PUT', `/api/hostquery/packs/${obj.serverId}`, { ...obj.body, queries: changedQueries, read_only: undefined, saved_object_id: undefined });
+    const whole = (await call(emu, 'GET', `/api/hostquery/packs/${obj.serverId}`)).body.data;
+    const changedQueries = { ...whole.queries, processes: { ...whole.queries.processes, interval: 900 } };
+    const { description, enabled, policy_ids, shards } = whole;
+    const put = await call(emu, 'PUT', `/api/hostquery/packs/${obj.serverId}`, { description, enabled, policy_ids, shards, queries: changedQueries });
     assert.equal(put.status, 200, put.text);
     const drifted = await live(res.name);
     assert.equal(adapter.normalizeLive(drifted).queries.processes.interval, 900);
     assert.notDeepEqual(adapter.normalizeLive(drifted), adapter.normalizeDesired(res));
 
     const minimal = await live('minimal');
-    await call(emu, 'PUT', `/api/hostquery/packs/${minimal.serverId}`, { enabled: true, queries: minimal.body.queries });
+    const minimalWhole = (await call(emu, 'GET', `/api/hostquery/packs/${minimal.serverId}`)).body.data;
+    await call(emu, 'PUT', `/api/hostquery/packs/${minimal.serverId}`, { enabled: true, queries: minimalWhole.queries });
     assert.notDeepEqual(adapter.normalizeLive(await live('minimal')), adapter.normalizeDesired(manifests[0]));
   });
 
   it('update converges, resetting what the manifest leaves out', async () => {
     for (const res of manifests.slice(0, 2)) {
       await adapter.update(ctx, res, await live(res.name, res.space), { rotateSecrets: false });
-      assert.deepEqual(adapter.normalizeLive(await live(res.name, res.space)), adapter.normalizeDesired(res), res.name);
+      assertConverged(await live(res.name, res.space), res, res.name);
     }
     const smaller = resource(KIND, 'linux-baseline', { enabled: true, policy_ids: ['servers-prod'], queries: { listening: { query: 'SELECT * FROM listening_ports;', interval: 600 } } });
     await adapter.update(ctx, smaller, await live('linux-baseline'), { rotateSecrets: false });
-    const after = await live('linux-baseline');
-    assert.deepEqual(Object.keys(after.body.queries), ['listening']);
+    const after = await adapter.complete!(ctx, await live('linux-baseline'));
+    assert.deepEqual(after.body.queries.map((q: any) => q.id), ['listening']);
     assert.deepEqual(after.body.shards, {});
     assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(smaller));
   });
@@ -135,7 +151,9 @@ describe('HostQueryPack adapter', () => {
       const rebuilt = resource(KIND, obj.name, spec, { space: obj.space });
       assert.deepEqual(adapter.normalizeDesired(rebuilt), adapter.normalizeLive(obj), obj.name);
     }
-    assert.deepEqual(adapter.toSpec(await live('soc-pack', 'soc')).spec, { shards: { '*': 50 }, queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
+    // The listing has no shards; export completes each pack first (complete), and then has them.
+    assert.deepEqual(adapter.toSpec(await live('soc-pack', 'soc')).spec, { queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
+    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, await live('soc-pack', 'soc'))).spec, { shards: { '*': 50 }, queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
   });
 
   it('delete removes the pack', async () => {
@@ -180,5 +198,59 @@ describe('HostQueryPack adapter listing', () => {
     assert.deepEqual(routes, ['/api/hostquery/packs', '/api/hostquery/packs']);
     assert.equal(all.length, total + 1);
     assert.equal(new Set(all.map((o) => o.serverId)).size, total + 1);
+  });
+});
+
+describe('HostQueryPack adapter and the find reply in stored form (wire-facts §15 fact 3)', () => {
+  let emu: RunningEmulator;
+  let ctx: AdapterContext;
+  before(async () => {
+    emu = await emulator();
+    ctx = { api: fetchRequester(emu.url), log: () => {} };
+  });
+  after(() => emu.stop());
+
+  const query = { query: 'SELECT * FROM users;', interval: 600, platform: 'linux', ecs_mapping: { 'user.name': { field: 'username' } } };
+  const asMap = { name: 'p', description: 'd', enabled: true, policy_ids: [], shards: { '*': 50 }, queries: { users: query } };
+  const asStored = { ...asMap, shards: [{ key: '*', value: 50 }], queries: [{ id: 'users', ...query, ecs_mapping: [{ key: 'user.name', value: { field: 'username' } }] }] };
+  const liveOf = (body: Record<string, any>): LiveObject => ({ kind: KIND, space: 'default', name: 'p', serverId: 'x', body });
+
+  it('reads queries, ecs_mapping and shards in either shape, map or stored array, to the same normalized pack', () => {
+    assert.deepEqual(adapter.normalizeLive(liveOf(asStored)), adapter.normalizeLive(liveOf(asMap)));
+    assert.deepEqual(adapter.normalizeLive(liveOf(asStored)).queries.users.ecs_mapping, { 'user.name': { field: 'username' } });
+  });
+
+  it('names shards as unreported only when the listing left them out', () => {
+    const { shards: _shards, ...withoutShards } = asStored;
+    assert.deepEqual(adapter.unreported!(liveOf(withoutShards)), ['/spec/shards']);
+    assert.deepEqual(adapter.unreported!(liveOf(asStored)), []);
+    assert.deepEqual(adapter.unreported!(liveOf(asMap)), []);
+  });
+
+  async function plan(resources: Resource[]) {
+    return computePlan({ resources, manage: [], adapterFor, ctx });
+  }
+
+  it('plan after apply is empty, with queries, ecs_mapping and shards, and without a GET per pack', async () => {
+    const res = resource(KIND, 'stored-form', { description: 'd', enabled: true, shards: { '*': 50 }, queries: { users: query, uptime: { query: 'SELECT * FROM uptime;', interval: 60, snapshot: false } } });
+    const first = await plan([res]);
+    assert.deepEqual(first.changes.map((c) => c.action), ['create']);
+    assert.equal((await applyPlan(first.changes, { ctx, adapterFor, concurrency: 1 })).done, 1);
+    await call(emu, 'DELETE', '/__emulator/requests');
+    const second = await plan([res]);
+    assert.deepEqual(second.changes, []);
+    assert.equal(second.summary.unchanged, 1);
+    const routes = (await call(emu, 'GET', '/__emulator/requests')).body.requests.map((r: any) => r.route);
+    assert.deepEqual(routes, ['/api/hostquery/packs']);
+  });
+
+  it('an update writes the manifest\'s shards although the plan could not compare them', async () => {
+    const changed = resource(KIND, 'stored-form', { description: 'changed', enabled: true, shards: { '*': 20 }, queries: { users: query } });
+    const p = await plan([changed]);
+    assert.deepEqual(p.changes.map((c) => [c.action, c.fields.map((f) => f.pointer).sort()]), [['update', ['/description', '/queries/uptime']]]);
+    await applyPlan(p.changes, { ctx, adapterFor, concurrency: 1 });
+    const obj = (await adapter.list(ctx, 'default')).find((o) => o.name === 'stored-form')!;
+    assert.deepEqual((await adapter.complete!(ctx, obj)).body.shards, { '*': 20 });
+    assert.deepEqual((await plan([changed])).changes, []);
   });
 });

@@ -6,6 +6,10 @@ import { resource } from '../helpers/resource.js';
 import { hostQuerySavedQueryAdapter as adapter } from '../../src/kinds/host-query-saved-query.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import type { RealRoute } from '../../src/emulator/context.js';
+import { computePlan } from '../../src/engine/plan.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { adapterFor } from '../../src/kinds/registry.js';
 
 const KIND = 'HostQuerySavedQuery';
 
@@ -144,3 +148,57 @@ describe('HostQuerySavedQuery adapter listing', () => {
     assert.equal(new Set(names).size, total);
   });
 });
+
+// The same scenario against both update behaviours: service-api.md ("update always needs new_id and
+// replaces", the emulator's default) and the real route (wire-facts §15 fact 5: name in `id`,
+// partial update, description "" when omitted), switched on with realRoutes.
+for (const [label, realRoutes] of [['document', []], ['real', ['saved-query-update']]] as Array<[string, RealRoute[]]>) {
+  describe(`HostQuerySavedQuery adapter converges against the ${label} update behaviour`, () => {
+    let emu: RunningEmulator;
+    let ctx: AdapterContext;
+    before(async () => {
+      emu = await emulator({ realRoutes });
+      ctx = { api: fetchRequester(emu.url), log: () => {} };
+    });
+    after(() => emu.stop());
+
+    async function applyAndReplan(spec: Record<string, any>, expected: string): Promise<Record<string, any>> {
+      const res = resource(KIND, 'converging', spec);
+      const planned = await computePlan({ resources: [res], manage: [], adapterFor, ctx });
+      assert.deepEqual(planned.changes.map((c) => c.action), [expected]);
+      const report = await applyPlan(planned.changes, { ctx, adapterFor, concurrency: 1 });
+      assert.equal(report.done, 1);
+      const again = await computePlan({ resources: [res], manage: [], adapterFor, ctx });
+      assert.deepEqual(again.changes.map((c) => [c.action, c.fields.map((f) => f.pointer)]), [], 'plan after apply is empty');
+      const listed = (await adapter.list(ctx, 'default')).find((o) => o.name === 'converging')!;
+      return (await call(emu, 'GET', `/api/hostquery/saved_queries/${listed.serverId}`)).body.data;
+    }
+
+    const full = {
+      query: 'SELECT * FROM users;',
+      interval: 3600,
+      description: 'Local users',
+      platform: 'linux,darwin',
+      version: '5.0.0',
+      timeout: 120,
+      ecs_mapping: { 'user.name': { field: 'username' } },
+    };
+
+    it('create, then plan is empty', async () => {
+      await applyAndReplan(full, 'create');
+    });
+
+    it('a changed query is updated, then plan is empty', async () => {
+      const stored = await applyAndReplan({ ...full, query: 'SELECT uid, username FROM users;' }, 'update');
+      assert.equal(stored.query, 'SELECT uid, username FROM users;');
+      assert.equal(stored.description, 'Local users');
+    });
+
+    it('description, platform, version, ecs_mapping and timeout dropped from the manifest are cleared on the server, then plan is empty', async () => {
+      const stored = await applyAndReplan({ query: 'SELECT uid, username FROM users;', interval: 3600 }, 'update');
+      for (const field of ['description', 'platform', 'version']) assert.ok(!stored[field], `${field}: ${JSON.stringify(stored[field])}`);
+      assert.deepEqual(stored.ecs_mapping ?? {}, {});
+      assert.equal(stored.timeout, 60);
+    });
+  });
+}

@@ -174,7 +174,7 @@ const CASES: FixtureCase[] = [
     mistake: 'a capitalised platform and a zero timeout',
     errors: [
       '8:3 HostQuerySavedQuery/logged-in-users: spec.platform must be linux, darwin or windows, comma-separated (e.g. linux,darwin), not "Linux"',
-      '9:3 HostQuerySavedQuery/logged-in-users: spec.timeout must be >= 1',
+      '9:3 HostQuerySavedQuery/logged-in-users: spec.timeout must be >= 60',
     ],
   },
   {

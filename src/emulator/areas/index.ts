@@ -4,7 +4,7 @@ import { hostQueryArea } from './hostquery/index.js';
 import { uptimeArea } from './uptime.js';
 import { listsArea } from './lists/index.js';
 import { maintenanceWindowsArea } from './maintenance-windows/index.js';
-import { connectorsArea } from './connectors.js';
+import { connectorsArea } from './connectors/index.js';
 import { rulesArea } from './rules/index.js';
 import { fleetArea } from './fleet/index.js';
 

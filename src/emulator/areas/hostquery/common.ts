@@ -5,7 +5,7 @@ import type { EmuRequest } from '../../router.js';
 /** Store slot name of the host-query area (per space). */
 export const HOSTQUERY_AREA = 'hostquery';
 
-export type EcsMapping = Record<string, { field?: string; value?: string | string[] }>;
+export type EcsMapping = Record<string, { field?: string; value?: string | string[]; [other: string]: unknown }>;
 
 export interface SavedQueryRecord {
   saved_object_id: string;
@@ -125,71 +125,88 @@ function seedState(ctx: EmulatorContext): HostQueryState {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Body validation. Route-schema failures are platform 400s worded like the real route validation
-// ("[request body]: name: Required", wire-facts 0.3).
+// Body validation. The real routes validate bodies with io-ts codecs (osquery
+// server/utils/build_validation/route_validation.ts: decode, then exactCheck, then formatErrors from
+// @kbn/securitysolution-io-ts-utils), so a failure is a platform 400 whose message reads
+// `[request body]: Invalid value "<value>" supplied to "<path>"`, the path being the keys from
+// the body down to the field joined with commas. None of the codecs is wrapped in t.exact, so
+// exactCheck finds nothing to report: unknown keys are accepted and ignored, at every depth.
 
-export function invalid(field: string, problem: string): EmuError {
-  return badRequest(`[request body]: ${field}: ${problem}`);
+/** A path for `invalid`: keys from the body down to the field, as io-ts reports them (integer keys left out). */
+export function pathOf(...keys: string[]): string {
+  return keys.filter((k) => k.trim() !== '' && !Number.isInteger(Number(k))).join(',');
+}
+
+export function invalid(path: string, value: unknown): EmuError {
+  const shown = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  return badRequest(`[request body]: Invalid value "${shown}" supplied to "${path}"`);
 }
 
 export function requireObjectBody(body: unknown): Record<string, any> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest('[request body]: Expected object, received ' + describe(body));
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('', body);
   return body as Record<string, any>;
 }
 
-export function describe(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
+export function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function optionalString(body: Record<string, any>, field: string, path = field): string | undefined {
   const v = body[field];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw invalid(path, `Expected string, received ${describe(v)}`);
+  if (typeof v !== 'string') throw invalid(path, v);
   return v;
 }
 
+/**
+ * A required string. The codecs take any string, "" included; the emulator also refuses "" for the
+ * fields service-api.md marks required (R), since an empty name or query is no value at all.
+ */
 export function requiredString(body: Record<string, any>, field: string, path = field): string {
-  const v = body[field];
-  if (v === undefined) throw invalid(path, 'Required');
-  const s = optionalString(body, field, path) as string;
-  if (s.length === 0) throw invalid(path, 'String must contain at least 1 character(s)');
+  const s = optionalString(body, field, path);
+  if (s === undefined || s.length === 0) throw invalid(path, body[field]);
   return s;
 }
 
 export function optionalBoolean(body: Record<string, any>, field: string, path = field): boolean | undefined {
   const v = body[field];
   if (v === undefined) return undefined;
-  if (typeof v !== 'boolean') throw invalid(path, `Expected boolean, received ${describe(v)}`);
+  if (typeof v !== 'boolean') throw invalid(path, v);
   return v;
 }
 
 export function optionalPositiveInt(body: Record<string, any>, field: string, path = field): number | undefined {
   const v = body[field];
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalid(path, 'Expected a positive integer');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalid(path, v);
   return v;
 }
 
+/**
+ * ecs_mapping: a map of ECS field to `{field?, value?}` (osquery-io-ts-types ecsMapping, a t.partial:
+ * neither key is required and other keys pass); `value` is a string or an array of strings.
+ */
 export function optionalEcsMapping(body: Record<string, any>, field: string, path = field): EcsMapping | undefined {
   const v = body[field];
   if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid(path, `Expected object, received ${describe(v)}`);
-  for (const [key, entry] of Object.entries(v as Record<string, unknown>)) {
-    const at = `${path}.${key}`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(at, `Expected object, received ${describe(entry)}`);
-    const { field: column, value, ...rest } = entry as Record<string, unknown>;
-    if (Object.keys(rest).length > 0) throw invalid(at, `Unrecognized key(s) in object: ${Object.keys(rest).map((k) => `'${k}'`).join(', ')}`);
-    if (column === undefined && value === undefined) throw invalid(at, 'Expected field or value');
-    if (column !== undefined && typeof column !== 'string') throw invalid(`${at}.field`, `Expected string, received ${describe(column)}`);
+  if (!isPlainRecord(v)) throw invalid(path, v);
+  const out: EcsMapping = {};
+  for (const [key, entry] of Object.entries(v)) {
+    const at = pathOf(path, key);
+    if (!isPlainRecord(entry)) throw invalid(at, entry);
+    const { field: column, value } = entry;
+    if (column !== undefined && typeof column !== 'string') throw invalid(pathOf(at, 'field'), column);
     const valueOk = value === undefined || typeof value === 'string' || (Array.isArray(value) && value.every((x) => typeof x === 'string'));
-    if (!valueOk) throw invalid(`${at}.value`, 'Expected string or array of strings');
+    if (!valueOk) throw invalid(pathOf(at, 'value'), value);
+    // Kept whole, other keys included: the route passes the decoded entry on to the saved object.
+    out[key] = structuredClone(entry) as EcsMapping[string];
   }
-  return structuredClone(v) as EcsMapping;
+  return out;
+}
+
+/** ecs_mapping as the saved object stores it: an array of `{key, value}` (osquery routes/utils.ts). */
+export function ecsMappingToStored(mapping: EcsMapping): Array<{ key: string; value: EcsMapping[string] }> {
+  return Object.entries(mapping).map(([key, value]) => ({ key, value: structuredClone(value) }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../../errors.js';
 import type { Router } from '../../router.js';
-import { describe, invalid, optionalBoolean, optionalEcsMapping, requireObjectBody } from './common.js';
+import { invalid, optionalBoolean, optionalEcsMapping, requireObjectBody } from './common.js';
 
 const BASE = '/api/hostquery/live_queries';
 
@@ -15,8 +15,8 @@ export function registerLiveQueries(router: Router): void {
     const hasQuery = typeof body.query === 'string' && body.query.length > 0;
     const hasQueries = Array.isArray(body.queries) && body.queries.length > 0;
     const hasSource = typeof body.saved_query_id === 'string' || typeof body.pack_id === 'string';
-    if (body.query !== undefined && typeof body.query !== 'string') throw invalid('query', `Expected string, received ${describe(body.query)}`);
-    if (!hasQuery && !hasQueries && !hasSource) throw invalid('query', 'Required');
+    if (body.query !== undefined && typeof body.query !== 'string') throw invalid('query', body.query);
+    if (!hasQuery && !hasQueries && !hasSource) throw invalid('query', body.query);
     optionalBoolean(body, 'agent_all');
     optionalEcsMapping(body, 'ecs_mapping');
     throw badRequest('No agents found for selection: live queries need at least one enrolled agent running the host-query integration.');

@@ -2,15 +2,17 @@ import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import {
-  describe,
+  ecsMappingToStored,
   findPage,
   hostQueryState,
   invalid,
+  isPlainRecord,
   optionalBoolean,
   optionalEcsMapping,
   optionalPositiveInt,
   optionalString,
   parseFindParams,
+  pathOf,
   requiredString,
   requireObjectBody,
   type HostQueryState,
@@ -41,13 +43,15 @@ const SORT_FIELDS: Record<string, string> = {
  *   policy_ids, shards and queries become empty; an omitted name or enabled is kept. Callers
  *   that mean to keep a field must send it.
  * - policy_ids are not checked against Fleet (another area, not a dependency of this one).
+ * - Unknown keys are accepted and ignored, at every depth, as the real route's io-ts codecs do
+ *   (see common.ts).
  */
 export function registerPacks(router: Router): void {
   router.post(BASE, (req, ctx) => {
     const state = hostQueryState(req, ctx);
     const body = requireObjectBody(req.body);
     const name = requiredString(body, 'name');
-    if (body.queries === undefined) throw invalid('queries', 'Required');
+    if (body.queries === undefined) throw invalid('queries', undefined);
     const queries = readQueries(body.queries);
     const description = optionalString(body, 'description');
     const enabled = optionalBoolean(body, 'enabled');
@@ -78,7 +82,7 @@ export function registerPacks(router: Router): void {
     const state = hostQueryState(req, ctx);
     const params = parseFindParams(req.query, SORT_FIELDS);
     const { total, items } = findPage(Object.values(state.packs), params);
-    return { body: { page: params.page, per_page: params.pageSize, total, data: items.map(flattened) } };
+    return { body: { page: params.page, per_page: params.pageSize, total, data: items.map(findItem) } };
   });
 
   router.get(`${BASE}/:id`, (req, ctx) => ({ body: { data: readReply(mustGet(req, ctx), req.space) } }));
@@ -130,46 +134,46 @@ function assertNameFree(state: HostQueryState, name: string): void {
 
 function readPolicyIds(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v)) throw invalid('policy_ids', `Expected array, received ${describe(v)}`);
-  v.forEach((id, i) => {
-    if (typeof id !== 'string' || id.length === 0) throw invalid(`policy_ids.${i}`, 'Expected a non-empty string');
-  });
+  if (!Array.isArray(v)) throw invalid('policy_ids', v);
+  for (const id of v) {
+    // io-ts leaves array indexes out of the reported path.
+    if (typeof id !== 'string' || id.length === 0) throw invalid('policy_ids', id);
+  }
   return [...new Set(v as string[])];
 }
 
 /** service-api.md Limits: "Host query shards | pack | percent 1 to 100 per policy". */
 function readShards(v: unknown): Record<string, number> | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('shards', `Expected object, received ${describe(v)}`);
+  if (!isPlainRecord(v)) throw invalid('shards', v);
   const out: Record<string, number> = {};
-  for (const [policyId, percent] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 1 || percent > 100) {
-      throw invalid(`shards.${policyId}`, `Expected an integer percent from 1 to 100, received ${JSON.stringify(percent)}`);
-    }
+  for (const [policyId, percent] of Object.entries(v)) {
+    if (typeof percent !== 'number' || !Number.isInteger(percent) || percent < 1 || percent > 100) throw invalid(pathOf('shards', policyId), percent);
     out[policyId] = percent;
   }
   return out;
 }
 
 function readQueries(v: unknown): Record<string, PackQuery> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('queries', `Expected object, received ${describe(v)}`);
+  if (!isPlainRecord(v)) throw invalid('queries', v);
   const out: Record<string, PackQuery> = {};
-  for (const [queryId, raw] of Object.entries(v as Record<string, unknown>)) {
-    const at = `queries.${queryId}`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(at, `Expected object, received ${describe(raw)}`);
+  for (const [queryId, raw] of Object.entries(v)) {
+    const at = pathOf('queries', queryId);
+    if (!isPlainRecord(raw)) throw invalid(at, raw);
     const entry = raw as Record<string, any>;
-    const query = requiredString(entry, 'query', `${at}.query`);
-    if (entry.interval === undefined) throw invalid(`${at}.interval`, 'Required');
-    const interval = optionalPositiveInt(entry, 'interval', `${at}.interval`) as number;
+    const query = requiredString(entry, 'query', pathOf(at, 'query'));
+    // service-api.md Resources, Query entry: "interval (R, seconds, int)".
+    if (entry.interval === undefined) throw invalid(pathOf(at, 'interval'), undefined);
+    const interval = optionalPositiveInt(entry, 'interval', pathOf(at, 'interval')) as number;
     const out1: PackQuery = { query, interval };
-    const platform = optionalString(entry, 'platform', `${at}.platform`);
-    const version = optionalString(entry, 'version', `${at}.version`);
-    const ecsMapping = optionalEcsMapping(entry, 'ecs_mapping', `${at}.ecs_mapping`);
-    const snapshot = optionalBoolean(entry, 'snapshot', `${at}.snapshot`);
-    const removed = optionalBoolean(entry, 'removed', `${at}.removed`);
-    const timeout = optionalPositiveInt(entry, 'timeout', `${at}.timeout`);
+    const platform = optionalString(entry, 'platform', pathOf(at, 'platform'));
+    const version = optionalString(entry, 'version', pathOf(at, 'version'));
+    const ecsMapping = optionalEcsMapping(entry, 'ecs_mapping', pathOf(at, 'ecs_mapping'));
+    const snapshot = optionalBoolean(entry, 'snapshot', pathOf(at, 'snapshot'));
+    const removed = optionalBoolean(entry, 'removed', pathOf(at, 'removed'));
+    const timeout = optionalPositiveInt(entry, 'timeout', pathOf(at, 'timeout'));
     // Accepted on writes and never returned (wire-facts §9), so it is validated and not kept.
-    optionalString(entry, 'saved_query_id', `${at}.saved_query_id`);
+    optionalString(entry, 'saved_query_id', pathOf(at, 'saved_query_id'));
     if (platform) out1.platform = platform;
     if (version) out1.version = version;
     if (ecsMapping && Object.keys(ecsMapping).length > 0) out1.ecs_mapping = ecsMapping;
@@ -216,6 +220,25 @@ function common(record: PackRecord): Record<string, unknown> {
 /** wire-facts §9: the create reply is not authoritative: shards as [{key, value}], no read_only. */
 function createReply(record: PackRecord): Record<string, unknown> {
   return { ...common(record), shards: Object.entries(record.shards).map(([key, value]) => ({ key, value })) };
+}
+
+/**
+ * A pack as find answers it: the saved object's attributes as stored, not converted back the way GET
+ * converts them (osquery server/routes/pack/find_pack_route.ts): `queries` is the stored array of
+ * `{id, query, interval, ...}` with ecs_mapping as `[{key, value}]` (routes/pack/utils.ts,
+ * convertPackQueriesToSO), and there is no `shards` at all (the route copies every attribute it
+ * answers with by name, and shards is not among them). wire-facts §15 fact 3.
+ */
+function findItem(record: PackRecord): Record<string, unknown> {
+  const { queries: _map, ...rest } = common(record);
+  return { ...rest, queries: storedQueries(record.queries), read_only: record.read_only };
+}
+
+function storedQueries(queries: Record<string, PackQuery>): Array<Record<string, unknown>> {
+  return Object.entries(queries).map(([queryId, q]) => {
+    const { ecs_mapping: ecsMapping, ...fields } = structuredClone(q);
+    return { id: queryId, ...fields, ...(ecsMapping ? { ecs_mapping: ecsMappingToStored(ecsMapping) } : {}) };
+  });
 }
 
 function flattened(record: PackRecord): Record<string, unknown> {

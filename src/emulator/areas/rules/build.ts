@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
-import { findConnector } from '../connectors.js';
+import { findConnector } from '../connectors/index.js';
 import { applyTypeDefaults, defaultFrequency, isEcsField, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
 import { isRuleType, RESPONSE_ONLY_FIELDS, ruleBodyIssues, ruleConsistencyProblem, type BodyMode, type RuleType } from './schema.js';
 import type { StoredRule } from './state.js';

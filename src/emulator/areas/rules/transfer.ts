@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { findConnector, importConnector, storedConnector } from '../connectors.js';
+import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
 import { buildNewRule, createBodyIssues, exportable, replaceRule, securityError } from './build.js';
 import { writer } from './crud.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';

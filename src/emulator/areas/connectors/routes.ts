@@ -1,0 +1,106 @@
+import type { EmulatorContext } from '../../context.js';
+import { licenseAtLeast } from '../../context.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import type { EmuRequest } from '../../router.js';
+import { connectorReferenceCounts } from '../rules/state.js';
+import { CONNECTOR_TYPES, CREATABLE_TYPE_IDS, describe, TYPES_BY_ID, validateConfigAndSecrets } from './types.js';
+import { BUILT_IN, builtInOrThrow, builtInResponse, connectorResponse, connectorsState, putConnector, storedConnector, type StoredConnector } from './state.js';
+
+/** The connector CRUD, list and type routes (service-api.md Connectors, wire-facts §1). */
+
+function rejectUnknownKeys(body: Record<string, unknown>, allowed: string[]): void {
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) throw badRequest(`[request body.${key}]: definition for this key is missing`);
+  }
+}
+
+function requireName(body: Record<string, unknown>): string {
+  if (typeof body.name !== 'string') throw badRequest(`[request body.name]: expected value of type [string] but got [${body.name === undefined ? 'undefined' : describe(body.name)}]`);
+  if (body.name === '') throw badRequest(`[request body.name]: value '' is not valid`);
+  return body.name;
+}
+
+export function bodyObject(req: EmuRequest): Record<string, unknown> {
+  if (req.body === undefined) throw badRequest('[request body]: expected a plain object value, but found [null] instead.');
+  if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
+    throw badRequest(`[request body]: expected a plain object value, but found [${describe(req.body)}] instead.`);
+  }
+  return req.body as Record<string, unknown>;
+}
+
+export function create(req: EmuRequest, ctx: EmulatorContext) {
+  const body = bodyObject(req);
+  rejectUnknownKeys(body, ['name', 'connector_type_id', 'config', 'secrets', ...(req.params.id === undefined ? ['id'] : [])]);
+  let id = req.params.id ?? (body.id as string | undefined);
+  if (id !== undefined && (typeof id !== 'string' || id.length < 1 || id.length > 36)) {
+    throw badRequest(`[request params.id]: value has length [${String(id ?? '').length}] but it must be between 1 and 36 characters`);
+  }
+  const name = requireName(body);
+  const typeId = body.connector_type_id;
+  if (typeof typeId !== 'string') throw badRequest(`[request body.connector_type_id]: expected value of type [string] but got [${typeId === undefined ? 'undefined' : describe(typeId)}]`);
+  if (!CREATABLE_TYPE_IDS.includes(typeId)) throw badRequest(`Action type "${typeId}" is not registered.`);
+  const { config, secrets } = validateConfigAndSecrets(TYPES_BY_ID[typeId], body.config, body.secrets);
+  const state = connectorsState(ctx, req.space);
+  id ??= ctx.uuid();
+  if (BUILT_IN.some((b) => b.id === id)) throw badRequest(`This ${id} already exists in a preconfigured action.`);
+  if (storedConnector(ctx, req.space, id)) throw conflict(`Saved object [action/${id}] conflict`);
+  const stored: StoredConnector = { id, name, connector_type_id: typeId, config, secrets };
+  putConnector(state, stored);
+  return { body: connectorResponse(stored) };
+}
+
+export function getOne(req: EmuRequest, ctx: EmulatorContext) {
+  const stored = storedConnector(ctx, req.space, req.params.id);
+  if (stored) return { body: connectorResponse(stored) };
+  const b = BUILT_IN.find((x) => x.id === req.params.id);
+  if (b) return { body: builtInResponse(b) };
+  throw notFound(`Saved object [action/${req.params.id}] not found`);
+}
+
+export function list(req: EmuRequest, ctx: EmulatorContext) {
+  const counts = connectorReferenceCounts(ctx, req.space);
+  const all = [...BUILT_IN.map(builtInResponse), ...Object.values(connectorsState(ctx, req.space).records).map(connectorResponse)];
+  return { body: all.map((c) => ({ ...c, referenced_by_count: counts[c.id as string] ?? 0 })) };
+}
+
+export function types(req: EmuRequest, ctx: EmulatorContext) {
+  const feature = req.query.get('feature_id');
+  const license = ctx.settings.license;
+  return {
+    body: CONNECTOR_TYPES.filter((t) => !feature || t.featureIds.includes(feature)).map((t) => ({
+      id: t.id,
+      name: t.name,
+      enabled: licenseAtLeast(license, t.minimumLicense),
+      enabled_in_config: true,
+      enabled_in_license: licenseAtLeast(license, t.minimumLicense),
+      minimum_license_required: t.minimumLicense,
+      supported_feature_ids: t.featureIds,
+      is_system_action_type: !!t.isSystemActionType,
+      is_deprecated: false,
+    })),
+  };
+}
+
+export function update(req: EmuRequest, ctx: EmulatorContext) {
+  builtInOrThrow(req.params.id, 'updated');
+  const body = bodyObject(req);
+  if ('connector_type_id' in body) throw badRequest('[request body.connector_type_id]: definition for this key is missing');
+  rejectUnknownKeys(body, ['name', 'config', 'secrets']);
+  const name = requireName(body);
+  const state = connectorsState(ctx, req.space);
+  const existing = storedConnector(ctx, req.space, req.params.id);
+  if (!existing) throw notFound(`Saved object [action/${req.params.id}] not found`);
+  // A PUT replaces config and secrets whole; what is omitted becomes {} (wire-facts 1.2).
+  const { config, secrets } = validateConfigAndSecrets(TYPES_BY_ID[existing.connector_type_id], body.config, body.secrets);
+  const stored: StoredConnector = { ...existing, name, config, secrets };
+  putConnector(state, stored);
+  return { body: connectorResponse(stored) };
+}
+
+export function remove(req: EmuRequest, ctx: EmulatorContext) {
+  builtInOrThrow(req.params.id, 'deleted');
+  const state = connectorsState(ctx, req.space);
+  if (!storedConnector(ctx, req.space, req.params.id)) throw notFound(`Saved object [action/${req.params.id}] not found`);
+  delete state.records[req.params.id];
+  return { status: 204 };
+}
