@@ -72,10 +72,13 @@ spec:
     pointer: '/spec/description',
     value: 'Edited by hand',
     async apply(emu) {
-      const p = await packByName(emu, 'conf-a');
-      // PUT: omitted fields may reset, so everything goes back as it was except the description.
+      const listed = await packByName(emu, 'conf-a');
+      // The find reply holds queries in stored form (wire-facts §15 fact 3); a person's edit starts
+      // from the pack as GET of one returns it. PUT: omitted fields may reset, so everything goes
+      // back as it was except the description.
+      const p = (await ok(call(emu, 'GET', `/api/hostquery/packs/${enc(listed.saved_object_id)}`), 'read conf-a')).body.data;
       const body = { name: p.name, description: 'Edited by hand', enabled: p.enabled, policy_ids: p.policy_ids, shards: p.shards, queries: p.queries };
-      await ok(call(emu, 'PUT', `/api/hostquery/packs/${enc(p.saved_object_id)}`, body), 'update conf-a');
+      await ok(call(emu, 'PUT', `/api/hostquery/packs/${enc(listed.saved_object_id)}`, body), 'update conf-a');
     },
     async read(emu) {
       return (await packByName(emu, 'conf-a')).description;
