@@ -3,6 +3,7 @@ import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './norma
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
+import { withActionTypes } from './rule-actions.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -111,13 +112,14 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
 }
 
 /**
- * The write body: the manifest's fields, rule_id and an explicit `enabled` (so enabling goes through
- * the update, as the document says for 9.4.3). Ignored fields arrive already carried over from the
- * live rule by the engine, so a full replace keeps them.
+ * The write body: the manifest's fields, rule_id, an explicit `enabled` (so enabling goes through
+ * the update, as the document says for 9.4.3) and every action's `action_type_id`. Ignored fields
+ * arrive already carried over from the live rule by the engine, so a full replace keeps them.
  */
-function writeBody(res: Resource): Record<string, any> {
+async function writeBody(ctx: AdapterContext, res: Resource): Promise<Record<string, any>> {
   const body: Record<string, any> = { ...clone(res.spec), rule_id: res.name };
   body.enabled ??= false;
+  if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
   return body;
 }
 
@@ -194,11 +196,11 @@ export const ruleAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: writeBody(res) });
+    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: await writeBody(ctx, res) });
   },
 
   async update(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: writeBody(res) });
+    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: await writeBody(ctx, res) });
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
