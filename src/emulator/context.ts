@@ -7,6 +7,12 @@ export interface EmulatorSettings {
   license: License;
   /** Whether the deployment is self-managed (agentless Fleet calls are refused with 400). */
   selfManaged: boolean;
+  /**
+   * Where service-api.md and the real server differ, the emulator follows the document; each name
+   * listed here switches one such route to the real server's behaviour instead (so tests can show
+   * that svcform converges against both). Known: `rules.query-required`.
+   */
+  realBehaviours?: string[];
 }
 
 /** What every area handler may use besides the request. */

@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   license?: License;
   /** A clock for status derivations (maintenance windows); tests may pin it. */
   now?: () => Date;
+  /** Routes switched from service-api.md's behaviour to the real server's (see EmulatorSettings). */
+  realBehaviours?: string[];
 }
 
 export interface RunningEmulator {
@@ -48,7 +50,7 @@ const MAX_BODY = 64 * 1024 * 1024;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = new Store(options.stateFile, options.spaces ?? []);
-  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true }, options.now);
+  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true, realBehaviours: options.realBehaviours ?? [] }, options.now);
   const router = new Router();
   for (const area of AREAS) area.register(router);
   const log = new RequestLog();
@@ -131,7 +133,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     match: ReturnType<Router['match']>,
   ): Promise<EmuResponse> {
     const family = match?.route.errors ?? 'platform';
-    const fail = (status: number, message: string, fam = family, attributes?: Record<string, unknown>): EmuResponse => ({
+    const fail = (status: number, message: string | string[], fam = family, attributes?: Record<string, unknown>): EmuResponse => ({
       status,
       body: errorBody(status, message, fam, attributes),
     });
@@ -171,7 +173,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (method !== 'GET') store.touch();
       return out;
     } catch (err) {
-      if (err instanceof EmuError) return fail(err.status, err.message, err.family ?? family, err.attributes);
+      if (err instanceof EmuError) {
+        const fam = err.family ?? family;
+        return fail(err.status, fam === 'security' && err.messages ? err.messages : err.message, fam, err.attributes);
+      }
       return fail(500, `An internal server error occurred: ${(err as Error).message}`, family);
     }
   }

@@ -47,7 +47,7 @@ function manifests(): Array<[string, Record<string, any>]> {
       type: 'threshold',
       index: ['logs-system.auth-*'],
       query: 'event.category:authentication and event.outcome:failure',
-      threshold: i % 2 ? { field: 'source.ip', value: 10 + i } : { field: ['source.ip', 'user.name'], value: 5, cardinality: [{ field: 'user.name', value: 3 }] },
+      threshold: i % 2 ? { field: 'source.ip', value: 10 + i } : { field: ['source.ip', 'user.name'], value: 5, cardinality: [{ field: 'host.name', value: 3 }] },
       ...(i === 0 ? { alert_suppression: { duration: { value: 30, unit: 'm' } } } : {}),
     })]);
     out.push([`nt-${i}`, common(i, {
