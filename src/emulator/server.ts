@@ -227,11 +227,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<Pick<EmuRequest, 'body' | 'file'>> {
-  const type = String(req.headers['content-type'] ?? '').toLowerCase();
+  // The media type is case-insensitive, but its boundary parameter is not (RFC 2046 5.1.1): a
+  // lower-cased `----JustAnotherBoundary` no longer matches the body it delimits.
+  const header = String(req.headers['content-type'] ?? '');
+  const type = header.toLowerCase();
   if (raw.length === 0) return { body: undefined };
   if (type.startsWith('multipart/form-data')) {
     // The platform's own multipart parser: a Request built from the raw bytes.
-    const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
+    const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': header }, body: new Uint8Array(raw) }).formData();
     const part = form.get('file');
     if (part && typeof part !== 'string') return { body: undefined, file: { name: part.name, content: await part.text() } };
     if (typeof part === 'string') return { body: undefined, file: { name: 'file', content: part } };
