@@ -210,6 +210,14 @@ describe('Rule adapter', () => {
     assert.ok(found.every((l) => l.readOnly === 'prebuilt rule'));
   });
 
+  it('neither sends nor compares fields, which the server discards, and warns about it (rule_schemas.gen.ts has no fields; service-api.md lists it)', async () => {
+    const r = res('with-fields', { ...specOf('q-0'), fields: ['host.name'] });
+    assert.deepEqual(ruleAdapter.check!(r).map((i) => [i.path.join('.'), i.severity]), [['spec.fields', 'warning']]);
+    await ruleAdapter.create(ctx, r);
+    assert.equal((sent.at(-1)!.body as any).fields, undefined);
+    assert.equal(same(r, await liveOne('with-fields')), true, 'no perpetual diff');
+  });
+
   it('names connectors and saved queries it depends on', () => {
     const refs = ruleAdapter.references(res('r', {
       ...specOf('q-1'),

@@ -1,5 +1,5 @@
 import {
-  array, boolean, custom, enumOf, int, isPlainObject, literal, nonEmptyString, nullable, object, optional, string, union, unknown,
+  array, boolean, enumOf, int, literal, nonEmptyString, nullable, object, optional, string, union, unknown,
   type Schema,
 } from './zod.js';
 
@@ -169,5 +169,3 @@ export function isRuleType(v: unknown): v is RuleType {
   return typeof v === 'string' && (RULE_TYPES as readonly string[]).includes(v);
 }
 
-/** A check on an object's own value, for the body-level checks that are not one field. */
-export const objectCheck = (check: (v: Record<string, unknown>) => string | undefined) => custom((v) => (isPlainObject(v) ? check(v) : undefined));

@@ -39,7 +39,7 @@ export function received(v: unknown): string {
 }
 
 const quote = (v: unknown) => (typeof v === 'string' ? `"${v}"` : String(v));
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function typeIssue(issues: Issue[], path: Path, expected: string, v: unknown): void {
   issues.push({ path, message: `Invalid input: expected ${expected}, received ${received(v)}` });
@@ -157,9 +157,6 @@ export function object(shape: Shape, unknownKeys: UnknownKeys = 'strip'): Object
   };
 }
 
-/** Keys of both objects; the second wins on a clash (zod's `.merge`). */
-export const merge = (...parts: ObjectSchema[]): Shape => Object.assign({}, ...parts.map((p) => p.shape));
-
 /** Every key of the shape made optional (zod's `.partial()`). */
 export const partial = (shape: Shape): Shape => Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, optional(s)]));
 
@@ -213,11 +210,6 @@ export function discriminated(key: string, options: Record<string, Schema>): Sch
       return option.parse(v, path, issues);
     },
   };
-}
-
-/** A value checked by a function only (superRefine on an unknown). */
-export function custom(check: (v: unknown) => string | undefined): Schema {
-  return { parse: (v, path, issues) => refined(v, path, issues, [check]) };
 }
 
 const MAX_ISSUES = 5;
