@@ -97,7 +97,7 @@ export async function seedExportWorkload(emu: Emu, counts: WorkloadCounts = DEFA
       query: i % 4 === 1 ? `process where process.name == "bench-${i}.exe"` : `event.category:process and process.name:"bench-${i}"`,
       tags: ['bench', `group:${i % 20}`],
       note: `## Triage\n\nLook at host.name and user.name for rule ${i}.\n`,
-      actions: i % 3 === 0 && counts.connectors > 1 ? [{ id: `bench-conn-${pad(1)}`, group: 'default', params: { message: `Rule ${i} fired` } }] : [],
+      actions: i % 3 === 0 && counts.connectors > 1 ? [{ id: `bench-conn-${pad(1)}`, group: 'default', action_type_id: '.server-log', params: { message: `Rule ${i} fired` } }] : [],
     }),
   );
   const imported = await sendFile(emu, '/api/detection_engine/rules/_import', lines.join('\n') + '\n', 'rules.ndjson');

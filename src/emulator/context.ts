@@ -11,6 +11,8 @@ export type License = 'basic' | 'gold' | 'platinum' | 'enterprise' | 'trial';
 export const REAL_ROUTES = {
   /** Saved-query PUT: the name in `id` (no `new_id`), a partial update, "" for an omitted description (wire-facts §15 fact 5). */
   'saved-query-update': 'PUT /api/hostquery/saved_queries/{id}',
+  /** Rule create/update: `query` required for threshold, threat_match and new_terms rules too (service-api.md leaves it optional). */
+  'rules.query-required': 'POST|PUT /api/detection_engine/rules',
 } as const;
 
 export type RealRoute = keyof typeof REAL_ROUTES;

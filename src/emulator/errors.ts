@@ -29,12 +29,14 @@ export class EmuError extends Error {
     message: string,
     readonly family?: ErrorFamily,
     readonly attributes?: Record<string, unknown>,
+    /** A security route that answers a list of problems sends them as `message` itself. */
+    readonly messages?: string[],
   ) {
     super(message);
   }
 }
 
-export function errorBody(status: number, message: string, family: ErrorFamily, attributes?: Record<string, unknown>): unknown {
+export function errorBody(status: number, message: string | string[], family: ErrorFamily, attributes?: Record<string, unknown>): unknown {
   if (family === 'security') return { message, status_code: status };
   const body: Record<string, unknown> = { statusCode: status, error: reasonPhrase(status), message };
   if (attributes) body.attributes = attributes;

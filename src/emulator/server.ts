@@ -145,7 +145,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     match: ReturnType<Router['match']>,
   ): Promise<EmuResponse> {
     const family = match?.route.errors ?? 'platform';
-    const fail = (status: number, message: string, fam = family, attributes?: Record<string, unknown>): EmuResponse => ({
+    const fail = (status: number, message: string | string[], fam = family, attributes?: Record<string, unknown>): EmuResponse => ({
       status,
       body: errorBody(status, message, fam, attributes),
     });
@@ -185,7 +185,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (method !== 'GET') store.touch();
       return out;
     } catch (err) {
-      if (err instanceof EmuError) return fail(err.status, err.message, err.family ?? family, err.attributes);
+      if (err instanceof EmuError) {
+        const fam = err.family ?? family;
+        return fail(err.status, fam === 'security' && err.messages ? err.messages : err.message, fam, err.attributes);
+      }
       return fail(500, `An internal server error occurred: ${(err as Error).message}`, family);
     }
   }
@@ -236,11 +239,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<Pick<EmuRequest, 'body' | 'file'>> {
-  const type = String(req.headers['content-type'] ?? '').toLowerCase();
+  // The media type is case-insensitive, but its boundary parameter is not (RFC 2046 5.1.1): a
+  // lower-cased `----JustAnotherBoundary` no longer matches the body it delimits.
+  const header = String(req.headers['content-type'] ?? '');
+  const type = header.toLowerCase();
   if (raw.length === 0) return { body: undefined };
   if (type.startsWith('multipart/form-data')) {
     // The platform's own multipart parser: a Request built from the raw bytes.
-    const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
+    const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': header }, body: new Uint8Array(raw) }).formData();
     const part = form.get('file');
     if (part && typeof part !== 'string') return { body: undefined, file: { name: part.name, content: await part.text() } };
     if (typeof part === 'string') return { body: undefined, file: { name: 'file', content: part } };

@@ -1,8 +1,9 @@
 import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import { listAllPages } from './paging.js';
-import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
+import { withActionTypes } from './rule-actions.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -42,6 +43,13 @@ const DEFAULT_INDICATOR_PATH = 'threat.indicator';
 
 /** Fields the server owns: dropped from live objects before comparing. */
 const SERVER_FIELDS = ['id', 'rule_id', 'created_at', 'created_by', 'updated_at', 'updated_by', 'revision', 'immutable', 'rule_source', 'execution_summary', 'outcome', 'alias_target_id', 'alias_purpose'];
+
+/**
+ * Fields service-api.md lists among the create fields that no rule schema of the server has
+ * (K-DE/model/rule_schema/rule_schemas.gen.ts), so the server strips them: never sent, never
+ * compared, and a manifest that sets one gets a warning.
+ */
+const DISCARDED_FIELDS = ['fields'];
 
 /** Arrays whose order the server does not care about. */
 const SET_FIELDS = ['tags', 'author', 'references', 'false_positives', 'index'];
@@ -101,6 +109,7 @@ function withRuleDefaults(rule: Record<string, any>): Record<string, any> {
 function desiredSpec(spec: Record<string, any>): Record<string, any> {
   const rule = withRuleDefaults(clone(spec));
   delete rule.rule_id;
+  for (const key of DISCARDED_FIELDS) delete rule[key];
   if (isPlainObject(rule.threshold) && typeof rule.threshold.field === 'string') rule.threshold = { ...rule.threshold, field: [rule.threshold.field] };
   if (typeof rule.machine_learning_job_id === 'string') rule.machine_learning_job_id = [rule.machine_learning_job_id];
   rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, any>) => ({ ...a, frequency: a.frequency ?? defaultFrequency(rule.throttle) }));
@@ -111,13 +120,15 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
 }
 
 /**
- * The write body: the manifest's fields, rule_id and an explicit `enabled` (so enabling goes through
- * the update, as the document says for 9.4.3). Ignored fields arrive already carried over from the
- * live rule by the engine, so a full replace keeps them.
+ * The write body: the manifest's fields, rule_id, an explicit `enabled` (so enabling goes through
+ * the update, as the document says for 9.4.3) and every action's `action_type_id`. Ignored fields
+ * arrive already carried over from the live rule by the engine, so a full replace keeps them.
  */
-function writeBody(res: Resource): Record<string, any> {
+async function writeBody(ctx: AdapterContext, res: Resource): Promise<Record<string, any>> {
   const body: Record<string, any> = { ...clone(res.spec), rule_id: res.name };
+  for (const key of DISCARDED_FIELDS) delete body[key];
   body.enabled ??= false;
+  if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
   return body;
 }
 
@@ -145,6 +156,14 @@ export const ruleAdapter: KindAdapter = {
   schema: 'Rule.schema.json',
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
+
+  check(res: Resource): CheckIssue[] {
+    return DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
+      path: ['spec', key],
+      message: `the server discards ${key} (no rule schema has it), so it is neither sent nor compared`,
+      severity: 'warning' as const,
+    }));
+  },
 
   references(spec): Reference[] {
     const refs: Reference[] = [];
@@ -194,11 +213,11 @@ export const ruleAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: writeBody(res) });
+    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: await writeBody(ctx, res) });
   },
 
   async update(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: writeBody(res) });
+    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: await writeBody(ctx, res) });
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {

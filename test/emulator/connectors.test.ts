@@ -159,7 +159,7 @@ describe('emulator: connectors (/api/actions)', () => {
 
   it('lists the space\'s connectors as a bare array with referenced_by_count from rules (wire-facts 0.4)', async () => {
     await api('POST', '/api/actions/connector/counted', webhook());
-    const rule = (ruleId: string) => ({ rule_id: ruleId, type: 'query', name: ruleId, description: 'd', severity: 'low', risk_score: 1, actions: [{ id: 'counted', group: 'default', params: { body: '{}' } }] });
+    const rule = (ruleId: string) => ({ rule_id: ruleId, type: 'query', name: ruleId, description: 'd', severity: 'low', risk_score: 1, actions: [{ id: 'counted', group: 'default', action_type_id: '.webhook', params: { body: '{}' } }] });
     await api('POST', '/api/detection_engine/rules', rule('uses-counted-1'));
     await api('POST', '/api/detection_engine/rules', rule('uses-counted-2'));
     const res = await api('GET', '/api/actions/connectors');

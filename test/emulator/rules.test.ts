@@ -25,18 +25,24 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
   };
 
   describe('create', () => {
-    it('requires type, name, description, severity and risk_score (service-api.md Detection engine: "Rule create body, required")', async () => {
+    it('requires type, name, description, severity and risk_score (service-api.md Detection engine: "Rule create body, required"; messages of rule_request_schema.test.ts)', async () => {
       const res = await api('POST', RULES, {});
       assert.equal(res.status, 400);
-      for (const f of ['type', 'name', 'description', 'severity', 'risk_score']) assert.match(res.body.message, new RegExp(`${f}: Required`));
+      assert.equal(res.body.message, '[request body]: type: Invalid input', 'the discriminator comes first');
       assert.equal(res.body.statusCode, 400, 'route-schema failures are platform-shaped (wire-facts 0.3)');
+      const typed = await api('POST', RULES, { type: 'query' });
+      assert.equal(
+        typed.body.message,
+        '[request body]: name: Invalid input: expected string, received undefined, description: Invalid input: expected string, received undefined, ' +
+          'risk_score: Invalid input: expected number, received undefined, severity: Invalid option: expected one of "low"|"medium"|"high"|"critical"',
+      );
     });
 
     it('checks the type and severity enums (service-api.md Detection engine: type, severity values)', async () => {
       assert.equal((await api('POST', RULES, base('bad-type', { type: 'sigma' }))).status, 400);
       const sev = await api('POST', RULES, base('bad-sev', { severity: 'urgent' }));
       assert.equal(sev.status, 400);
-      assert.match(sev.body.message, /severity: Invalid enum value/);
+      assert.match(sev.body.message, /severity: Invalid option: expected one of "low"\|"medium"\|"high"\|"critical"/);
     });
 
     it('takes risk_score from 0 to 100 only (service-api.md Limits: "risk_score ... 0 to 100")', async () => {
@@ -53,13 +59,14 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
         ['saved_query', ['saved_id']],
         ['threshold', ['threshold']],
         ['threat_match', ['threat_index', 'threat_query', 'threat_mapping']],
-        ['machine_learning', ['machine_learning_job_id', 'anomaly_threshold']],
+        // machine_learning_job_id is a union (string or array): zod prints its options' issues without the path.
+        ['machine_learning', ['anomaly_threshold', 'Invalid input: expected string, received undefined, Invalid input: expected array']],
         ['new_terms', ['new_terms_fields', 'history_window_start']],
       ];
       for (const [type, fields] of cases) {
         const res = await api('POST', RULES, base(`missing-${type}`, { type }));
         assert.equal(res.status, 400, type);
-        for (const f of fields) assert.match(res.body.message, new RegExp(`${f}: Required`), `${type} ${f}`);
+        for (const f of fields) assert.ok(res.body.message.includes(f.includes(' ') ? f : `${f}: Invalid input`), `${type} ${f}: ${res.body.message}`);
       }
     });
 
@@ -68,10 +75,10 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
       assert.equal((await api('POST', RULES, base('q-lucene', { language: 'lucene', query: 'a:b' }))).status, 200);
     });
 
-    it('refuses fields the rule type does not take (wire-facts 2.2: "validated against that type\'s schema")', async () => {
-      const res = await api('POST', RULES, base('query-with-threshold', { threshold: { field: 'a', value: 2 } }));
-      assert.equal(res.status, 400);
-      assert.match(res.body.message, /Unrecognized key\(s\) in object: 'threshold'/);
+    it('strips fields the rule type does not take and keys nobody knows (K-DE/model/rule_schema/rule_request_schema.test.ts "strips any unknown values")', async () => {
+      const res = await api('POST', RULES, base('query-with-threshold', { threshold: { field: 'a', value: 2 }, madeUp: 'hi', fields: ['a'] }));
+      assert.equal(res.status, 200);
+      for (const k of ['threshold', 'madeUp', 'fields']) assert.equal(res.body[k], undefined, k);
     });
 
     it('answers 400 when data_view_id comes with index (service-api.md Detection engine: "data_view_id cannot be combined with index")', async () => {
@@ -135,18 +142,18 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
       assert.equal(on.execution_summary.last_execution.status, 'succeeded');
     });
 
-    it('fills actions[] uuid, action_type_id and frequency (wire-facts 2.3 "Actions come back with server-added uuid and action_type_id")', async () => {
-      const rule = await create(base('acts', { actions: [{ id: 'chat', group: 'default', params: { message: 'm' } }] }));
+    it('fills actions[] uuid and frequency (wire-facts 2.3 "Actions come back with server-added uuid")', async () => {
+      const rule = await create(base('acts', { actions: [{ id: 'chat', group: 'default', action_type_id: '.chat', params: { message: 'm' } }] }));
       const [a] = rule.actions;
       assert.equal(a.action_type_id, '.chat');
       assert.match(a.uuid, /^[0-9a-f-]{36}$/);
       assert.deepEqual(a.frequency, { summary: true, notifyWhen: 'onActiveAlert', throttle: null });
-      const throttled = await create(base('acts-throttle', { throttle: '1h', actions: [{ id: 'chat', group: 'default', params: {} }] }));
+      const throttled = await create(base('acts-throttle', { throttle: '1h', actions: [{ id: 'chat', group: 'default', action_type_id: '.chat', params: {} }] }));
       assert.deepEqual(throttled.actions[0].frequency, { summary: true, notifyWhen: 'onThrottleInterval', throttle: '1h' });
     });
 
     it('answers 400 to an action naming an unknown connector (wire-facts 2.3: actions name connectors of the space)', async () => {
-      const res = await api('POST', RULES, base('bad-action', { actions: [{ id: 'nowhere', group: 'default', params: {} }] }));
+      const res = await api('POST', RULES, base('bad-action', { actions: [{ id: 'nowhere', group: 'default', action_type_id: '.chat', params: {} }] }));
       assert.equal(res.status, 400);
       assert.match(res.body.message, /nowhere/);
     });
@@ -190,23 +197,35 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
       assert.equal((await api('PUT', RULES, anonymous)).status, 400);
     });
 
-    it('PATCH keeps what the patch leaves out or sends as null (wire-facts 2.2: "each field is patch ?? existing")', async () => {
+    it('PATCH keeps what the patch leaves out, and its schema refuses null (wire-facts 2.2 "patch ?? existing"; RulePatchProps fields are optional, not nullable)', async () => {
       await create(base('patch-me', { tags: ['keep'], note: 'guide' }));
-      const res = await api('PATCH', RULES, { rule_id: 'patch-me', severity: 'critical', note: null });
+      const res = await api('PATCH', RULES, { rule_id: 'patch-me', severity: 'critical' });
       assert.equal(res.status, 200);
       assert.equal(res.body.severity, 'critical');
       assert.deepEqual(res.body.tags, ['keep']);
       assert.equal(res.body.note, 'guide');
       assert.equal(res.body.revision, 1);
+      const nulled = await api('PATCH', RULES, { rule_id: 'patch-me', note: null });
+      assert.equal(nulled.status, 400);
+      assert.match(nulled.body.message, /note: Invalid input: expected string, received null/);
     });
 
-    it('PATCH never changes the type and refuses fields of other types (wire-facts 2.2: "PATCH never changes it ... 400 on mismatch")', async () => {
+    it('PATCH never changes the type: another type is a 400 (wire-facts 2.2; mergers/apply_rule_patch.ts patchTypeSpecificParams)', async () => {
       await create(base('patch-type'));
-      assert.equal((await api('PATCH', RULES, { rule_id: 'patch-type', type: 'eql' })).status, 400);
-      const res = await api('PATCH', RULES, { rule_id: 'patch-type', threshold: { field: ['a'], value: 3 } });
+      const res = await api('PATCH', RULES, { rule_id: 'patch-type', type: 'eql' });
       assert.equal(res.status, 400);
-      assert.equal(res.body.status_code, 400);
+      assert.deepEqual(res.body, { message: 'type: Invalid input: expected "query"', status_code: 400 });
       assert.equal((await api('GET', `${RULES}?rule_id=patch-type`)).body.type, 'query');
+    });
+
+    it('PATCH without type reads the body as an EQL patch, dropping other types\' fields: a silent no-op on 9.4.3 (elastic/kibana#287579)', async () => {
+      await create(base('patch-thr', { type: 'threshold', query: 'a:b', threshold: { field: ['a'], value: 3 } }));
+      const res = await api('PATCH', RULES, { rule_id: 'patch-thr', threshold: { field: ['a'], value: 9 } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.threshold.value, 3);
+      assert.equal(res.body.revision, 0);
+      const typed = await api('PATCH', RULES, { rule_id: 'patch-thr', type: 'threshold', threshold: { field: ['a'], value: 9 } });
+      assert.equal(typed.body.threshold.value, 9);
     });
 
     it('does not bump revision when only enabled changes (wire-facts 2.2: "toggling enabled does not bump it")', async () => {
@@ -358,7 +377,7 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
     });
 
     it('selects by query and refuses ids together with a query (wire-facts 2.1: "query? | ids[]")', async () => {
-      const res = await bulk({ action: 'duplicate', query: 'alert.attributes.tags:"t1"', duplicate: { include_exceptions: false } });
+      const res = await bulk({ action: 'duplicate', query: 'alert.attributes.tags:"t1"', duplicate: { include_exceptions: false, include_expired_exceptions: false } });
       assert.equal(res.status, 200);
       const created = res.body.attributes.results.created;
       assert.ok(created.length >= 1);
@@ -376,7 +395,7 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
 
   describe('_export and _import', () => {
     before(async () => {
-      await create(base('exp-1', { actions: [{ id: 'chat', group: 'default', params: { message: 'x' } }] }));
+      await create(base('exp-1', { actions: [{ id: 'chat', group: 'default', action_type_id: '.chat', params: { message: 'x' } }] }));
       await create(base('exp-2'));
     });
 

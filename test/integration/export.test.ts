@@ -51,7 +51,7 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
       tags: ['team:soc', 'Tactic: Credential Access'],
       // A literal ${...} in live text must come back unchanged, not be read as a variable.
       note: '## Triage\n\nCheck ${source.ip} against the VPN ranges; $${ stays literal too.\n',
-      actions: [{ id: 'soc-chat', group: 'default', params: { message: 'Rule {{context.rule.name}} fired' } }],
+      actions: [{ id: 'soc-chat', group: 'default', action_type_id: '.chat', params: { message: 'Rule {{context.rule.name}} fired' } }],
       threat: [{ framework: 'MITRE ATT&CK', tactic: { id: 'TA0006', name: 'Credential Access', reference: 'https://attack.mitre.org/tactics/TA0006/' } }],
     },
     {
@@ -64,7 +64,7 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
       risk_score: 47,
       index: ['logs-endpoint.events.*'],
       query: 'process where process.executable : "/tmp/*"',
-      actions: [{ id: 'soc-webhook', group: 'default', params: { body: '{"rule": "{{rule.name}}"}' } }],
+      actions: [{ id: 'soc-webhook', group: 'default', action_type_id: '.webhook', params: { body: '{"rule": "{{rule.name}}"}' } }],
     },
     {
       rule_id: 'failed-logins-threshold',

@@ -47,7 +47,7 @@ function manifests(): Array<[string, Record<string, any>]> {
       type: 'threshold',
       index: ['logs-system.auth-*'],
       query: 'event.category:authentication and event.outcome:failure',
-      threshold: i % 2 ? { field: 'source.ip', value: 10 + i } : { field: ['source.ip', 'user.name'], value: 5, cardinality: [{ field: 'user.name', value: 3 }] },
+      threshold: i % 2 ? { field: 'source.ip', value: 10 + i } : { field: ['source.ip', 'user.name'], value: 5, cardinality: [{ field: 'host.name', value: 3 }] },
       ...(i === 0 ? { alert_suppression: { duration: { value: 30, unit: 'm' } } } : {}),
     })]);
     out.push([`nt-${i}`, common(i, {
@@ -208,6 +208,14 @@ describe('Rule adapter', () => {
     const found = await live('pkg');
     assert.equal(found.length, 3);
     assert.ok(found.every((l) => l.readOnly === 'prebuilt rule'));
+  });
+
+  it('neither sends nor compares fields, which the server discards, and warns about it (rule_schemas.gen.ts has no fields; service-api.md lists it)', async () => {
+    const r = res('with-fields', { ...specOf('q-0'), fields: ['host.name'] });
+    assert.deepEqual(ruleAdapter.check!(r).map((i) => [i.path.join('.'), i.severity]), [['spec.fields', 'warning']]);
+    await ruleAdapter.create(ctx, r);
+    assert.equal((sent.at(-1)!.body as any).fields, undefined);
+    assert.equal(same(r, await liveOne('with-fields')), true, 'no perpetual diff');
   });
 
   it('names connectors and saved queries it depends on', () => {

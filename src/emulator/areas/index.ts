@@ -7,6 +7,7 @@ import { maintenanceWindowsArea } from './maintenance-windows/index.js';
 import { connectorsArea } from './connectors/index.js';
 import { rulesArea } from './rules/index.js';
 import { fleetArea } from './fleet/index.js';
+import { statusArea } from './status.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
-export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea];
+export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea];

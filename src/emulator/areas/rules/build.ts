@@ -1,8 +1,10 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import { findConnector } from '../connectors/index.js';
-import { applyTypeDefaults, defaultFrequency, isEcsField, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
-import { isRuleType, RESPONSE_ONLY_FIELDS, ruleBodyIssues, ruleConsistencyProblem, type BodyMode, type RuleType } from './schema.js';
+import { applyTypeDefaults, defaultFrequency, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
+import { isEcsField } from './ecs.js';
+import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
+import { formatIssues, parseBody, type Issue, type Schema } from './zod.js';
 import type { StoredRule } from './state.js';
 
 /** Who writes, where, and when: what every rule write needs besides the body. */
@@ -25,8 +27,32 @@ export function ruleParameters(rule: StoredRule): Record<string, any> {
 export const securityError = (status: number, message: string) => new EmuError(status, message, 'security');
 
 /** Route-schema failures are platform-shaped even on security routes (wire-facts 0.3). */
-export function bodyIssuesError(issues: string[]): EmuError {
-  return new EmuError(400, `[request body]: ${issues.join(', ')}`, 'platform');
+export function bodyIssuesError(issues: Issue[]): EmuError {
+  return new EmuError(400, `[request body]: ${formatIssues(issues)}`, 'platform');
+}
+
+/** The body as the route schema leaves it (unknown keys stripped), or the route's 400. */
+export function parseRequestBody<T>(schema: Schema<T>, body: unknown): T {
+  const { value, issues } = parseBody(schema, body);
+  if (issues.length) throw bodyIssuesError(issues);
+  return value;
+}
+
+/**
+ * The route's own checks after the schema answer a security 400 whose message is the list of
+ * problems (routes/utils.ts buildSiemResponse: `{message: body, status_code}` with body a string[]).
+ */
+export function requestProblemsError(problems: string[]): EmuError {
+  return new EmuError(400, problems.join(', '), 'security', undefined, problems);
+}
+
+/**
+ * How strictly the rule schemas read: service-api.md's list of type-specific required fields by
+ * default; the server's own (query also required for threshold, threat_match and new_terms) when
+ * the emulator runs with the `rules.query-required` real behaviour.
+ */
+export function schemaOptions(ctx: EmulatorContext): SchemaOptions {
+  return { queryRequired: ctx.settings.realRoutes.has('rules.query-required') };
 }
 
 export function requireObjectBody(body: unknown): Record<string, any> {
@@ -34,11 +60,6 @@ export function requireObjectBody(body: unknown): Record<string, any> {
     throw new EmuError(400, `[request body]: Expected object, received ${body === undefined ? 'undefined' : Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body}`, 'platform');
   }
   return body as Record<string, any>;
-}
-
-/** Validates a create / update / import body; returns the problems rather than throwing (import reports them per rule). */
-export function createBodyIssues(body: Record<string, any>, mode: BodyMode): string[] {
-  return ruleBodyIssues(body, mode, isRuleType(body.type) ? body.type : undefined);
 }
 
 function stableJson(v: unknown): string {
@@ -59,8 +80,10 @@ function parameterFingerprint(rule: StoredRule): string {
 }
 
 /**
- * Actions as stored: each names a connector of the space (400 otherwise), gets the connector's
- * type, a uuid when it has none, and a frequency derived from the rule throttle when it has none.
+ * Actions as stored: each names a connector of the space (400 otherwise), gets a uuid when it has
+ * none and a frequency derived from the rule throttle when it has none. The stored type is the
+ * connector's whatever the request said: the alerting framework's denormalizeActions takes
+ * `actionTypeId` from the connector it loads (alerting rules_client lib/denormalize_actions.ts).
  */
 export function resolveActions(w: Writer, actions: any[] | undefined, throttle: unknown): any[] {
   const out: any[] = [];
@@ -70,9 +93,6 @@ export function resolveActions(w: Writer, actions: any[] | undefined, throttle: 
     if (!connector) {
       missing.push(action.id);
       continue;
-    }
-    if (action.action_type_id !== undefined && action.action_type_id !== connector.connector_type_id) {
-      throw securityError(400, `Failed to validate actions due to the following error: action_type_id "${action.action_type_id}" does not match connector "${action.id}" of type "${connector.connector_type_id}"`);
     }
     const resolved: Record<string, unknown> = { action_type_id: connector.connector_type_id };
     if (action.group !== undefined) resolved.group = action.group;

@@ -1,20 +1,15 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { buildNewRule, exportable, finishUpdate, requireObjectBody, resolveActions, ruleParameters, securityError, withEnabled, type Writer } from './build.js';
+import { buildNewRule, exportable, finishUpdate, parseRequestBody, resolveActions, ruleParameters, securityError, withEnabled, type Writer } from './build.js';
+import { alertsFilter, frequency } from './fields.js';
+import { array, boolean, enumOf, literal, nonEmptyString, object, optional, string, union } from './zod.js';
 import { filteredRules, writer } from './crud.js';
 import { ruleById, rulesState, saveRule, deleteRule, type StoredRule } from './state.js';
 import { exportResponse } from './transfer.js';
 
 /** POST /api/detection_engine/rules/_bulk_action (wire-facts 2.1 and the route's own limits). */
 
-const ACTIONS = ['enable', 'disable', 'delete', 'duplicate', 'export', 'edit', 'run'];
-const EDIT_TYPES = [
-  'add_tags', 'delete_tags', 'set_tags',
-  'add_index_patterns', 'delete_index_patterns', 'set_index_patterns',
-  'add_investigation_fields', 'delete_investigation_fields', 'set_investigation_fields',
-  'set_timeline', 'set_schedule', 'add_rule_actions', 'set_rule_actions',
-];
 const MAX_IDS = 100;
 const MAX_RULES_BY_QUERY = 10_000;
 
@@ -37,46 +32,44 @@ class EditFailure extends Error {
   }
 }
 
-const platform400 = (message: string) => new EmuError(400, `[request body]: ${message}`, 'platform');
+/**
+ * PerformRulesBulkActionRequestBody (K-DE/rule_management/bulk_actions/bulk_actions_route.gen.ts):
+ * a union of one object per action; edits are a union of payloads. Actions added by an edit are
+ * NormalizedRuleAction, a strict object without `action_type_id` (the server takes the type from
+ * the connector).
+ */
+const bulkActionBody = (() => {
+  const base = { query: optional(string()), ids: optional(array(string(), { min: 1 })) };
+  const schedule = string({ regex: /^[1-9]\d*[smh]$/ });
+  const normalizedAction = object(
+    { group: optional(string()), id: string(), params: object({}, 'open'), frequency: optional(frequency), alerts_filter: optional(alertsFilter) },
+    'strict',
+  );
+  const edit = union([
+    object({ type: enumOf(['add_tags', 'delete_tags', 'set_tags']), value: array(string()) }),
+    object({ type: enumOf(['add_index_patterns', 'delete_index_patterns', 'set_index_patterns']), value: array(string()), overwrite_data_views: optional(boolean()) }),
+    object({ type: enumOf(['add_investigation_fields', 'delete_investigation_fields', 'set_investigation_fields']), value: object({ field_names: array(nonEmptyString(), { min: 1 }) }) }),
+    object({ type: literal('set_timeline'), value: object({ timeline_id: string(), timeline_title: string() }) }),
+    object({ type: enumOf(['add_rule_actions', 'set_rule_actions']), value: object({ throttle: optional(enumOf(['rule', '1h', '1d', '7d'])), actions: array(normalizedAction) }) }),
+    object({ type: literal('set_schedule'), value: object({ interval: schedule, lookback: schedule }) }),
+  ]);
+  return union([
+    ...['delete', 'disable', 'enable', 'export'].map((action) => object({ ...base, action: literal(action) })),
+    object({ ...base, action: literal('duplicate'), duplicate: optional(object({ include_exceptions: boolean(), include_expired_exceptions: boolean() })) }),
+    object({ ...base, action: literal('run'), run: object({ start_date: string(), end_date: string() }) }),
+    object({ ...base, action: literal('edit'), edit: array(edit, { min: 1 }) }),
+  ]);
+})();
 
-function validateBody(body: Record<string, any>): void {
-  if (!ACTIONS.includes(body.action)) {
-    throw platform400(`action: Invalid discriminator value. Expected ${ACTIONS.map((a) => `'${a}'`).join(' | ')}`);
-  }
-  if (body.ids !== undefined) {
-    if (!Array.isArray(body.ids) || body.ids.some((i: unknown) => typeof i !== 'string')) throw platform400('ids: Expected array of strings');
-    if (body.ids.length < 1) throw platform400('ids: Array must contain at least 1 element(s)');
-  }
-  if (body.query !== undefined && typeof body.query !== 'string') throw platform400('query: Expected string');
-  if (body.action === 'edit') {
-    if (!Array.isArray(body.edit)) throw platform400('edit: Required');
-    if (body.edit.length < 1) throw platform400('edit: Array must contain at least 1 element(s)');
-    body.edit.forEach((e: any, i: number) => {
-      if (typeof e !== 'object' || e === null || !EDIT_TYPES.includes(e.type)) {
-        throw platform400(`edit.${i}.type: Invalid discriminator value. Expected ${EDIT_TYPES.map((t) => `'${t}'`).join(' | ')}`);
-      }
-      if (e.value === undefined) throw platform400(`edit.${i}.value: Required`);
-      const listTypes = ['add_tags', 'delete_tags', 'set_tags', 'add_index_patterns', 'delete_index_patterns', 'set_index_patterns'];
-      if (listTypes.includes(e.type) && (!Array.isArray(e.value) || e.value.some((v: unknown) => typeof v !== 'string'))) {
-        throw platform400(`edit.${i}.value: Expected array of strings`);
-      }
-      if (e.type === 'set_schedule' && (!isDuration(e.value?.interval) || !isDuration(e.value?.lookback))) {
-        throw platform400(`edit.${i}.value: interval and lookback must be durations such as 5m`);
-      }
-      if (e.type.endsWith('_investigation_fields') && (!Array.isArray(e.value?.field_names) || e.value.field_names.some((f: unknown) => typeof f !== 'string'))) {
-        throw platform400(`edit.${i}.value.field_names: Expected array of strings`);
-      }
-      if (e.type.endsWith('_rule_actions') && !Array.isArray(e.value?.actions)) throw platform400(`edit.${i}.value.actions: Expected array`);
-      if (e.type === 'set_timeline' && (typeof e.value !== 'object' || e.value === null)) throw platform400(`edit.${i}.value: Expected object`);
-    });
-  }
+function validateBody(raw: unknown): Record<string, any> {
+  const body = parseRequestBody(bulkActionBody, raw);
   if (body.action === 'run') {
     // Manual runs need rule execution, which the emulator does not have.
     throw securityError(400, 'The emulator does not execute rules, so the "run" bulk action is not available');
   }
+  return body;
 }
 
-const isDuration = (v: unknown) => typeof v === 'string' && /^[0-9]+[smhd]$/.test(v);
 const seconds = (d: string) => Number(d.slice(0, -1)) * { s: 1, m: 60, h: 3600, d: 86400 }[d.slice(-1) as 's' | 'm' | 'h' | 'd'];
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x)) && b.every((x) => a.includes(x));
@@ -216,8 +209,7 @@ function groupErrors(errors: RuleError[]) {
 }
 
 export function bulkAction(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const body = requireObjectBody(req.body);
-  validateBody(body);
+  const body = validateBody(req.body);
   const dryRun = req.query.get('dry_run') === 'true';
   if (body.ids && body.ids.length > MAX_IDS) throw securityError(400, `More than ${MAX_IDS} ids sent for bulk edit action.`);
   if (body.ids && body.query !== undefined) throw securityError(400, 'Both query and ids are sent. Define either ids or query in request payload.');

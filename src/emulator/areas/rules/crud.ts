@@ -1,9 +1,10 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { bodyIssuesError, buildNewRule, createBodyIssues, patchRule, replaceRule, requireObjectBody, securityError, type Writer } from './build.js';
+import { buildNewRule, parseRequestBody, patchRule, replaceRule, requestProblemsError, schemaOptions, securityError, type Writer } from './build.js';
 import { FilterError, parseRuleFilter } from './filter.js';
-import { ruleBodyIssues, type RuleType } from './schema.js';
+import { createSchema, patchSchema, ruleRequestProblems, typePatchSchema, updateSchema, type RuleType } from './schema.js';
+import { formatIssues, parseBody } from './zod.js';
 import { allRules, deleteRule, ruleById, ruleByRuleId, rulesState, saveRule, type RulesState, type StoredRule } from './state.js';
 
 /** Rule CRUD and _find (service-api.md Detection engine; wire-facts 2.1, 2.2). */
@@ -42,9 +43,9 @@ export function resolveRef(state: RulesState, ref: RuleRef): StoredRule {
 }
 
 export function createRule(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const body = requireObjectBody(req.body);
-  const issues = createBodyIssues(body, 'create');
-  if (issues.length) throw bodyIssuesError(issues);
+  const body = parseRequestBody(createSchema(schemaOptions(ctx)), req.body);
+  const problems = ruleRequestProblems(body, 'create');
+  if (problems.length) throw requestProblemsError(problems);
   const state = rulesState(ctx, req.space);
   if (body.rule_id !== undefined && ruleByRuleId(state, body.rule_id)) throw securityError(409, `rule_id: "${body.rule_id}" already exists`);
   const rule = buildNewRule(writer(req, ctx), body);
@@ -57,10 +58,10 @@ export function readRule(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
 }
 
 export function updateRule(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const body = requireObjectBody(req.body);
+  const body = parseRequestBody(updateSchema(schemaOptions(ctx)), req.body);
+  const problems = ruleRequestProblems(body, 'update');
+  if (problems.length) throw requestProblemsError(problems);
   const ref = refFrom(body);
-  const issues = createBodyIssues(body, 'update');
-  if (issues.length) throw bodyIssuesError(issues);
   const state = rulesState(ctx, req.space);
   const next = replaceRule(writer(req, ctx), resolveRef(state, ref), body);
   saveRule(state, next);
@@ -68,19 +69,15 @@ export function updateRule(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
 }
 
 export function patchRuleRoute(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const body = requireObjectBody(req.body);
+  // The route reads the body as RulePatchProps first (see patchSchema for what that strips) ...
+  const body = parseRequestBody(patchSchema(), req.body);
   const ref = refFrom(body);
-  // The route schema takes the fields of every type; the rule's own type is checked afterwards.
-  const shapeIssues = ruleBodyIssues(body, 'patch', undefined);
-  if (shapeIssues.length) throw bodyIssuesError(shapeIssues);
   const state = rulesState(ctx, req.space);
   const existing = resolveRef(state, ref);
-  const type = existing.type as RuleType;
-  if (body.type !== undefined && body.type !== null && body.type !== type) {
-    throw securityError(400, `Cannot change rule type from "${type}" to "${body.type}" with a patch; use an update (PUT) instead`);
-  }
-  const typeIssues = ruleBodyIssues(body, 'patch', type);
-  if (typeIssues.length) throw securityError(400, typeIssues.join(', '));
+  // ... then as the patch fields of the rule's own type, which refuses another `type`
+  // (detection_rules_client/mergers/apply_rule_patch.ts patchTypeSpecificParams: a BadRequestError).
+  const typed = parseBody(typePatchSchema(existing.type as RuleType), body);
+  if (typed.issues.length) throw securityError(400, formatIssues(typed.issues));
   const next = patchRule(writer(req, ctx), existing, body);
   saveRule(state, next);
   return { body: next };

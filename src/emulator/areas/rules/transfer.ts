@@ -2,7 +2,9 @@ import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
 import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
-import { buildNewRule, createBodyIssues, exportable, replaceRule, securityError } from './build.js';
+import { buildNewRule, exportable, replaceRule, schemaOptions, securityError } from './build.js';
+import { importSchema } from './schema.js';
+import { formatIssues, parseBody } from './zod.js';
 import { writer } from './crud.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 
@@ -165,6 +167,7 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
   const w = writer(req, ctx);
   const errors: ImportError[] = [];
   const seen = new Set<string>();
+  const ruleSchema = importSchema(schemaOptions(ctx));
   let imported = 0;
   for (const entry of ruleLines) {
     if (entry instanceof Error) {
@@ -185,12 +188,14 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
       continue;
     }
     seen.add(ruleId);
-    const issues = createBodyIssues(entry, 'import');
-    if (issues.length) {
-      errors.push({ rule_id: ruleId, error: { status_code: 400, message: issues.join(', ') } });
+    // Each line is read as RuleToImport (import_rules/rule_to_import.ts): unknown keys stripped.
+    const parsed = parseBody(ruleSchema, entry);
+    if (parsed.issues.length) {
+      errors.push({ rule_id: ruleId, error: { status_code: 400, message: formatIssues(parsed.issues) } });
       continue;
     }
-    const missingConnectors = [...new Set<string>((entry.actions ?? []).map((a: { id: string }) => a.id))].filter((id) => !findConnector(ctx, req.space, id));
+    const line = parsed.value as Record<string, any>;
+    const missingConnectors = [...new Set<string>((line.actions ?? []).map((a: { id: string }) => a.id))].filter((id) => !findConnector(ctx, req.space, id));
     if (missingConnectors.length) {
       const many = missingConnectors.length > 1;
       errors.push({
@@ -205,7 +210,7 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
       continue;
     }
     // Imported actions get fresh uuids, as on any write that sends none.
-    const body = { ...entry, actions: (entry.actions ?? []).map(({ uuid: _uuid, ...a }: any) => a) };
+    const body = { ...line, actions: (line.actions ?? []).map(({ uuid: _uuid, ...a }: any) => a) };
     try {
       saveRule(state, existing ? replaceRule(w, existing, body) : buildNewRule(w, body));
       imported += 1;
