@@ -19,7 +19,7 @@ import {
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
-import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, DEFAULT_MONITORING, fleetState, type AgentPolicyRecord } from './state.js';
+import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, type AgentPolicyRecord } from './state.js';
 
 /** Body fields the agent policy schema defines (create and update share it). */
 const BODY_FIELDS = [
@@ -170,7 +170,6 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
     namespace: fields.namespace,
     description: fields.description ?? '',
     inactivity_timeout: fields.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT,
-    monitoring_enabled: fields.monitoring_enabled ?? [...DEFAULT_MONITORING],
     is_managed: fields.is_managed ?? false,
     is_protected: fields.is_protected ?? false,
     is_preconfigured: false,

@@ -81,7 +81,7 @@ function fullPolicy(ctx: EmulatorContext, space: string, policy: AgentPolicyReco
         streams: input.streams.filter((s) => s.enabled).map(streamConfig),
       }));
   });
-  const monitoring = policy.monitoring_enabled;
+  const monitoring = policy.monitoring_enabled ?? [];
   const features = Object.fromEntries(((policy.agent_features as Array<{ name: string; enabled: boolean }> | undefined) ?? []).map((f) => [f.name, { enabled: f.enabled }]));
   return {
     id: policy.id,
