@@ -55,7 +55,7 @@ function copyPolicy(req: EmuRequest, ctx: EmulatorContext) {
 
 function streamConfig(stream: PackagePolicyRecord['inputs'][number]['streams'][number]) {
   const vars = Object.fromEntries(Object.entries(stream.vars ?? {}).filter(([, v]) => v.value !== undefined && v.type !== 'yaml').map(([k, v]) => [k, v.value]));
-  return { id: stream.id, data_stream: { ...stream.data_stream }, ...vars, ...(stream.condition ? { condition: stream.condition } : {}) };
+  return { id: stream.id, data_stream: { ...stream.data_stream }, ...vars };
 }
 
 /** The policy as agents receive it: outputs, monitoring, features and the enabled inputs. */

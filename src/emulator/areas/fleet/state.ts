@@ -42,7 +42,6 @@ export interface StoredStream {
   enabled: boolean;
   data_stream: { type: string; dataset: string };
   vars?: VarRecord;
-  condition?: string;
 }
 
 export interface StoredInput {
@@ -50,7 +49,6 @@ export interface StoredInput {
   policy_template: string;
   enabled: boolean;
   vars?: VarRecord;
-  condition?: string;
   streams: StoredStream[];
 }
 
