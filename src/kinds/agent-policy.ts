@@ -15,10 +15,11 @@ const PATH = '/api/fleet/agent_policies';
 const PAGE_SIZE = 1000;
 const DEFAULT_INACTIVITY_TIMEOUT = 1209600;
 /**
- * The monitoring a policy gets when the manifest names none. svcform sends it explicitly on every
- * write, so the result does not depend on whether a server fills a default itself.
+ * A manifest or a live policy without `monitoring_enabled` means no monitoring: the server fills no
+ * default on create (wire-facts 15 fact 8), so a policy made without the field has none. svcform
+ * sends the list explicitly on every write, so an update also switches off what a manifest dropped.
  */
-const DEFAULT_MONITORING = ['logs', 'metrics'];
+const NO_MONITORING: string[] = [];
 
 /** Server-managed (wire-facts 5.4): never compared. */
 const RESPONSE_ONLY = ['id', 'revision', 'status', 'updated_at', 'updated_by', 'created_at', 'created_by', 'agents', 'unprivileged_agents', 'version', 'is_preconfigured', 'schema_version', 'package_policies', 'fleet_server_hosts'];
@@ -60,7 +61,7 @@ function canonical(body: Record<string, any>, space: string): Record<string, any
   for (const k of [...RESPONSE_ONLY, ...REQUEST_FLAGS]) delete out[k];
   out.description = out.description ?? '';
   out.inactivity_timeout = out.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT;
-  out.monitoring_enabled = asSet(out.monitoring_enabled ?? DEFAULT_MONITORING);
+  out.monitoring_enabled = asSet(out.monitoring_enabled ?? NO_MONITORING);
   if (Array.isArray(out.space_ids) && deepEqual(asSet(out.space_ids), [space])) delete out.space_ids;
   else if (Array.isArray(out.space_ids)) out.space_ids = asSet(out.space_ids);
   for (const k of FALSE_BY_DEFAULT) if (!out[k]) delete out[k];
@@ -87,7 +88,7 @@ function writeBody(res: Resource): Record<string, any> {
   const body: Record<string, any> = clone(res.spec);
   for (const k of REQUEST_FLAGS) if (k !== 'force') delete body[k];
   body.description = body.description ?? '';
-  body.monitoring_enabled = body.monitoring_enabled ?? [...DEFAULT_MONITORING];
+  body.monitoring_enabled = body.monitoring_enabled ?? [...NO_MONITORING];
   body.inactivity_timeout = body.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT;
   return body;
 }
@@ -175,7 +176,7 @@ export const agentPolicyAdapter: KindAdapter = {
     const spec = canonical(live.body, live.space);
     if (spec.description === '') delete spec.description;
     if (spec.inactivity_timeout === DEFAULT_INACTIVITY_TIMEOUT) delete spec.inactivity_timeout;
-    if (deepEqual(spec.monitoring_enabled, asSet(DEFAULT_MONITORING))) delete spec.monitoring_enabled;
+    if (spec.monitoring_enabled.length === 0) delete spec.monitoring_enabled;
     return { spec: orderedSpec(spec) };
   },
 };

@@ -29,7 +29,6 @@ export type Vars = Record<string, unknown>;
 export interface StreamState {
   enabled: boolean;
   vars?: Vars;
-  condition?: string;
 }
 export interface InputState extends StreamState {
   streams: Record<string, StreamState>;
@@ -138,14 +137,12 @@ export function expandSimplified(pkg: PackageInfo, spec: { vars?: unknown; input
     input.enabled = g.enabled !== false;
     const iv = mergeVars(input.vars, g.vars);
     if (iv) input.vars = iv;
-    if (g.condition !== undefined) input.condition = g.condition;
     for (const [sk, sGiven] of Object.entries(isPlainObject(g.streams) ? g.streams : {})) {
       const sg = isPlainObject(sGiven) ? sGiven : {};
       const stream: StreamState = input.streams[sk] ?? { enabled: true };
       stream.enabled = sg.enabled !== false;
       const sv = mergeVars(stream.vars, sg.vars);
       if (sv) stream.vars = sv;
-      if (sg.condition !== undefined) stream.condition = sg.condition;
       input.streams[sk] = stream;
     }
     inputs[key] = input;
@@ -173,7 +170,6 @@ export function minimalSimplified(pkg: PackageInfo, live: { vars?: Vars; inputs:
     if (!input.enabled) entry.enabled = false;
     const vars = changedVars(input.vars, d?.vars);
     if (vars) entry.vars = vars;
-    if (input.condition !== undefined) entry.condition = input.condition;
     const streams: Record<string, any> = {};
     for (const [sk, stream] of Object.entries(input.streams)) {
       const ds = d?.streams[sk];
@@ -182,7 +178,6 @@ export function minimalSimplified(pkg: PackageInfo, live: { vars?: Vars; inputs:
       if (!stream.enabled) se.enabled = false;
       const sv = changedVars(stream.vars, ds?.vars);
       if (sv) se.vars = sv;
-      if (stream.condition !== undefined) se.condition = stream.condition;
       streams[sk] = se;
     }
     if (Object.keys(streams).length) entry.streams = streams;

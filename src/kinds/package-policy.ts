@@ -25,7 +25,7 @@ const PAGE_SIZE = 1000;
 
 function streamState(s: any): StreamState {
   const vars = cleanVars(s?.vars);
-  return { enabled: s?.enabled !== false, ...(vars ? { vars } : {}), ...(s?.condition !== undefined && s?.condition !== null ? { condition: s.condition } : {}) };
+  return { enabled: s?.enabled !== false, ...(vars ? { vars } : {}) };
 }
 
 /** The live inputs as the simplified map, whichever format the server answered in. */
@@ -84,8 +84,18 @@ export function packagePolicyEnvName(id: string, scope: { input?: string; stream
   return ['SVCFORM_PACKAGE_POLICY', id, scope.stream ?? scope.input ?? '', name].filter(Boolean).join('_').toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
 
+/**
+ * The simplified body for create and update. The server takes either the legacy body or the
+ * simplified one, and refuses a mix (wire-facts 15 fact 2): a simplified body has no `version`,
+ * `enabled` or `overrides`. It always carries `inputs`, so that an update rebuilds the policy from
+ * the package defaults plus the manifest: the server merges a body without inputs onto the stored
+ * policy, which would keep inputs changed outside Git. The package version is `package.version`;
+ * a new one there upgrades the policy.
+ */
 function writeBody(res: Resource): Record<string, any> {
-  return { ...structuredClone(res.spec) };
+  const body = structuredClone(res.spec);
+  body.inputs = body.inputs ?? {};
+  return body;
 }
 
 export const packagePolicyAdapter: KindAdapter = {
@@ -167,7 +177,6 @@ export const packagePolicyAdapter: KindAdapter = {
     body.namespace = body.namespace ?? '';
     if (body.description === undefined && live.body.description) body.description = '';
     if (body.output_id === undefined && live.body.output_id) body.output_id = null;
-    if (typeof live.body.version === 'string') body.version = live.body.version;
     await ctx.api.request({
       method: 'PUT',
       path: `${PATH}/${encodeURIComponent(live.name)}`,

@@ -65,9 +65,10 @@ describe('Fleet agent policies (service-api.md Fleet policies, wire-facts 5)', (
     assert.equal((await create()).description, '');
   });
 
-  it('turns on logs and metrics monitoring when monitoring_enabled is omitted (emulator default, documented in the area)', async () => {
-    assert.deepEqual((await create()).monitoring_enabled, ['logs', 'metrics']);
+  it('fills no monitoring_enabled when the create body omits it (wire-facts 15 fact 8: "no server default is applied on create when omitted")', async () => {
+    assert.equal('monitoring_enabled' in (await create()), false);
     assert.deepEqual((await create({ monitoring_enabled: [] })).monitoring_enabled, []);
+    assert.deepEqual((await create({ monitoring_enabled: ['logs'] })).monitoring_enabled, ['logs']);
   });
 
   it('accepts only logs, metrics, traces in monitoring_enabled (service-api.md: "any of `logs`, `metrics`, `traces`")', async () => {

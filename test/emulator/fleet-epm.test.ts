@@ -51,6 +51,18 @@ describe('Fleet package manager (service-api.md Fleet package manager, wire-fact
     assert.ok(auth.streams[0].vars.some((v: any) => v.name === 'paths' && v.required === true));
   });
 
+  it('always answers item.assets, the package assets grouped by service then type (wire-facts 15 fact 7; OAS package_info required: [name, version, title, assets])', async () => {
+    for (const path of ['system', 'system/1.58.0', 'hostquery_manager/1.14.0', 'endpoint']) {
+      const res = await call(emu, 'GET', `${EPM}/packages/${path}`);
+      assert.equal(res.status, 200, path);
+      const { assets } = res.body.item;
+      assert.ok(assets && typeof assets === 'object' && !Array.isArray(assets), path);
+    }
+    const system = (await call(emu, 'GET', `${EPM}/packages/system/1.60.0`)).body.item.assets;
+    const auth = system.elasticsearch.ingest_pipeline.find((a: any) => a.dataset === 'auth');
+    assert.deepEqual(auth, { pkgkey: 'system-1.60.0', dataset: 'auth', service: 'elasticsearch', type: 'ingest_pipeline', file: 'default.yml', path: 'system-1.60.0/data_stream/auth/elasticsearch/ingest_pipeline/default.yml' });
+  });
+
   it('answers 404 for an unknown package or version (service-api.md Errors: "Resource does not exist (..., package, ...) | 404")', async () => {
     const name = await call(emu, 'GET', `${EPM}/packages/nope`);
     assert.equal(name.status, 404);

@@ -187,15 +187,24 @@ describe('Fleet package policies (service-api.md Fleet policies, wire-facts 6)',
   });
 
   describe('update', () => {
-    it('replaces the policy from a full simplified body: unnamed inputs go back to the defaults', async () => {
+    it('replaces the policy from a simplified body with a map of inputs: unnamed inputs go back to the defaults (fleet server/routes/package_policy/handlers.ts updatePackagePolicyHandler: "body.inputs && isSimplifiedCreatePackagePolicyRequest")', async () => {
       const item = await create({ id: 'to-update', inputs: { 'system-logfile': { streams: { 'system.auth': { vars: { ignore_older: '24h' } } } } } });
-      const res = await call(emu, 'PUT', `${PP}/to-update?format=simplified`, { name: item.name, policy_ids: ['agents-a', 'agents-b'], package: SYSTEM, description: 'now described' });
+      const res = await call(emu, 'PUT', `${PP}/to-update?format=simplified`, { name: item.name, policy_ids: ['agents-a', 'agents-b'], package: SYSTEM, description: 'now described', inputs: {} });
       assert.equal(res.status, 200);
       assert.equal(res.body.item.inputs['system-logfile'].streams['system.auth'].vars.ignore_older, '72h');
       assert.deepEqual(res.body.item.policy_ids, ['agents-a', 'agents-b']);
       assert.equal(res.body.item.description, 'now described');
       assert.equal(res.body.item.revision, 2);
       assert.equal(res.body.item.created_at, item.created_at);
+    });
+
+    it('merges a body without inputs onto the stored policy: its inputs stay (handlers.ts updatePackagePolicyHandler: "inputs: restOfBody.inputs ?? packagePolicyInputs")', async () => {
+      const item = await create({ id: 'merged-update', inputs: { 'system-logfile': { streams: { 'system.auth': { vars: { ignore_older: '24h' } } } } } });
+      const res = await call(emu, 'PUT', `${PP}/merged-update?format=simplified`, { name: item.name, package: SYSTEM, description: 'described' });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.item.inputs['system-logfile'].streams['system.auth'].vars.ignore_older, '24h');
+      assert.deepEqual(res.body.item.policy_ids, item.policy_ids);
+      assert.equal(res.body.item.description, 'described');
     });
 
     it('checks the optional version token: 409 on mismatch (wire-facts 6.2: "409 on mismatch")', async () => {

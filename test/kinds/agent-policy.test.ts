@@ -141,6 +141,29 @@ describe('AgentPolicy adapter', () => {
     assert.ok(converged(MANIFESTS['dmz-sensors'], await liveOne('dmz-sensors')));
   });
 
+  it('reads a policy without monitoring_enabled as not monitored (wire-facts 15 fact 8: no server default on create)', async () => {
+    // Made outside Git without the field: the server stores none, and the agent is not monitored.
+    assert.equal((await call(emu, 'POST', '/api/fleet/agent_policies', { id: 'made-by-hand', name: 'Made by hand', namespace: 'default' })).status, 200);
+    const live = await liveOne('made-by-hand');
+    assert.equal('monitoring_enabled' in live.body, false);
+    assert.deepEqual(agentPolicyAdapter.normalizeLive(live).monitoring_enabled, []);
+    assert.ok(converged({ name: 'Made by hand', namespace: 'default' }, live), 'a manifest without the field: nothing to plan');
+    assert.ok(!converged({ name: 'Made by hand', namespace: 'default', monitoring_enabled: ['logs', 'metrics'] }, live), 'a manifest asking for monitoring: a difference');
+    assert.equal('monitoring_enabled' in agentPolicyAdapter.toSpec(live).spec, false);
+    await call(emu, 'POST', '/api/fleet/agent_policies/delete', { agentPolicyId: 'made-by-hand' });
+  });
+
+  it('sends monitoring_enabled: [] for a manifest without it, so an update switches monitoring off', async () => {
+    const create = sent.find((r) => r.method === 'POST' && (r.body as any)?.id === 'linux-servers')!;
+    assert.deepEqual((create.body as any).monitoring_enabled, []);
+    const monitored = { name: 'Linux servers', namespace: 'default', monitoring_enabled: ['logs'] };
+    await agentPolicyAdapter.update(ctx, resource('AgentPolicy', 'linux-servers', monitored), await liveOne('linux-servers'), { rotateSecrets: false });
+    assert.deepEqual((await liveOne('linux-servers')).body.monitoring_enabled, ['logs']);
+    await agentPolicyAdapter.update(ctx, resource('AgentPolicy', 'linux-servers', MANIFESTS['linux-servers']), await liveOne('linux-servers'), { rotateSecrets: false });
+    assert.deepEqual((await liveOne('linux-servers')).body.monitoring_enabled, []);
+    assert.ok(converged(MANIFESTS['linux-servers'], await liveOne('linux-servers')));
+  });
+
   it('toSpec leaves out server-managed fields and defaults and round-trips', async () => {
     for (const live of await listLive()) {
       const { spec } = agentPolicyAdapter.toSpec(live);

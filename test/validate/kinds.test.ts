@@ -108,6 +108,11 @@ const CASES: FixtureCase[] = [
     mistake: 'a tag name with a space and a tag without a value',
     errors: ['9:8 AgentPolicy/soc-linux-servers: spec.global_data_tags[0].name must be without spaces, not "cost center"', '10:7 AgentPolicy/soc-linux-servers: spec.global_data_tags[1].value is required'],
   },
+  {
+    fixture: 'agent-policy/advanced-settings-key.yaml',
+    mistake: 'an advanced setting the server does not know (it refuses unknown keys: models/agent_policy.ts)',
+    errors: ['10:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_colour is not a known field (did you mean agent_logging_level?)'],
+  },
   // PackagePolicy
   {
     fixture: 'package-policy/package-version.yaml',

@@ -2,35 +2,14 @@ import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { latestPackage } from './catalog.js';
-import {
-  bodyObject,
-  boolQuery,
-  expectBoolean,
-  expectObject,
-  expectString,
-  expectStringArray,
-  formatQuery,
-  namespaceError,
-  pageRequest,
-  paginate,
-  rejectUnknownKeys,
-  typeName,
-} from './common.js';
+import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
+import { bodyObject, boolQuery, expectBoolean, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
+import { validateRequest, type Schema } from './config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
-import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, DEFAULT_MONITORING, fleetState, type AgentPolicyRecord } from './state.js';
+import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, type AgentPolicyRecord } from './state.js';
 
-/** Body fields the agent policy schema defines (create and update share it). */
-const BODY_FIELDS = [
-  'id', 'space_ids', 'name', 'namespace', 'description', 'is_managed', 'has_fleet_server', 'is_default', 'is_default_fleet_server',
-  'unenroll_timeout', 'inactivity_timeout', 'monitoring_enabled', 'keep_monitoring_alive', 'data_output_id', 'monitoring_output_id',
-  'download_source_id', 'fleet_server_host_id', 'agent_features', 'is_protected', 'overrides', 'advanced_settings', 'supports_agentless',
-  'global_data_tags', 'agentless', 'monitoring_pprof_enabled', 'monitoring_http', 'monitoring_diagnostics', 'required_versions',
-  'bump_revision', 'has_agent_version_conditions', 'is_verifier', 'min_agent_version', 'package_agent_version_conditions', 'force',
-];
-const CREATE_FIELDS = new Set(BODY_FIELDS);
-const UPDATE_FIELDS = new Set([...BODY_FIELDS, 'bumpRevision']);
 /** Request flags, not policy state: never stored. */
 const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision', 'space_ids']);
 /** What a hosted (managed) policy lets callers change without `force`. */
@@ -46,72 +25,14 @@ export const AGENT_POLICY_KUERY: KueryTarget = {
   ],
 };
 
-function expectInteger(body: Record<string, any>, key: string): void {
-  const v = body[key];
-  if (v === undefined) return;
-  if (typeof v !== 'number') throw badRequest(`[request body.${key}]: expected value of type [number] but got [${typeName(v)}]`);
-  if (v < 0) throw badRequest(`[request body.${key}]: Value must be equal to or greater than [0].`);
-  if (!Number.isInteger(v)) throw badRequest(`[request body.${key}]: ${v} is not a valid integer`);
-}
-
-function validateBody(body: Record<string, any>, allowed: Set<string>, space: string): void {
-  rejectUnknownKeys(body, allowed);
-  expectString(body, 'name', { required: true });
-  if (!body.name.trim()) throw badRequest('[request body.name]: Invalid empty string');
-  expectString(body, 'namespace', { required: true });
-  if (body.namespace.length === 0) throw badRequest('[request body.namespace]: value has length [0] but it must have a minimum length of [1].');
-  const nsError = namespaceError(body.namespace);
-  if (nsError) throw badRequest(`[request body.namespace]: ${nsError}`);
-  for (const key of ['id', 'description']) expectString(body, key);
-  for (const key of ['data_output_id', 'monitoring_output_id', 'download_source_id', 'fleet_server_host_id', 'min_agent_version']) expectString(body, key, { nullable: true });
-  for (const key of ['is_managed', 'has_fleet_server', 'is_default', 'is_default_fleet_server', 'is_protected', 'monitoring_pprof_enabled', 'bump_revision', 'bumpRevision', 'force', 'has_agent_version_conditions', 'is_verifier']) expectBoolean(body, key);
-  if (body.keep_monitoring_alive !== null) expectBoolean(body, 'keep_monitoring_alive');
-  if (body.supports_agentless !== null) expectBoolean(body, 'supports_agentless');
-  for (const key of ['advanced_settings', 'agentless', 'monitoring_diagnostics', 'monitoring_http']) expectObject(body, key);
-  expectObject(body, 'overrides', { nullable: true });
-  if (body.overrides && Object.keys(body.overrides).some((k) => /^inputs(\.)?/.test(k))) throw badRequest('[request body.overrides]: inputs overrides is not allowed');
-  expectInteger(body, 'inactivity_timeout');
-  expectInteger(body, 'unenroll_timeout');
-  expectStringArray(body, 'space_ids');
-  if (body.space_ids && !(body.space_ids.length === 1 && body.space_ids[0] === space)) {
+/** The body as the route validates it, plus the emulator's one-space rule for `space_ids`. */
+function validBody(req: EmuRequest, bodySchema: Schema): Record<string, any> {
+  const body = validateRequest(bodySchema, req.body ?? null);
+  if (body.space_ids && !(body.space_ids.length === 1 && body.space_ids[0] === req.space)) {
     // The emulator keeps each policy in the space that created it (see the area's notes).
-    throw badRequest(`[request body.space_ids]: the emulator supports only the calling space [${space}]`);
+    throw badRequest(`[request body.space_ids]: the emulator supports only the calling space [${req.space}]`);
   }
-  expectStringArray(body, 'monitoring_enabled');
-  for (const [i, m] of (body.monitoring_enabled ?? []).entries()) {
-    if (!['logs', 'metrics', 'traces'].includes(m)) throw badRequest(`[request body.monitoring_enabled.${i}]: expected one of [logs, metrics, traces] but got [${m}]`);
-  }
-  if (body.agent_features !== undefined) {
-    if (!Array.isArray(body.agent_features)) throw badRequest(`[request body.agent_features]: expected value of type [array] but got [${typeName(body.agent_features)}]`);
-    body.agent_features.forEach((f: any, i: number) => {
-      if (typeof f?.name !== 'string' || typeof f?.enabled !== 'boolean') throw badRequest(`[request body.agent_features.${i}]: expected {name: string, enabled: boolean}`);
-    });
-  }
-  if (body.global_data_tags !== undefined) {
-    if (!Array.isArray(body.global_data_tags)) throw badRequest(`[request body.global_data_tags]: expected value of type [array] but got [${typeName(body.global_data_tags)}]`);
-    const seen = new Set<string>();
-    const duplicates: string[] = [];
-    const withSpaces: string[] = [];
-    body.global_data_tags.forEach((t: any, i: number) => {
-      if (typeof t?.name !== 'string' || (typeof t?.value !== 'string' && typeof t?.value !== 'number')) {
-        throw badRequest(`[request body.global_data_tags.${i}]: expected {name: string, value: string | number}`);
-      }
-      if (/\s/.test(t.name)) withSpaces.push(`'${t.name}'`);
-      if (seen.has(t.name.trim())) duplicates.push(`'${t.name.trim()}'`);
-      seen.add(t.name.trim());
-    });
-    const errors: string[] = [];
-    if (duplicates.length) errors.push(`Found duplicate tag names: [${duplicates.join(', ')}], duplicate tag names are not allowed.`);
-    if (withSpaces.length) errors.push(`Found tag names with spaces: [${withSpaces.join(', ')}], tag names with spaces are not allowed.`);
-    if (errors.length) throw badRequest(`[request body.global_data_tags]: ${errors.join(' ')}`);
-  }
-  if (body.required_versions !== undefined && body.required_versions !== null) {
-    if (!Array.isArray(body.required_versions)) throw badRequest(`[request body.required_versions]: expected value of type [array] but got [${typeName(body.required_versions)}]`);
-    body.required_versions.forEach((r: any, i: number) => {
-      if (typeof r?.version !== 'string' || typeof r?.percentage !== 'number') throw badRequest(`[request body.required_versions.${i}]: expected {version: string, percentage: number}`);
-      if (r.percentage < 0 || r.percentage > 100) throw badRequest(`[request body.required_versions.${i}.percentage]: Value must be between 0 and 100.`);
-    });
-  }
+  return body;
 }
 
 /** The server's schema defaults inside `monitoring_http` (host, port, buffer.enabled). */
@@ -170,7 +91,6 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
     namespace: fields.namespace,
     description: fields.description ?? '',
     inactivity_timeout: fields.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT,
-    monitoring_enabled: fields.monitoring_enabled ?? [...DEFAULT_MONITORING],
     is_managed: fields.is_managed ?? false,
     is_protected: fields.is_protected ?? false,
     is_preconfigured: false,
@@ -185,8 +105,7 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
 }
 
 function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
-  const body = bodyObject(req);
-  validateBody(body, CREATE_FIELDS, req.space);
+  const body = validBody(req, CreateAgentPolicyBody);
   const sysMonitoring = boolQuery(req, 'sys_monitoring') === true;
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
@@ -209,8 +128,7 @@ function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
 
 function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   const existing = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);
-  const body = bodyObject(req);
-  validateBody(body, UPDATE_FIELDS, req.space);
+  const body = validBody(req, UpdateAgentPolicyBody);
   // Fields with a schema default are reset when omitted; everything else is merged (wire-facts 5.3).
   const incoming: Record<string, any> = { ...storedFields(body), inactivity_timeout: body.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT };
   if (existing.is_managed && body.force !== true) {

@@ -55,7 +55,7 @@ function copyPolicy(req: EmuRequest, ctx: EmulatorContext) {
 
 function streamConfig(stream: PackagePolicyRecord['inputs'][number]['streams'][number]) {
   const vars = Object.fromEntries(Object.entries(stream.vars ?? {}).filter(([, v]) => v.value !== undefined && v.type !== 'yaml').map(([k, v]) => [k, v.value]));
-  return { id: stream.id, data_stream: { ...stream.data_stream }, ...vars, ...(stream.condition ? { condition: stream.condition } : {}) };
+  return { id: stream.id, data_stream: { ...stream.data_stream }, ...vars };
 }
 
 /** The policy as agents receive it: outputs, monitoring, features and the enabled inputs. */
@@ -81,7 +81,7 @@ function fullPolicy(ctx: EmulatorContext, space: string, policy: AgentPolicyReco
         streams: input.streams.filter((s) => s.enabled).map(streamConfig),
       }));
   });
-  const monitoring = policy.monitoring_enabled;
+  const monitoring = policy.monitoring_enabled ?? [];
   const features = Object.fromEntries(((policy.agent_features as Array<{ name: string; enabled: boolean }> | undefined) ?? []).map((f) => [f.name, { enabled: f.enabled }]));
   return {
     id: policy.id,

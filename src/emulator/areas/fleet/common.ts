@@ -1,5 +1,6 @@
 import { badRequest } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
+import { typeDetect } from './config-schema.js';
 
 /** Reads a query parameter under its wire name or the snake_case name the API document uses. */
 export function queryValue(req: EmuRequest, name: string, alias?: string): string | null {
@@ -104,12 +105,6 @@ export function rejectUnknownKeys(body: Record<string, any>, allowed: Set<string
   }
 }
 
-export function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v;
-}
-
 export function expectString(body: Record<string, any>, key: string, options: { required?: boolean; nullable?: boolean } = {}): void {
   const v = body[key];
   if (v === undefined) {
@@ -117,20 +112,12 @@ export function expectString(body: Record<string, any>, key: string, options: { 
     return;
   }
   if (v === null && options.nullable) return;
-  if (typeof v !== 'string') throw badRequest(`[request body.${key}]: expected value of type [string] but got [${typeName(v)}]`);
+  if (typeof v !== 'string') throw badRequest(`[request body.${key}]: expected value of type [string] but got [${typeDetect(v)}]`);
 }
 
 export function expectBoolean(body: Record<string, any>, key: string): void {
   const v = body[key];
-  if (v !== undefined && typeof v !== 'boolean') throw badRequest(`[request body.${key}]: expected value of type [boolean] but got [${typeName(v)}]`);
-}
-
-export function expectObject(body: Record<string, any>, key: string, options: { nullable?: boolean } = {}): void {
-  const v = body[key];
-  if (v === undefined || (v === null && options.nullable)) return;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw badRequest(`[request body.${key}]: expected value of type [object] but got [${typeName(v)}]`);
-  }
+  if (v !== undefined && typeof v !== 'boolean') throw badRequest(`[request body.${key}]: expected value of type [boolean] but got [${typeDetect(v)}]`);
 }
 
 export function expectStringArray(body: Record<string, any>, key: string, options: { required?: boolean; minSize?: number } = {}): void {
@@ -139,9 +126,9 @@ export function expectStringArray(body: Record<string, any>, key: string, option
     if (options.required) throw badRequest(`[request body.${key}]: expected value of type [array] but got [undefined]`);
     return;
   }
-  if (!Array.isArray(v)) throw badRequest(`[request body.${key}]: expected value of type [array] but got [${typeName(v)}]`);
+  if (!Array.isArray(v)) throw badRequest(`[request body.${key}]: expected value of type [array] but got [${typeDetect(v)}]`);
   v.forEach((x, i) => {
-    if (typeof x !== 'string') throw badRequest(`[request body.${key}.${i}]: expected value of type [string] but got [${typeName(x)}]`);
+    if (typeof x !== 'string') throw badRequest(`[request body.${key}.${i}]: expected value of type [string] but got [${typeDetect(x)}]`);
   });
   if (options.minSize !== undefined && v.length < options.minSize) {
     throw badRequest(`[request body.${key}]: array size is [${v.length}], but cannot be smaller than [${options.minSize}]`);

@@ -31,6 +31,24 @@ function assetsOf(pkg: CatalogPackage): Array<{ id: string; type: string }> {
   return out;
 }
 
+/**
+ * Package info's `assets`: the package's files grouped by service, then by asset type
+ * (`AssetsGroupedByServiceByType` in the server's common/types/models/epm.ts; required by the
+ * OpenAPI `package_info` schema, wire-facts 15 fact 7). The catalog's packages ship an ingest
+ * pipeline per logs data stream and no Kibana assets.
+ */
+function groupedAssets(pkg: CatalogPackage): Record<string, Record<string, unknown[]>> {
+  const pkgkey = `${pkg.name}-${pkg.version}`;
+  const pipelines = pkg.data_streams
+    .filter((ds) => ds.type === 'logs')
+    .map((ds) => {
+      const dataset = dataStreamPath(pkg, ds.dataset);
+      const file = 'default.yml';
+      return { pkgkey, dataset, service: 'elasticsearch', type: 'ingest_pipeline', file, path: `${pkgkey}/data_stream/${dataset}/elasticsearch/ingest_pipeline/${file}` };
+    });
+  return pipelines.length ? { elasticsearch: { ingest_pipeline: pipelines } } : {};
+}
+
 function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage): { installType: 'install' | 'update' | 'reinstall' } {
   const state = epmState(ctx);
   const now = ctx.now().toISOString();
@@ -126,6 +144,7 @@ export function packageInfo(ctx: EmulatorContext, pkg: CatalogPackage) {
       ...(ds.streams ? { streams: ds.streams } : {}),
     })),
     ...(pkg.vars ? { vars: pkg.vars } : {}),
+    assets: groupedAssets(pkg),
     keepPoliciesUpToDate: inst?.keep_policies_up_to_date ?? false,
     licensePath: `/package/${pkg.name}/${pkg.version}/LICENSE.txt`,
     ...installState(ctx, pkg.name),

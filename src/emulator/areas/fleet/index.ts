@@ -10,8 +10,10 @@ import { registerPackagePolicies } from './package-policies.js';
  * manager. Policies live per space; package install state is global to the deployment.
  *
  * Emulator choices where the documents leave room:
- * - An agent policy created without `monitoring_enabled` gets ['logs', 'metrics'] (the default the
- *   server's own policies carry); PUT keeps the stored value when the field is omitted (merge).
+ * - An agent policy created without `monitoring_enabled` has none: the server fills no default
+ *   (wire-facts 15 fact 8); PUT keeps the stored value when the field is omitted (merge).
+ * - Request bodies are checked against the server's own schemas (config-schema.ts models the
+ *   validation library): unknown keys, wrong types and failed unions give the server's 400s.
  * - A policy stays in the space that created it: `space_ids` other than [that space] is refused.
  * - Preconfigured policies cannot be deleted, even with `force`; hosted (managed) ones need `force`.
  */

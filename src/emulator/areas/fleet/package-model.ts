@@ -12,7 +12,6 @@ import type { PackagePolicyRecord, StoredInput, StoredStream, VarRecord } from '
 
 export interface SimplifiedStreamBody {
   enabled?: boolean;
-  condition?: string;
   vars?: Record<string, unknown>;
 }
 export interface SimplifiedInputBody extends SimplifiedStreamBody {
@@ -93,17 +92,14 @@ export function applySimplified(
   for (const [key, given] of Object.entries(body.inputs ?? {})) {
     const input = byKey.get(key);
     if (!input) throw badRequest(`Input not found: ${key}`);
-    if (given === null || typeof given !== 'object') throw badRequest(`[request body.inputs.${key}]: expected value of type [object] but got [${given === null ? 'null' : typeof given}]`);
     // Naming an input turns it on unless the body says enabled: false.
     input.enabled = given.enabled !== false;
     if (given.vars) assignVars(given.vars, input.vars, key);
-    if (given.condition !== undefined) input.condition = given.condition;
     for (const [streamKey, streamGiven] of Object.entries(given.streams ?? {})) {
       const stream = input.streams.find((s) => s.data_stream.dataset === streamKey);
       if (!stream) throw badRequest(`Stream not found ${key}: ${streamKey}`);
       stream.enabled = streamGiven?.enabled !== false;
       if (streamGiven?.vars) assignVars(streamGiven.vars, stream.vars, `${key} ${streamKey}`);
-      if (streamGiven?.condition !== undefined) stream.condition = streamGiven.condition;
     }
   }
 }
@@ -149,22 +145,18 @@ export function validateAgainstPackage(pkg: CatalogPackage, inputs: StoredInput[
   if (problems.length) throw badRequest(`Package policy is invalid: ${problems.join('\n')}`);
 }
 
-/** Turns a legacy `inputs` array body into the simplified map, so both formats share one path. */
-export function legacyInputsToSimplified(inputs: unknown): SimplifiedInputs {
-  if (!Array.isArray(inputs)) throw badRequest('[request body.inputs]: expected value of type [array] but got [' + typeof inputs + ']');
+/** Turns a (validated) legacy `inputs` array into the simplified map, so both formats share one path. */
+export function legacyInputsToSimplified(inputs: any[]): SimplifiedInputs {
   const values = (vars: any): Record<string, unknown> | undefined =>
     vars && typeof vars === 'object' ? Object.fromEntries(Object.entries(vars).map(([k, v]: [string, any]) => [k, v?.value])) : undefined;
   const out: SimplifiedInputs = {};
-  for (const input of inputs as any[]) {
-    if (!input || typeof input.type !== 'string') throw badRequest('[request body.inputs]: every input needs a type');
+  for (const input of inputs) {
     const key = `${input.policy_template ?? ''}${input.policy_template ? '-' : ''}${input.type}`;
     const streams: Record<string, SimplifiedStreamBody> = {};
     for (const s of input.streams ?? []) {
-      const dataset = s?.data_stream?.dataset;
-      if (typeof dataset !== 'string') throw badRequest('[request body.inputs]: every stream needs data_stream.dataset');
-      streams[dataset] = { enabled: s.enabled, ...(s.vars ? { vars: values(s.vars) } : {}), ...(s.condition !== undefined ? { condition: s.condition } : {}) };
+      streams[s.data_stream.dataset] = { enabled: s.enabled, ...(s.vars ? { vars: values(s.vars) } : {}) };
     }
-    out[key] = { enabled: input.enabled, ...(input.vars ? { vars: values(input.vars) } : {}), ...(input.condition !== undefined ? { condition: input.condition } : {}), streams };
+    out[key] = { enabled: input.enabled, ...(input.vars ? { vars: values(input.vars) } : {}), streams };
   }
   return out;
 }
@@ -209,9 +201,9 @@ export function simplifiedForm(record: PackagePolicyRecord, space: string): Reco
   for (const input of record.inputs) {
     const streams: Record<string, unknown> = {};
     for (const s of input.streams) {
-      streams[s.data_stream.dataset] = { enabled: s.enabled, vars: simplifiedVars(s.vars), ...(s.condition !== undefined ? { condition: s.condition } : {}) };
+      streams[s.data_stream.dataset] = { enabled: s.enabled, vars: simplifiedVars(s.vars) };
     }
-    inputs[inputKey(input)] = { enabled: input.enabled, vars: simplifiedVars(input.vars), streams, ...(input.condition !== undefined ? { condition: input.condition } : {}) };
+    inputs[inputKey(input)] = { enabled: input.enabled, vars: simplifiedVars(input.vars), streams };
   }
   return { ...serverFields(record, space), inputs, ...(record.vars ? { vars: simplifiedVars(record.vars) } : {}) };
 }
@@ -230,13 +222,11 @@ export function carryOver(previous: StoredInput[], next: StoredInput[]): void {
     const old = previous.find((i) => inputKey(i) === inputKey(input));
     if (!old) continue;
     input.enabled = old.enabled;
-    if (old.condition !== undefined) input.condition = old.condition;
     for (const [k, v] of Object.entries(old.vars ?? {})) if (input.vars?.[k]) input.vars[k].value = v.value;
     for (const stream of input.streams) {
       const oldStream = old.streams.find((s) => s.data_stream.dataset === stream.data_stream.dataset);
       if (!oldStream) continue;
       stream.enabled = oldStream.enabled;
-      if (oldStream.condition !== undefined) stream.condition = oldStream.condition;
       for (const [k, v] of Object.entries(oldStream.vars ?? {})) if (stream.vars?.[k]) stream.vars[k].value = v.value;
     }
   }

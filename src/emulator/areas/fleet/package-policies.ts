@@ -1,17 +1,13 @@
 import type { EmulatorContext } from '../../context.js';
-import { badRequest, conflict, EmuError, notFound } from '../../errors.js';
+import { badRequest, EmuError, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { compareVersions, latestPackage } from './catalog.js';
-import { bodyObject, boolQuery, expectBoolean, expectObject, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
+import { bodyObject, boolQuery, expectBoolean, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
 import { epmState, fleetState, type PackagePolicyRecord } from './state.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
-import { formatPackagePolicy, inputKey, legacyInputsToSimplified, type SimplifiedInputs } from './package-model.js';
-import { moveToVersion, reexpanded, removePackagePolicy, writePackagePolicy, type PackagePolicyWrite } from './records.js';
-
-const BODY_FIELDS = new Set([
-  'id', 'name', 'description', 'namespace', 'policy_id', 'policy_ids', 'output_id', 'package', 'force', 'vars', 'inputs',
-  'supports_agentless', 'additional_datastreams_permissions', 'enabled', 'version', 'overrides',
-]);
+import { formatPackagePolicy } from './package-model.js';
+import { createWrite, updateWrite } from './package-policy-bodies.js';
+import { moveToVersion, reexpanded, removePackagePolicy, writePackagePolicy } from './records.js';
 
 const PACKAGE_POLICY_KUERY: KueryTarget = {
   types: ['ingest-package-policies', 'fleet-package-policies'],
@@ -25,75 +21,6 @@ function packagePolicyOrThrow(ctx: EmulatorContext, space: string, id: string): 
   const record = fleetState(ctx, space).packagePolicies[id];
   if (!record) throw notFound(`Package policy ${id} not found`);
   return record;
-}
-
-function legacyVarValues(vars: unknown): Record<string, unknown> | undefined {
-  if (vars === undefined || vars === null) return undefined;
-  if (typeof vars !== 'object' || Array.isArray(vars)) throw badRequest('[request body.vars]: expected value of type [object]');
-  return Object.fromEntries(Object.entries(vars as Record<string, any>).map(([k, v]) => [k, v && typeof v === 'object' && 'value' in v ? v.value : v]));
-}
-
-/** A create or full-update body in either format, as one write; `fallback` fills a partial legacy update. */
-function parseWrite(body: Record<string, any>, fallback?: PackagePolicyWrite): PackagePolicyWrite {
-  rejectUnknownKeys(body, BODY_FIELDS);
-  const legacy = Array.isArray(body.inputs);
-  const partial = fallback !== undefined && legacy;
-  if (!partial) expectString(body, 'name', { required: true });
-  for (const key of ['id', 'description', 'namespace']) expectString(body, key);
-  expectString(body, 'policy_id', { nullable: true });
-  expectString(body, 'output_id', { nullable: true });
-  expectStringArray(body, 'policy_ids');
-  expectBoolean(body, 'force');
-  expectBoolean(body, 'supports_agentless');
-  if (!partial || body.package !== undefined) {
-    if (body.package === undefined) throw badRequest('[request body.package]: expected value of type [object] but got [undefined]');
-    expectObject(body, 'package');
-    if (typeof body.package.name !== 'string') throw badRequest('[request body.package.name]: expected value of type [string] but got [' + typeof body.package.name + ']');
-    if (typeof body.package.version !== 'string') throw badRequest('[request body.package.version]: expected value of type [string] but got [' + typeof body.package.version + ']');
-  }
-  if (!legacy && body.inputs !== undefined) expectObject(body, 'inputs');
-  if (!legacy) expectObject(body, 'vars');
-  const policyIds: string[] | undefined = body.policy_ids ?? (typeof body.policy_id === 'string' ? [body.policy_id] : undefined);
-  const inputs: SimplifiedInputs | undefined = legacy ? legacyInputsToSimplified(body.inputs) : body.inputs;
-  const vars = legacy ? legacyVarValues(body.vars) : body.vars;
-  return {
-    ...(fallback ?? {}),
-    ...(body.id !== undefined ? { id: body.id } : {}),
-    name: body.name ?? fallback?.name,
-    ...(body.description !== undefined ? { description: body.description } : {}),
-    ...(body.namespace !== undefined ? { namespace: body.namespace } : {}),
-    policy_ids: policyIds ?? fallback?.policy_ids ?? [],
-    ...(body.output_id !== undefined ? { output_id: body.output_id } : {}),
-    package: body.package ? { name: body.package.name, version: body.package.version } : fallback!.package,
-    ...(vars !== undefined ? { vars } : {}),
-    ...(inputs !== undefined ? { inputs } : {}),
-    force: body.force === true,
-    ...(body.supports_agentless !== undefined ? { supports_agentless: body.supports_agentless } : {}),
-  };
-}
-
-/** A stored policy as a simplified write (the base a partial legacy update is merged onto). */
-function asWrite(record: PackagePolicyRecord): PackagePolicyWrite {
-  const values = (vars: Record<string, { value?: unknown }> | undefined) => (vars ? Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, v.value])) : undefined);
-  const inputs: SimplifiedInputs = {};
-  for (const input of record.inputs) {
-    inputs[inputKey(input)] = {
-      enabled: input.enabled,
-      ...(input.vars ? { vars: values(input.vars) } : {}),
-      ...(input.condition !== undefined ? { condition: input.condition } : {}),
-      streams: Object.fromEntries(input.streams.map((s) => [s.data_stream.dataset, { enabled: s.enabled, ...(s.vars ? { vars: values(s.vars) } : {}), ...(s.condition !== undefined ? { condition: s.condition } : {}) }])),
-    };
-  }
-  return {
-    name: record.name,
-    ...(record.description !== undefined ? { description: record.description } : {}),
-    namespace: record.namespace,
-    policy_ids: record.policy_ids,
-    ...(record.output_id !== undefined ? { output_id: record.output_id } : {}),
-    package: { name: record.package.name, version: record.package.version },
-    ...(record.vars ? { vars: values(record.vars) } : {}),
-    inputs,
-  };
 }
 
 function managedAgentPolicy(ctx: EmulatorContext, space: string, record: PackagePolicyRecord): string | undefined {
@@ -177,7 +104,7 @@ export function registerPackagePolicies(router: Router): void {
 
   router.post(base, (req, ctx) => {
     const format = formatQuery(req);
-    const write = parseWrite(bodyObject(req));
+    const write = createWrite(req);
     const record = writePackagePolicy(ctx, req.space, req.user, write);
     return { body: { item: formatPackagePolicy(record, req.space, format) } };
   });
@@ -228,11 +155,7 @@ export function registerPackagePolicies(router: Router): void {
   router.put(`${base}/:packagePolicyId`, (req, ctx) => {
     const format = formatQuery(req);
     const existing = packagePolicyOrThrow(ctx, req.space, req.params.packagePolicyId);
-    const body = bodyObject(req);
-    if (body.version !== undefined && body.version !== existing.version) {
-      throw conflict(`Saved object [ingest-package-policies/${existing.id}] conflict`);
-    }
-    const write = parseWrite(body, Array.isArray(body.inputs) ? asWrite(existing) : undefined);
+    const write = updateWrite(req, existing);
     const hosted = managedAgentPolicy(ctx, req.space, existing);
     if (hosted && !write.force) throw badRequest(`Cannot update integrations of hosted agent policy ${hosted}`);
     const record = writePackagePolicy(ctx, req.space, req.user, { ...write, id: existing.id, ...(existing.is_managed ? { is_managed: true } : {}) }, existing);

@@ -7,8 +7,8 @@ export const EPM_GLOBAL = 'fleet-epm';
 /** Saved-object schema version the server stamps on agent policies. */
 export const AGENT_POLICY_SCHEMA_VERSION = '1.1.1';
 export const DEFAULT_INACTIVITY_TIMEOUT = 1209600;
-/** The monitoring the server turns on when a create body names none (documented emulator choice). */
-export const DEFAULT_MONITORING: string[] = ['logs', 'metrics'];
+/** The monitoring of the preconfigured Fleet Server policy (a create body without one gets none). */
+export const FLEET_SERVER_POLICY_MONITORING: string[] = ['logs', 'metrics'];
 
 /** An agent policy as stored: the accepted body fields plus what the server manages. */
 export interface AgentPolicyRecord {
@@ -17,7 +17,8 @@ export interface AgentPolicyRecord {
   namespace: string;
   description: string;
   inactivity_timeout: number;
-  monitoring_enabled: string[];
+  /** Absent when the create body named none: the server fills no default (wire-facts 15 fact 8). */
+  monitoring_enabled?: string[];
   is_managed: boolean;
   is_protected: boolean;
   is_preconfigured: boolean;
@@ -41,7 +42,6 @@ export interface StoredStream {
   enabled: boolean;
   data_stream: { type: string; dataset: string };
   vars?: VarRecord;
-  condition?: string;
 }
 
 export interface StoredInput {
@@ -49,7 +49,6 @@ export interface StoredInput {
   policy_template: string;
   enabled: boolean;
   vars?: VarRecord;
-  condition?: string;
   streams: StoredStream[];
 }
 
@@ -112,7 +111,7 @@ export function fleetState(ctx: EmulatorContext, space: string): FleetSpaceState
       namespace: 'default',
       description: '',
       inactivity_timeout: DEFAULT_INACTIVITY_TIMEOUT,
-      monitoring_enabled: [...DEFAULT_MONITORING],
+      monitoring_enabled: [...FLEET_SERVER_POLICY_MONITORING],
       is_managed: true,
       is_protected: false,
       is_preconfigured: true,

@@ -1,0 +1,216 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, emulator } from '../helpers/emulator.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+
+/**
+ * Fleet request bodies are checked as the server's schemas check them. Sources: the schemas in
+ * x-pack/platform/plugins/shared/fleet/server/types/models/package_policy.ts and agent_policy.ts,
+ * the route declarations in types/rest_spec/package_policy.ts (create and update take
+ * oneOf[legacy body, simplified body]), and the wording of the validation library
+ * (src/platform/packages/shared/kbn-config-schema: types/union_type.ts, types/object_type.ts,
+ * errors/validation_error.ts). wire-facts 15 facts 2 and 6.
+ */
+
+const PP = '/api/fleet/package_policies';
+const AP = '/api/fleet/agent_policies';
+const SYSTEM = { name: 'system', version: '1.60.0' };
+
+describe('Fleet package-policy bodies: legacy or simplified, never a mix (wire-facts 15 fact 2)', () => {
+  let emu: RunningEmulator;
+  let counter = 0;
+  const simplified = (fields: Record<string, unknown> = {}) => ({ name: `body ${++counter}`, policy_ids: ['agents'], package: SYSTEM, ...fields });
+  const legacyInputs = [
+    {
+      type: 'logfile',
+      policy_template: 'system',
+      enabled: true,
+      streams: [{ enabled: true, data_stream: { type: 'logs', dataset: 'system.auth' }, vars: { ignore_older: { type: 'text', value: '12h' } } }],
+    },
+  ];
+
+  before(async () => {
+    emu = await emulator();
+    assert.equal((await call(emu, 'POST', AP, { id: 'agents', name: 'agents', namespace: 'default' })).status, 200);
+  });
+  after(() => emu.stop());
+
+  it('refuses an update with a map of inputs and `version`: both branches fail, each named in the 400 (wire-facts 15 fact 2: "A map-`inputs` body with `version` fails both branches: 400")', async () => {
+    const created = await call(emu, 'POST', `${PP}?format=simplified`, simplified({ id: 'mixed' }));
+    assert.equal(created.status, 200);
+    const res = await call(emu, 'PUT', `${PP}/mixed?format=simplified`, { ...simplified({ name: created.body.item.name }), inputs: {}, version: created.body.item.version });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: [
+        '[request body]: types that failed validation:',
+        '- [request body.0.inputs]: expected value of type [array] but got [Object]',
+        '- [request body.1.version]: definition for this key is missing',
+      ].join('\n'),
+    });
+  });
+
+  it('takes `version` in a legacy update (inputs as an array) and checks it (models/package_policy.ts UpdatePackagePolicyRequestBodySchema: version)', async () => {
+    const created = (await call(emu, 'POST', PP, simplified({ id: 'legacy-update' }))).body.item;
+    const res = await call(emu, 'PUT', `${PP}/legacy-update`, { name: created.name, package: SYSTEM, inputs: legacyInputs, version: created.version });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const auth = res.body.item.inputs.find((i: any) => i.type === 'logfile').streams.find((s: any) => s.data_stream.dataset === 'system.auth');
+    assert.equal(auth.vars.ignore_older.value, '12h');
+  });
+
+  it('creates from a legacy body: inputs as an array, vars as {type, value} (models/package_policy.ts CreatePackagePolicyRequestBodySchema)', async () => {
+    const res = await call(emu, 'POST', `${PP}?format=simplified`, { ...simplified(), inputs: legacyInputs, enabled: true });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.item.inputs['system-logfile'].streams['system.auth'].vars.ignore_older, '12h');
+  });
+
+  it('refuses `enabled` and `overrides` in a simplified body (wire-facts 15 fact 2: "no `version`, `enabled`, `overrides`")', async () => {
+    for (const key of ['enabled', 'overrides']) {
+      const res = await call(emu, 'POST', PP, simplified({ inputs: {}, [key]: key === 'enabled' ? true : null }));
+      assert.equal(res.status, 400);
+      assert.equal(res.body.message, [
+        '[request body]: types that failed validation:',
+        '- [request body.0.inputs]: expected value of type [array] but got [Object]',
+        `- [request body.1.${key}]: definition for this key is missing`,
+      ].join('\n'));
+    }
+  });
+
+  it('knows no `condition` on a simplified input or stream (models/package_policy.ts SimplifiedPackagePolicyInputsSchema: enabled, vars, streams)', async () => {
+    const onInput = await call(emu, 'POST', PP, simplified({ inputs: { 'system-logfile': { condition: 'true' } } }));
+    assert.equal(onInput.status, 400);
+    assert.match(onInput.body.message, /\n- \[request body\.1\.inputs\.system-logfile\.condition\]: definition for this key is missing$/);
+    const onStream = await call(emu, 'POST', PP, simplified({ inputs: { 'system-logfile': { streams: { 'system.auth': { condition: 'true' } } } } }));
+    assert.match(onStream.body.message, /\n- \[request body\.1\.inputs\.system-logfile\.streams\.system\.auth\.condition\]: definition for this key is missing$/);
+  });
+
+  it('names what each branch missed when a create body has neither inputs array nor package (union_type.ts; object_type.ts "expected a plain object value")', async () => {
+    const res = await call(emu, 'POST', PP, { name: 'no package' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.message, [
+      '[request body]: types that failed validation:',
+      '- [request body.0.inputs]: expected value of type [array] but got [undefined]',
+      '- [request body.1.package]: expected a plain object value, but found [undefined] instead.',
+    ].join('\n'));
+  });
+
+  it('reports a union inside a branch with its own paths, indented one level (union_type.ts keeps the nested errors\' paths; validation_error.ts indents them)', async () => {
+    const res = await call(emu, 'POST', PP, simplified({ inputs: {}, output_id: 5 }));
+    assert.equal(res.status, 400);
+    const nested = [' - [request body.output_id.0]: expected value to equal [null]', ' - [request body.output_id.1]: expected value of type [string] but got [number]'];
+    assert.equal(res.body.message, [
+      '[request body]: types that failed validation:',
+      '- [request body.0.output_id]: types that failed validation:',
+      ...nested,
+      '- [request body.1.output_id]: types that failed validation:',
+      ...nested,
+    ].join('\n'));
+  });
+
+  it('refuses a simplified var that is neither a scalar, a list of scalars nor a secret reference; a record value is checked on its own, so the nested union lines carry paths relative to the var (models/package_policy.ts SimplifiedVarsSchema; kbn-config-schema internals/index.ts record entries, types/record_type.ts)', async () => {
+    const res = await call(emu, 'POST', PP, simplified({ inputs: { 'system-logfile': { streams: { 'system.auth': { vars: { ignore_older: { value: '12h' } } } } } } }));
+    assert.equal(res.status, 400);
+    assert.equal(res.body.message, [
+      '[request body]: types that failed validation:',
+      '- [request body.0.inputs]: expected value of type [array] but got [Object]',
+      '- [request body.1.inputs.system-logfile.streams.system.auth.vars.ignore_older]: types that failed validation:',
+      ' - [request body.0]: types that failed validation:',
+      '  - [request body.0]: expected value of type [boolean] but got [Object]',
+      '  - [request body.1]: expected value of type [string] but got [Object]',
+      '  - [request body.2]: expected value of type [number] but got [Object]',
+      '  - [request body.3]: expected value of type [array] but got [Object]',
+      '  - [request body.4]: expected value of type [array] but got [Object]',
+      '  - [request body.5.id]: expected value of type [string] but got [undefined]',
+      ' - [request body.1]: expected value to equal [null]',
+    ].join('\n'));
+  });
+
+  it('accepts the simplified body svcform sends: map of inputs, no version (models/package_policy.ts SimplifiedCreatePackagePolicyRequestBodySchema)', async () => {
+    const body = simplified({ namespace: '', description: '', output_id: null, package: { name: 'system', version: '1.58.0' }, inputs: { 'system-logfile': { enabled: true, streams: { 'system.auth': { enabled: true, vars: { paths: ['/var/log/auth.log'] } } } } } });
+    const created = await call(emu, 'POST', `${PP}?format=simplified`, { ...body, id: 'svcform-shaped' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const update = await call(emu, 'PUT', `${PP}/svcform-shaped?format=simplified`, { ...body, package: SYSTEM });
+    assert.equal(update.status, 200, JSON.stringify(update.body));
+    assert.equal(update.body.item.package.version, '1.60.0', 'package.version moves the policy to that version');
+  });
+});
+
+describe('Fleet agent-policy bodies (models/agent_policy.ts AgentPolicyBaseSchema; wire-facts 15 fact 6)', () => {
+  let emu: RunningEmulator;
+  let counter = 0;
+  const body = (fields: Record<string, unknown> = {}) => ({ name: `policy ${++counter}`, namespace: 'default', ...fields });
+
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('refuses unknown keys inside nested objects too (object_type.ts: "definition for this key is missing")', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ monitoring_http: { enabled: true, colour: 'red' } }, '[request body.monitoring_http.colour]: definition for this key is missing'],
+      [{ advanced_settings: { agent_logging_level: 'debug', agent_colour: 'red' } }, '[request body.advanced_settings.agent_colour]: definition for this key is missing'],
+      [{ agent_features: [{ name: 'fqdn', enabled: true, extra: 1 }] }, '[request body.agent_features.0.extra]: definition for this key is missing'],
+      [{ global_data_tags: [{ name: 'team', value: 'soc', colour: 'red' }] }, '[request body.global_data_tags.0.colour]: definition for this key is missing'],
+      [{ monitoring_diagnostics: { limit: { burst: 1, rate: 2 } } }, '[request body.monitoring_diagnostics.limit.rate]: definition for this key is missing'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await call(emu, 'POST', AP, body(fields));
+      assert.equal(res.status, 400, message);
+      assert.equal(res.body.message, message);
+    }
+  });
+
+  it('takes bumpRevision only on update (OAS put-fleet-agent-policies-agentpolicyid adds it to the create body)', async () => {
+    const refused = await call(emu, 'POST', AP, body({ bumpRevision: true }));
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.message, '[request body.bumpRevision]: definition for this key is missing');
+    const created = (await call(emu, 'POST', AP, body({ id: 'bumped' }))).body.item;
+    const res = await call(emu, 'PUT', `${AP}/bumped`, { name: created.name, namespace: 'default', bumpRevision: false });
+    assert.equal(res.status, 200);
+    assert.equal('bumpRevision' in res.body.item, false);
+  });
+
+  it('words failed unions as the library does: null-or-value fields and enumerations (union_type.ts)', async () => {
+    const output = await call(emu, 'POST', AP, body({ data_output_id: 5 }));
+    assert.equal(output.body.message, [
+      '[request body.data_output_id]: types that failed validation:',
+      '- [request body.data_output_id.0]: expected value to equal [null]',
+      '- [request body.data_output_id.1]: expected value of type [string] but got [number]',
+    ].join('\n'));
+    const overrides = await call(emu, 'POST', AP, body({ overrides: { 'inputs.x': 1 } }));
+    assert.equal(overrides.body.message, [
+      '[request body.overrides]: types that failed validation:',
+      '- [request body.overrides.0]: expected value to equal [null]',
+      '- [request body.overrides.1]: inputs overrides is not allowed',
+    ].join('\n'));
+    const versions = await call(emu, 'POST', AP, body({ required_versions: [{ version: '9.4.0', percentage: 120 }] }));
+    assert.equal(versions.body.message, [
+      '[request body.required_versions]: types that failed validation:',
+      '- [request body.required_versions.0]: expected value to equal [null]',
+      '- [request body.required_versions.1.0.percentage]: Value must be equal to or lower than [100].',
+    ].join('\n'));
+    const monitoring = await call(emu, 'POST', AP, body({ monitoring_enabled: ['logs', 'audit'] }));
+    assert.equal(monitoring.body.message, [
+      '[request body.monitoring_enabled.1]: types that failed validation:',
+      '- [request body.monitoring_enabled.1.0]: expected value to equal [logs]',
+      '- [request body.monitoring_enabled.1.1]: expected value to equal [metrics]',
+      '- [request body.monitoring_enabled.1.2]: expected value to equal [traces]',
+    ].join('\n'));
+  });
+
+  it('checks formats inside nested objects (models/agent_policy.ts validateMemory, validateCPU; monitoring_http.port max 65353)', async () => {
+    const memory = await call(emu, 'POST', AP, body({ agentless: { resources: { requests: { memory: '1GB' } } } }));
+    assert.equal(memory.body.message, '[request body.agentless.resources.requests.memory]: Invalid memory format');
+    const port = await call(emu, 'POST', AP, body({ monitoring_http: { enabled: true, port: 70000 } }));
+    assert.equal(port.body.message, '[request body.monitoring_http.port]: Value must be equal to or lower than [65353].');
+  });
+
+  it('reads numeric strings as numbers, as the library converts them (kbn-config-schema types/number_type.ts)', async () => {
+    const res = await call(emu, 'POST', AP, body({ inactivity_timeout: '3600' }));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.item.inactivity_timeout, 3600);
+    const bad = await call(emu, 'POST', AP, body({ inactivity_timeout: 'soon' }));
+    assert.equal(bad.body.message, '[request body.inactivity_timeout]: expected value of type [number] but got [string]');
+  });
+});
