@@ -84,6 +84,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const method = (req.method ?? 'GET').toUpperCase();
     const rawBody = await readBody(req);
     if (url.pathname.startsWith('/__emulator/')) {
+      // Control routes reset state, inject faults and dump state with secrets: they take the same
+      // credentials as the API (design.md), and a read-only key may only read. The health route
+      // stays open for service-container checks; it reveals nothing.
+      if (url.pathname !== '/__emulator/health') {
+        const auth = authenticate(req.headers, runtime.credentials, url.pathname);
+        if (!auth.ok) return reply(res, { status: 401, body: errorBody(401, auth.message, 'platform') });
+        if (auth.readOnly && method !== 'GET') return reply(res, { status: 403, body: errorBody(403, 'this key may not change the emulator', 'platform') });
+      }
       const out = handleControl(method, url, rawBody, { store, log, faults, runtime, context });
       return reply(res, out);
     }

@@ -65,7 +65,7 @@ describe('client auth against the emulator (service-api.md Authentication 1, 2, 
   });
 
   it('surfaces 401 as ApiError "Unauthorized" after one attempt, without the key (Authentication 7)', async () => {
-    await call(emu, 'DELETE', '/__emulator/requests');
+    await call(emu, 'DELETE', '/__emulator/requests', undefined, { headers: { authorization: `ApiKey ${ENCODED_KEY}` } });
     const retries: unknown[] = [];
     const wrongKey = 'd3Jvbmc6a2V5LXZhbHVl';
     const client = new SvcClient({ url: emu.url, apiKey: wrongKey, onRetry: (info) => retries.push(info) });
@@ -76,7 +76,7 @@ describe('client auth against the emulator (service-api.md Authentication 1, 2, 
     assert.match(err.message, /^GET \/api\/spaces\/space\/default -> 401 Unauthorized: \[security_exception\]/);
     assert.ok(!err.message.includes(wrongKey));
     assert.deepEqual(retries, []);
-    assert.equal((await call(emu, 'GET', '/__emulator/requests')).body.requests.length, 1);
+    assert.equal((await call(emu, 'GET', '/__emulator/requests', undefined, { headers: { authorization: `ApiKey ${ENCODED_KEY}` } })).body.requests.length, 1);
   });
 
   it('sends no credentials at all when none are configured, which a secured server refuses', async () => {

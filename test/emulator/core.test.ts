@@ -108,3 +108,25 @@ describe('emulator --state persistence', () => {
     await second.stop();
   });
 });
+
+describe('control routes take the API credentials (design.md "guarded by the same credentials as the API")', () => {
+  it('refuses reset, faults and state without a key, and writes with a read-only key', async () => {
+    const emu = await emulator({
+      credentials: [
+        { type: 'apiKey', secret: 'full', user: 'ops' },
+        { type: 'apiKey', secret: 'reader', user: 'viewer', readOnly: true },
+      ],
+    });
+    try {
+      for (const [method, path] of [['POST', '/__emulator/reset'], ['PUT', '/__emulator/faults'], ['GET', '/__emulator/state'], ['GET', '/__emulator/requests']] as const) {
+        const res = await call(emu, method, path, method === 'PUT' ? { faults: [] } : undefined);
+        assert.equal(res.status, 401, `${method} ${path}`);
+      }
+      assert.equal((await call(emu, 'POST', '/__emulator/reset', undefined, { headers: { authorization: 'ApiKey reader' } })).status, 403);
+      assert.equal((await call(emu, 'GET', '/__emulator/requests', undefined, { headers: { authorization: 'ApiKey reader' } })).status, 200);
+      assert.equal((await call(emu, 'POST', '/__emulator/reset', undefined, { headers: { authorization: 'ApiKey full' } })).status, 200);
+    } finally {
+      await emu.stop();
+    }
+  });
+});

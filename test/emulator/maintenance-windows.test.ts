@@ -350,7 +350,7 @@ describe('emulator maintenance windows: privileges and licence', () => {
   it('every route answers 403 below a Platinum licence (service-api.md Limits: "Maintenance windows | licence | Platinum or higher")', async () => {
     const created = await call(emu, 'POST', MW, body, { headers: full });
     const id = created.body.id;
-    await call(emu, 'PUT', '/__emulator/license', { type: 'gold' });
+    await call(emu, 'PUT', '/__emulator/license', { type: 'gold' }, { headers: full });
     try {
       for (const [method, path, payload] of [
         ['POST', MW, body],
@@ -367,10 +367,10 @@ describe('emulator maintenance windows: privileges and licence', () => {
         assert.match(res.body.message, /license/);
       }
     } finally {
-      await call(emu, 'PUT', '/__emulator/license', { type: 'platinum' });
+      await call(emu, 'PUT', '/__emulator/license', { type: 'platinum' }, { headers: full });
     }
     assert.equal((await call(emu, 'GET', `${MW}/${id}`, undefined, { headers: full })).status, 200);
-    await call(emu, 'PUT', '/__emulator/license', { type: 'enterprise' });
+    await call(emu, 'PUT', '/__emulator/license', { type: 'enterprise' }, { headers: full });
     assert.equal((await call(emu, 'GET', `${MW}/${id}`, undefined, { headers: full })).status, 200);
   });
 });
