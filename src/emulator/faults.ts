@@ -42,6 +42,8 @@ export type FaultAction =
 
 export class Faults {
   private rules: ActiveRule[] = [];
+  /** The source of `rate` draws; a seeded one makes a fault campaign repeatable. */
+  random: () => number = Math.random;
 
   set(rules: FaultRule[]): void {
     this.rules = rules.map((r) => ({ ...r, seen: 0, fired: 0, regex: r.path ? new RegExp(r.path) : undefined }));
@@ -63,7 +65,7 @@ export class Faults {
       rule.seen += 1;
       if (rule.seen <= (rule.skip ?? 0)) continue;
       if (rule.times !== undefined && rule.fired >= rule.times) continue;
-      if (rule.rate !== undefined && Math.random() >= rule.rate) continue;
+      if (rule.rate !== undefined && this.random() >= rule.rate) continue;
       rule.fired += 1;
       if (rule.drop) return { kind: 'drop' };
       if (rule.dropAfterServe) return { kind: 'dropAfterServe' };
