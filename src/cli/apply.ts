@@ -11,6 +11,7 @@ import { acquireLeases, LeaseHeldError, type HeldLeases } from '../engine/lease.
 import { connectorLeaseStore } from '../kinds/lease-store.js';
 import { AREAS } from '../client/areas.js';
 import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
+import { approveDeletes } from './approval.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
@@ -20,6 +21,8 @@ export interface ApplyCommandOptions extends CommonOptions {
   lockTimeout?: string;
   /** `--no-lock` sets this false. */
   lock?: boolean;
+  /** Apply deletes without asking (approval.ts). */
+  autoApprove?: boolean;
 }
 
 /** A lease not renewed for this long is free (a crashed apply holds it no longer). */
@@ -89,6 +92,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
+    // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval.
+    if (!saved && !(await approveDeletes(plan, opts, io, col))) return 1;
     const total = plan.changes.length;
     // On a terminal, long runs report progress every tenth instead of a line per change; failures
     // and skips are always printed as they happen.

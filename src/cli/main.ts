@@ -59,6 +59,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--rotate-secrets', 're-send connector secrets even where nothing else changed')
     .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: fail at once)")
     .option('--no-lock', 'take no lease (only when you know no other apply can run)')
+    .option('--auto-approve', "apply deletes without asking (without a terminal, needed unless CI=true)")
     .action(async (paths: string[], opts) => setExit(await applyCommand(paths, opts, io)));
 
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))
