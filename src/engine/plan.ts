@@ -204,6 +204,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   }
 
   linkDependencies(changes, adapterFor, errors);
+  if (options.select?.narrowed) {
+    // What the plan could touch: every manifest, and every live object a manage scope owns.
+    const candidates = [...resources, ...changes.filter((c) => c.action === 'delete')];
+    for (const pattern of options.select.unmatched(candidates)) {
+      errors.push({ subject: `--select ${JSON.stringify(pattern)}`, message: "matches no manifest and no managed live object in this run's kinds and spaces" });
+    }
+  }
   const selected = options.select?.narrowed ? selectChanges(changes, options.select) : changes;
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
