@@ -9,6 +9,7 @@ import { processIo, UsageError, type Io } from './context.js';
 import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { planCommand } from './plan.js';
+import { showCommand } from './show.js';
 import { validateCommand } from './validate.js';
 
 export const VERSION = '0.1.0';
@@ -66,6 +67,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'print the drift as JSON')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
+
+  program
+    .command('show')
+    .description('render a plan saved with `plan --out`, without contacting a server')
+    .argument('<planfile>', 'the saved plan')
+    .option('--json', 'print the plan as JSON (docs/plan-format.md)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--no-color', 'no colours in the output')
+    .action((file: string, opts) => setExit(showCommand(file, opts, io)));
 
   program
     .command('export')
