@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
@@ -10,7 +9,8 @@ import { hostname, userInfo } from 'node:os';
 import { acquireLeases, LeaseHeldError, type HeldLeases } from '../engine/lease.js';
 import { connectorLeaseStore } from '../kinds/lease-store.js';
 import { AREAS } from '../client/areas.js';
-import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
+import { readSavedPlan, resolveInputs, type SavedPlan } from './saved-plan.js';
+import { approveDeletes } from './approval.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
@@ -20,6 +20,8 @@ export interface ApplyCommandOptions extends CommonOptions {
   lockTimeout?: string;
   /** `--no-lock` sets this false. */
   lock?: boolean;
+  /** Apply deletes without asking (approval.ts). */
+  autoApprove?: boolean;
 }
 
 /** A lease not renewed for this long is free (a crashed apply holds it no longer). */
@@ -58,8 +60,9 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   if (opts.plan) {
     saved = readSavedPlan(opts.plan);
     if (paths.length > 0) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
-    paths = saved.inputs.paths;
-    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: opts.config ?? saved.inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
+    const inputs = resolveInputs(saved, opts.plan, opts.config);
+    paths = inputs.paths;
+    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
   const col = colorsFor(opts, io);
   const leases: { held?: HeldLeases } = {};
@@ -89,6 +92,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
+    // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval.
+    if (!saved && !(await approveDeletes(plan, opts, io, col))) return 1;
     const total = plan.changes.length;
     // On a terminal, long runs report progress every tenth instead of a line per change; failures
     // and skips are always printed as they happen.
@@ -145,15 +150,4 @@ function resultJson(report: ApplyReport) {
     summary: { done: report.done, failed: report.failed, skipped: report.skipped },
     results: report.results.map((r) => ({ ...changeToJson(r.change), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.note ? { note: r.note } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
   });
-}
-
-function readSavedPlan(file: string): SavedPlan {
-  let saved: SavedPlan;
-  try {
-    saved = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`cannot read the saved plan ${file}: ${(err as Error).message}`);
-  }
-  if (saved?.kind !== SAVED_PLAN_KIND || !saved.inputs || !saved.plan?.fingerprint) throw new UsageError(`${file} is not a plan saved by svcform plan --out`);
-  return saved;
 }

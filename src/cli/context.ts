@@ -1,5 +1,6 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { SvcClient, validateSpaces } from '../client/client.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
@@ -16,6 +17,10 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Whether stderr is a terminal (progress bars, colours). */
   tty: boolean;
+  /** Whether stdin is a terminal: only then may a command ask a question (apply's approval). */
+  stdinTty?: boolean;
+  /** Asks on the terminal and resolves with the line typed ('' at end of input or on Ctrl-C). */
+  prompt?(question: string): Promise<string>;
   /**
    * Subscribes to SIGINT and SIGTERM for the length of a run (apply finishes what is in flight and
    * prints its summary); returns the unsubscribe function. Absent: signals are not handled.
@@ -48,7 +53,30 @@ export const processIo = (): Io => ({
   },
   env: process.env,
   tty: !!process.stderr.isTTY,
+  stdinTty: !!process.stdin.isTTY,
+  prompt: askOnTerminal,
 });
+
+/** One line from stdin; the question goes to stderr so that stdout stays the command's output. */
+function askOnTerminal(question: string): Promise<string> {
+  return new Promise((resolveAnswer) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    let answered = false;
+    const finish = (answer: string) => {
+      if (answered) return;
+      answered = true;
+      rl.close();
+      resolveAnswer(answer);
+    };
+    rl.question(question, finish);
+    // Ctrl-D or Ctrl-C at the prompt is a "no", not a hang.
+    rl.on('close', () => finish(''));
+    rl.on('SIGINT', () => {
+      process.stderr.write('\n');
+      finish('');
+    });
+  });
+}
 
 /** Options every command that talks to a server shares. */
 export interface CommonOptions {

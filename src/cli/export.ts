@@ -105,6 +105,11 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   } finally {
     await target.close();
   }
+  const unmatched = selection.unmatched(groups.flatMap((g) => g.objects));
+  if (unmatched.length) {
+    const which = unmatched.map((p) => `--select ${JSON.stringify(p)}`).join(', ');
+    throw new UsageError(`${which} ${unmatched.length === 1 ? 'matches' : 'match'} no live object of the kinds and spaces read (${kinds.join(', ') || 'no kind'}; space ${spaces.join(', ')}); nothing was written to ${displayDir(outDir)}`);
+  }
 
   const result = buildExport(groups, adapterFor, {
     layout,

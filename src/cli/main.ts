@@ -9,6 +9,7 @@ import { processIo, UsageError, type Io } from './context.js';
 import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { planCommand } from './plan.js';
+import { showCommand } from './show.js';
 import { validateCommand } from './validate.js';
 
 export const VERSION = '0.1.0';
@@ -59,12 +60,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--rotate-secrets', 're-send connector secrets even where nothing else changed')
     .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: fail at once)")
     .option('--no-lock', 'take no lease (only when you know no other apply can run)')
+    .option('--auto-approve', "apply deletes without asking (without a terminal, needed unless CI=true)")
     .action(async (paths: string[], opts) => setExit(await applyCommand(paths, opts, io)));
 
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))
     .option('--json', 'print the drift as JSON')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
+
+  program
+    .command('show')
+    .description('render a plan saved with `plan --out`, without contacting a server')
+    .argument('<planfile>', 'the saved plan')
+    .option('--json', 'print the plan as JSON (docs/plan-format.md)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--no-color', 'no colours in the output')
+    .action((file: string, opts) => setExit(showCommand(file, opts, io)));
 
   program
     .command('export')

@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import { planToJson } from '../report/plan-json.js';
 import { renderPlanMarkdown } from '../report/markdown.js';
 import { renderPlanText } from '../report/text.js';
 import { colorsFor, safeUrl, writePrivateFile, type CommonOptions, type Io } from './context.js';
 import { redactor } from '../manifest/redact.js';
 import { planFromArgs } from './planning.js';
-import { SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
+import { configurationRoot, portableInputs, SAVED_PLAN_KIND, type SavedPlan } from './saved-plan.js';
 
 export interface PlanCommandOptions extends CommonOptions {
   out?: string;
@@ -18,19 +17,17 @@ export interface PlanCommandOptions extends CommonOptions {
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
 export async function planCommand(paths: string[], opts: PlanCommandOptions, io: Io, mode: 'plan' | 'drift' = 'plan'): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
-  const { plan, target } = await planFromArgs(paths, opts, io);
+  const { plan, target, config } = await planFromArgs(paths, opts, io);
   try {
     const targetInfo = { url: target.url, embedded: target.embedded };
     if (opts.out) {
       const saved: SavedPlan = {
         kind: SAVED_PLAN_KIND,
         inputs: {
-          paths: paths.map((p) => (p === '-' ? p : resolve(p))),
-          cwd: process.cwd(),
+          ...portableInputs(configurationRoot(config.file), paths, config.file),
           // Never a password: credentials given in --url are left out and must be given again.
           url: opts.url !== undefined ? safeUrl(opts.url) : undefined,
           space: opts.space,
-          config: opts.config ? resolve(opts.config) : undefined,
           select: opts.select ?? [],
           rotate_secrets: !!opts.rotateSecrets,
         },

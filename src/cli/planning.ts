@@ -1,5 +1,5 @@
 import { computePlan, type Plan } from '../engine/plan.js';
-import { adapterFor, KIND_CATALOG } from '../kinds/registry.js';
+import { adapterFor, KIND_CATALOG, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
@@ -48,6 +48,7 @@ export async function planFromArgs(
       ignoreRules: config.ignore,
       rotateSecrets: opts.rotateSecrets,
       spaces: [space],
+      kinds: knownKinds(),
     });
     return { plan, target, config, resources };
   } catch (err) {

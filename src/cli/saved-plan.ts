@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { planToJson } from '../report/plan-json.js';
+import { UsageError } from './context.js';
 
 export const SAVED_PLAN_KIND = 'svcform-saved-plan';
 
@@ -6,17 +9,74 @@ export const SAVED_PLAN_KIND = 'svcform-saved-plan';
  * A saved plan keeps what the plan was computed from (paths and options) and the fingerprints of
  * the live and desired state, never the secret values themselves: `apply --plan` recomputes the
  * plan from the same inputs and refuses when either fingerprint changed.
+ *
+ * Paths are relative to the configuration root (the directory of svcform.yaml, else the working
+ * directory), so a plan made in one CI job applies in another checkout of the same commit.
  */
 export interface SavedPlan {
   kind: typeof SAVED_PLAN_KIND;
   inputs: {
+    /** The configuration root as seen from the working directory of `plan` (`.`, `infra`...). */
+    root?: string;
+    /** Manifest paths, relative to the root (`-` for stdin). Absolute in plans saved before roots. */
     paths: string[];
-    cwd: string;
     url?: string;
     space?: string;
+    /** The configuration file, relative to the root; absent when there was none. */
     config?: string;
     select: string[];
     rotate_secrets: boolean;
   };
   plan: ReturnType<typeof planToJson>;
+}
+
+const posix = (p: string) => p.split(sep).join('/') || '.';
+
+/** The root a run uses: the directory of its configuration file, else the working directory. */
+export function configurationRoot(configFile: string | undefined): string {
+  return configFile ? dirname(resolve(configFile)) : process.cwd();
+}
+
+/** The inputs' paths as `plan --out` stores them: relative to the root. */
+export function portableInputs(root: string, paths: string[], configFile: string | undefined): Pick<SavedPlan['inputs'], 'root' | 'paths' | 'config'> {
+  return {
+    root: posix(relative(process.cwd(), root)),
+    paths: paths.map((p) => (p === '-' ? p : posix(relative(root, resolve(p))))),
+    config: configFile ? posix(relative(root, resolve(configFile))) : undefined,
+  };
+}
+
+/**
+ * The saved inputs resolved in the current checkout. The root is found as `plan` found it: the
+ * directory of `--config` when given; else where the root was relative to the working directory
+ * (the usual CI job runs in the same directory of its checkout); else the working directory
+ * itself (apply run from inside the root). With a configuration file, the root is the candidate
+ * that holds it.
+ */
+export function resolveInputs(saved: SavedPlan, file: string, explicitConfig: string | undefined): { paths: string[]; config?: string } {
+  const inputs = saved.inputs;
+  if (explicitConfig) {
+    const root = configurationRoot(explicitConfig);
+    return { paths: inputs.paths.map((p) => (p === '-' ? p : resolve(root, p))), config: resolve(explicitConfig) };
+  }
+  const candidates = [...new Set([resolve(inputs.root ?? '.'), process.cwd()])];
+  const root = inputs.config === undefined || isAbsolute(inputs.config) ? candidates[0] : candidates.find((dir) => existsSync(resolve(dir, inputs.config!)));
+  if (!root) {
+    throw new UsageError(`cannot find ${inputs.config}, the configuration of the plan in ${file}, in ${candidates.join(' or ')}: run apply --plan from the directory plan ran in (or from the configuration root), or pass --config`);
+  }
+  return {
+    paths: inputs.paths.map((p) => (p === '-' ? p : resolve(root, p))),
+    config: inputs.config === undefined ? undefined : resolve(root, inputs.config),
+  };
+}
+
+export function readSavedPlan(file: string): SavedPlan {
+  let saved: SavedPlan;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read the saved plan ${file}: ${(err as Error).message}`);
+  }
+  if (saved?.kind !== SAVED_PLAN_KIND || !saved.inputs || !saved.plan?.fingerprint) throw new UsageError(`${file} is not a plan saved by svcform plan --out`);
+  return saved;
 }

@@ -1,52 +1,39 @@
 import type { KindAdapter } from '../kinds/types.js';
-import { describeObject } from '../manifest/types.js';
-import type { DeleteChange, PlanError, PlannedChange } from './plan.js';
+import type { PlanError, PlannedChange } from './plan.js';
+import { liveReferences } from './references.js';
 
 const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
-/** The references of a deleted live object, read through its adapter's manifest form. */
-function liveReferences(change: DeleteChange, adapter: KindAdapter): string[] {
-  try {
-    return adapter.references(adapter.toSpec(change.live).spec).map((r) => idOf(r.kind, change.space, r.name));
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Orders a plan: creates and updates in dependency order (a connector before the rules that use
- * it), then deletes in reverse dependency order (the rules before the connector). A reference to
- * an object this plan deletes is an error.
+ * it), then deletes in reverse dependency order (the rules before the connector). A delete also
+ * waits for the updates of objects that name it today, since those may drop the reference (and
+ * `--select` of the delete brings them along). Whether a reference would be left dangling is
+ * checked once the plan is selected (references.ts).
  */
-export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined, errors: PlanError[]): void {
+export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined): void {
   const byId = new Map(changes.map((c) => [c.id, c]));
-  const deleting = new Set(changes.filter((c) => c.action === 'delete').map((c) => c.id));
-
   for (const c of changes) {
     if (c.action !== 'create' && c.action !== 'update') continue;
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
     for (const ref of adapter.references(c.resource.spec)) {
       const target = idOf(ref.kind, c.space, ref.name);
-      if (deleting.has(target)) {
-        errors.push({ subject: describeObject(c), source: c.resource.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which this plan deletes (it has no manifest and a manage scope owns it)` });
-        continue;
-      }
       const dep = byId.get(target);
       if (dep && dep.action !== 'delete' && !c.dependsOn.includes(target)) c.dependsOn.push(target);
     }
   }
-  // Deletes: whoever references a deleted object goes first, so the deleted object waits for it.
+  // Deletes: whoever references a deleted object today (and is deleted or updated) goes first,
+  // so the deleted object waits for it.
   for (const c of changes) {
-    if (c.action !== 'delete') continue;
+    if (c.action !== 'delete' && c.action !== 'update') continue;
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
-    for (const target of liveReferences(c, adapter)) {
-      const dep = byId.get(target);
+    for (const ref of liveReferences(c.live, adapter)) {
+      const dep = byId.get(idOf(ref.kind, c.space, ref.name));
       if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
     }
   }
-
 }
 
 /** Wave numbers from the dependency edges: forward changes first, then deletes. */

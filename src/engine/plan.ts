@@ -7,6 +7,7 @@ import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
 import { diffSpecs, withoutIgnored, type FieldChange } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
+import { checkDeletedReferences, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
 import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
@@ -85,6 +86,8 @@ export interface PlanOptions {
   rotateSecrets?: boolean;
   /** Spaces the run touches besides the manifests' (the default space). */
   spaces?: string[];
+  /** Every kind there is: a planned delete reads the kinds that can reference it (references.ts). */
+  kinds?: readonly string[];
 }
 
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
@@ -98,6 +101,13 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
   const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
   const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)));
+  const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
+  const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
+  if (referrers.length) {
+    const more = await fetchLive(ctx, referrers, adapterFor, () => false);
+    for (const [key, objects] of more.objects) live.objects.set(key, objects);
+    live.failures.push(...more.failures);
+  }
   return planFromLive(options, live);
 }
 
@@ -203,8 +213,16 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const c of creates) c.dependsOn.push(id);
   }
 
-  linkDependencies(changes, adapterFor, errors);
+  linkDependencies(changes, adapterFor);
+  if (options.select?.narrowed) {
+    // What the plan could touch: every manifest, and every live object a manage scope owns.
+    const candidates = [...resources, ...changes.filter((c) => c.action === 'delete')];
+    for (const pattern of options.select.unmatched(candidates)) {
+      errors.push({ subject: `--select ${JSON.stringify(pattern)}`, message: "matches no manifest and no managed live object in this run's kinds and spaces" });
+    }
+  }
   const selected = options.select?.narrowed ? selectChanges(changes, options.select) : changes;
+  checkDeletedReferences(selected, live, resources, adapterFor, errors);
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);

@@ -105,6 +105,7 @@ function toLive(space: string, body: Record<string, any>): LiveObject {
 export const hostQueryPackAdapter: KindAdapter = {
   kind: KIND,
   schema: 'HostQueryPack.schema.json',
+  referenceKinds: ['AgentPolicy', 'HostQuerySavedQuery'],
   area: AREAS.hostquery,
   setFields: ['/policy_ids'],
 

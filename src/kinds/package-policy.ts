@@ -101,6 +101,7 @@ function writeBody(res: Resource): Record<string, any> {
 export const packagePolicyAdapter: KindAdapter = {
   kind: 'PackagePolicy',
   schema: 'PackagePolicy.schema.json',
+  referenceKinds: ['AgentPolicy'],
   area: AREAS.fleet,
   setFields: ['/policy_ids'],
 

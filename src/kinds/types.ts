@@ -65,6 +65,11 @@ export interface KindAdapter extends KindRules {
    * changes as added and removed members instead of positional edits.
    */
   setFields?: string[];
+  /**
+   * The kinds `references` can name. Deleting an object of one of them reads this kind in that
+   * space too, so that a live object still naming it is found (engine/references.ts).
+   */
+  referenceKinds?: readonly string[];
   /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
   list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
   /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */

@@ -239,7 +239,8 @@ for (const kind of knownKinds()) {
       assert.ok(text.out.includes(`- delete ${kind}/conf-b (space default)`), shown(text));
       assert.ok(!text.out.includes('keep-secret'), shown(text));
 
-      await applyOk([fewer], ['--config', config]);
+      // A delete needs approval; without a terminal that is --auto-approve.
+      await applyOk([fewer], ['--config', config, '--auto-approve']);
       // Back with every manifest and no scope: only conf-b is missing, keep-secret survived.
       const { plan: restored } = await planJson([full]);
       assert.deepEqual(changeList(restored), [`create ${kind}/conf-b`]);

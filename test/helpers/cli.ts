@@ -5,18 +5,38 @@ export interface CliRun {
   code: number;
   out: string;
   err: string;
+  /** The questions the CLI asked (only with `answers`). */
+  asked: string[];
+}
+
+export interface CliOptions {
+  /** Whether stderr is a terminal. */
+  tty?: boolean;
+  /** Makes stdin a terminal whose user types these answers, one per question. */
+  answers?: string[];
 }
 
 /** Runs the real CLI entry point in-process with captured output and a controlled environment. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: { tty?: boolean } = {}): Promise<CliRun> {
+export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: CliOptions = {}): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
+  const asked: string[] = [];
+  const answers = [...(options.answers ?? [])];
   const io: Io = {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
     env: { PATH: process.env.PATH, ...env },
     tty: options.tty ?? false,
+    ...(options.answers
+      ? {
+          stdinTty: true,
+          prompt: async (question: string) => {
+            asked.push(question);
+            return answers.shift() ?? '';
+          },
+        }
+      : {}),
   };
   const code = await runCli(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  return { code, out: out.join('\n'), err: err.join('\n'), asked };
 }

@@ -87,7 +87,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
   it('tears down in reverse order when the manifests are gone (manage scopes own everything)', async () => {
     emu.log.clear();
     const empty = mkdtempSync(join(tmpdir(), 'svcform-empty-'));
-    const torn = await cli(['apply', empty, '--url', emu.url, '--config', join(EXAMPLES, 'svcform.yaml')]);
+    const torn = await cli(['apply', empty, '--url', emu.url, '--config', join(EXAMPLES, 'svcform.yaml'), '--auto-approve']);
     assert.equal(torn.code, 0, torn.out + torn.err);
     assert.match(torn.out, /Plan: 0 to create, 0 to update, \d+ to delete/);
     const log = writes(await requests(emu));
@@ -175,7 +175,7 @@ describe('ownership', () => {
     drop(managedRule.name);
     if (unscopedRule) drop(unscopedRule.name);
     emu.log.clear();
-    const plan = await cli(['apply', dir, '--url', emu.url]);
+    const plan = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
     assert.equal(plan.code, 0, plan.out + plan.err);
     assert.match(plan.out, new RegExp(`delete Rule/${managedRule.name} `));
     if (unscopedRule) assert.doesNotMatch(plan.out, new RegExp(`delete Rule/${unscopedRule.name} `));

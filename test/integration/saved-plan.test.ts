@@ -1,0 +1,88 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { call, emulator } from '../helpers/emulator.js';
+import { cli } from '../helpers/cli.js';
+import { connectorYaml, repo } from '../helpers/repo.js';
+import { runBuiltCli } from '../helpers/spawn-cli.js';
+
+/**
+ * Issue "Safe apply", item 6: a plan made in one CI job applies in another checkout of the same
+ * commit. Before, the saved plan held absolute paths of the first checkout.
+ */
+describe('saved plans are portable between checkouts', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  const artifacts = () => mkdtempSync(join(tmpdir(), 'svcform-artifacts-'));
+  const exists = async (id: string) => (await call(emu, 'GET', `/api/actions/connector/${id}`)).status === 200;
+
+  it('configuration beside the manifests: plan in A (plan infra/), copy to B, delete A, apply --plan from B', async () => {
+    const a = repo({ 'infra/svcform.yaml': 'space: default\n', 'infra/connectors/c.yaml': connectorYaml('portable-a'), 'README.md': 'x\n' }, 'svcform-checkout-a-');
+    const planFile = join(artifacts(), 'plan.json');
+    const planned = await runBuiltCli(['plan', 'infra', '--url', emu.url, '--out', planFile], a);
+    assert.equal(planned.code, 0, planned.out + planned.err);
+    assert.ok(!readFileSync(planFile, 'utf8').includes(a), 'the saved plan names no path of checkout A');
+    const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
+    cpSync(a, b, { recursive: true });
+    rmSync(a, { recursive: true });
+    const applied = await runBuiltCli(['apply', '--plan', planFile], b);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.ok(await exists('portable-a'));
+  });
+
+  it('configuration in the working directory: the same from the root of the checkout', async () => {
+    const a = repo({ 'svcform.yaml': 'space: default\n', 'connectors/c.yaml': connectorYaml('portable-b') }, 'svcform-checkout-a-');
+    const planFile = join(artifacts(), 'plan.json');
+    const planned = await runBuiltCli(['plan', 'connectors', '--url', emu.url, '--out', planFile], a);
+    assert.equal(planned.code, 0, planned.out + planned.err);
+    const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
+    cpSync(a, b, { recursive: true });
+    rmSync(a, { recursive: true });
+    const applied = await runBuiltCli(['apply', '--plan', planFile], b);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.ok(await exists('portable-b'));
+  });
+});
+
+describe('svcform show PLANFILE', () => {
+  let emu: RunningEmulator;
+  let planFile: string;
+  before(async () => {
+    emu = await emulator();
+    const dir = repo({ 'c.yaml': connectorYaml('shown') });
+    planFile = join(mkdtempSync(join(tmpdir(), 'svcform-show-')), 'plan.json');
+    const planned = await cli(['plan', dir, '--url', emu.url, '--out', planFile]);
+    assert.equal(planned.code, 0, planned.err);
+  });
+  after(() => emu.stop());
+
+  it('renders the saved plan as text, JSON and markdown without contacting a server', async () => {
+    await emu.stop();
+    const text = await cli(['show', planFile, '--no-color']);
+    assert.equal(text.code, 0, text.out + text.err);
+    assert.match(text.out, /\+ create Connector\/shown \(space default\)/);
+    assert.match(text.out, /Plan: 1 to create, 0 to update, 0 to delete, 0 unchanged/);
+    const json = await cli(['show', planFile, '--json']);
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out), JSON.parse(readFileSync(planFile, 'utf8')).plan);
+    const markdown = await cli(['show', planFile, '--format', 'markdown']);
+    assert.equal(markdown.code, 0, markdown.err);
+    assert.match(markdown.out, /### svcform plan/);
+    assert.match(markdown.out, /create Connector\/shown/);
+  });
+
+  it('refuses a file that is not a saved plan', async () => {
+    const other = join(mkdtempSync(join(tmpdir(), 'svcform-show-')), 'x.json');
+    cpSync(new URL('../../../package.json', import.meta.url), other);
+    const run = await cli(['show', other]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /not a plan saved by svcform plan --out/);
+  });
+});
