@@ -354,14 +354,12 @@ describe('export reads with list endpoints only', () => {
   });
   after(() => emu.stop());
 
-  it('2,000 rules and 500 other objects: list/find requests only (plus one package info GET per distinct package and one GET per pack), in under 5 s', async () => {
+  it('2,000 rules and 500 other objects: list/find requests only (plus one package info GET per distinct package and one GET per pack)', async () => {
     await call(emu, 'DELETE', '/__emulator/requests');
     const dir = newDir('scale');
-    const started = Date.now();
+    // Speed is measured in bench/export.ts, not timed here: request counts are the behaviour.
     const run = await cli(['export', '--out', dir, '--url', emu.url]);
-    const elapsed = Date.now() - started;
     assert.equal(run.code, 0, run.err);
-    assert.ok(elapsed < 5000, `took ${elapsed} ms`);
     const others = DEFAULT_WORKLOAD.connectors + DEFAULT_WORKLOAD.valueLists + DEFAULT_WORKLOAD.agentPolicies + DEFAULT_WORKLOAD.packagePolicies + DEFAULT_WORKLOAD.savedQueries + DEFAULT_WORKLOAD.packs + DEFAULT_WORKLOAD.maintenanceWindows;
     assert.equal(others, 500);
     assert.match(run.err, new RegExp(`Exported ${DEFAULT_WORKLOAD.rules + others} objects`));
