@@ -22,6 +22,11 @@ export interface Io {
   /** Asks on the terminal and resolves with the line typed ('' at end of input or on Ctrl-C). */
   prompt?(question: string): Promise<string>;
   /**
+   * Shows one line of progress on a terminal, replacing the previous one; '' clears it. Absent:
+   * progress goes to `err` as ordinary lines.
+   */
+  progress?(line: string): void;
+  /**
    * Subscribes to SIGINT and SIGTERM for the length of a run (apply finishes what is in flight and
    * prints its summary); returns the unsubscribe function. Absent: signals are not handled.
    */
@@ -50,6 +55,11 @@ export const processIo = (): Io => ({
       process.off('SIGINT', listener);
       process.off('SIGTERM', listener);
     };
+  },
+  progress(line) {
+    // Cut to the terminal's width: a wrapped line cannot be rewritten in place.
+    const width = (process.stderr.columns ?? 80) - 1;
+    process.stderr.write(`\r\x1b[2K${line.length > width ? line.slice(0, width - 1) + '…' : line}`);
   },
   env: process.env,
   tty: !!process.stderr.isTTY,

@@ -13,6 +13,8 @@ export interface EmulatorCommandOptions {
   spaces?: string;
   license?: string;
   realRoutes?: string;
+  quiet?: boolean;
+  verbose?: boolean;
 }
 
 /** `svcform emulator`: the embedded emulator as a server, until SIGINT/SIGTERM. */
@@ -39,14 +41,15 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
     spaces: opts.spaces ? opts.spaces.split(',').map((s) => s.trim()).filter(Boolean) : [],
     license: opts.license as License | undefined,
     realRoutes: realRoutes.filter(isRealRoute),
+    onAnswered: opts.verbose ? (a) => io.err(`${a.method} ${a.path} ${a.status} ${a.ms} ms`) : undefined,
   });
-  io.err(`svcform emulator listening on ${emu.url}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
+  if (!opts.quiet) io.err(`svcform emulator listening on ${emu.url}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   await emu.stop();
-  io.err('svcform emulator stopped; state saved');
+  if (!opts.quiet) io.err(`svcform emulator stopped${opts.state ? '; state saved' : ''}`);
   return 0;
 }

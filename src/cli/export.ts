@@ -17,7 +17,8 @@ import {
 import { completeLive, fetchLive, pairKey } from '../engine/live.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
-import { packageRoot } from '../manifest/schema.js';
+import { exportSchemaLocation } from './schemas.js';
+import { liveReadProgress } from './progress.js';
 import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io } from './context.js';
 import { Selection } from '../engine/selection.js';
 // main.ts imports this file too; VERSION is only read when the command runs, after both loaded.
@@ -34,6 +35,8 @@ export interface ExportCommandOptions {
   layout?: string;
   includeBuiltin?: boolean;
   manageOut?: string;
+  /** Directory holding the schemas (`svcform schemas --out`); modelines point there instead of the release URL. */
+  schemas?: string;
   concurrency?: string;
   timeout?: string;
   deadline?: string;
@@ -85,13 +88,15 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   const previous = inspectOutDir(outDir);
   const manageFile = opts.manageOut && opts.manageOut !== '-' ? resolve(opts.manageOut) : undefined;
   if (manageFile) checkManageOut(manageFile, outDir);
+  const schemaLocation = exportSchemaLocation(opts.schemas, VERSION);
 
   const target = await openTarget(common, config, io, spaces);
   const pairs = kinds.flatMap((kind) => spaces.map((space) => ({ kind, space })));
   let groups: LiveGroup[];
   try {
     const fetchStart = Date.now();
-    const live = await fetchLive(target.ctx, pairs, adapterFor, () => false);
+    const progress = liveReadProgress(io, { quiet: opts.quiet }, adapterFor);
+    const live = await fetchLive(target.ctx, pairs, progress.adapterFor, () => false).finally(() => progress.done());
     if (!live.failures.length) await completeLive(target.ctx, live, adapterFor);
     if (live.failures.length) {
       for (const f of live.failures) io.err(redactor.redact(`error: cannot list ${f.kind} in space ${f.space}: ${f.error.message}`));
@@ -116,7 +121,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
     includeBuiltin: !!opts.includeBuiltin,
     select: selection,
     outDir,
-    schemaDir: join(packageRoot(), 'schemas'),
+    ...schemaLocation,
     version: VERSION,
     redact: (text) => redactor.redact(text),
   });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { ApiError, SpaceNotFoundError, TransportError } from '../client/client.js';
 import { redactor } from '../manifest/redact.js';
 import { applyCommand } from './apply.js';
@@ -10,11 +10,21 @@ import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { planCommand } from './plan.js';
 import { showCommand } from './show.js';
+import { completionScript, SHELLS, type Shell } from './completion.js';
+import { schemasCommand } from './schemas.js';
 import { validateCommand } from './validate.js';
 
 export const VERSION = '0.1.0';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * --quiet and --verbose, on every command: quiet prints only the result and errors, verbose adds
+ * notes on stderr (retries, what was read, timings). Asking for both is a mistake.
+ */
+function verbosity(cmd: Command, quiet = 'print only the result and errors', verbose = 'print retries, what was read and timings on stderr'): Command {
+  return cmd.addOption(new Option('--quiet', quiet).conflicts('verbose')).addOption(new Option('--verbose', verbose));
+}
 
 /** Flags every server-facing command takes (design.md "Common flags"). */
 function common(cmd: Command): Command {
@@ -28,10 +38,10 @@ function common(cmd: Command): Command {
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
     .option('--no-color', 'no colours in the output')
-    .option('--quiet', 'print only what is needed (errors, the summary)')
-    .option('--verbose', 'print retries and progress notes on stderr')
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
-    .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long');
+    .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
+    .addOption(new Option('--quiet', 'print only what is needed (errors, the summary)').conflicts('verbose'))
+    .addOption(new Option('--verbose', 'print retries, each list read and timings on stderr'));
 }
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -68,14 +78,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
 
-  program
-    .command('show')
-    .description('render a plan saved with `plan --out`, without contacting a server')
-    .argument('<planfile>', 'the saved plan')
-    .option('--json', 'print the plan as JSON (docs/plan-format.md)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
-    .option('--no-color', 'no colours in the output')
-    .action((file: string, opts) => setExit(showCommand(file, opts, io)));
+  verbosity(
+    program
+      .command('show')
+      .description('render a plan saved with `plan --out`, without contacting a server')
+      .argument('<planfile>', 'the saved plan')
+      .option('--json', 'print the plan as JSON (docs/plan-format.md)')
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+      .option('--no-color', 'no colours in the output'),
+    'print only the plan',
+    'print nothing more: a saved plan is rendered as it was saved',
+  ).action((file: string, opts) => setExit(showCommand(file, opts, io)));
 
   program
     .command('export')
@@ -95,10 +108,33 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
+    .option('--schemas <dir>', 'point modelines at the schemas in this directory (written by `svcform schemas --out`) instead of the release URL')
     .option('--no-color', 'no colours in the output')
-    .option('--quiet', 'print only errors')
-    .option('--verbose', 'print retries and progress notes on stderr')
+    .addOption(new Option('--quiet', 'print only errors').conflicts('verbose'))
+    .option('--verbose', 'print retries, each list read and timings on stderr')
     .action(async (opts) => setExit(await exportCommand(opts, io)));
+
+  verbosity(
+    program
+      .command('schemas')
+      .description('write the JSON Schema of every kind into a directory, for editors and export --schemas')
+      .requiredOption('--out <dir>', 'directory to write <Kind>.schema.json files into'),
+    'print nothing but errors',
+    'print each file written',
+  ).action((opts) => setExit(schemasCommand(opts, io)));
+
+  verbosity(
+    program
+      .command('completion')
+      .description('print a shell completion script (bash, zsh or fish)')
+      .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS])),
+    'print the script only (the default)',
+    'also say on stderr how to install the script',
+  ).action((shell: Shell, opts: { verbose?: boolean }) => {
+    io.out(completionScript(program, shell).replace(/\n$/, ''));
+    if (opts.verbose) io.err(INSTALL_HINT[shell]);
+    setExit(0);
+  });
 
   program
     .command('emulator')
@@ -112,10 +148,18 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--spaces <ids>', 'spaces besides default, comma-separated')
     .option('--license <type>', 'licence level (default platinum)')
     .option('--real-routes <names>', 'routes that behave as the real server where it differs from the API document, comma-separated (e.g. saved-query-update)')
+    .addOption(new Option('--quiet', 'print only errors (no listening and stopped lines)').conflicts('verbose'))
+    .option('--verbose', 'print every request answered (method, path, status, ms) on stderr')
     .action(async (opts) => setExit(await emulatorCommand(opts, io)));
 
   return program;
 }
+
+const INSTALL_HINT: Record<Shell, string> = {
+  bash: 'Load it with: source <(svcform completion bash); keep it with: svcform completion bash > ~/.local/share/bash-completion/completions/svcform',
+  zsh: 'Load it with: source <(svcform completion zsh); keep it with: svcform completion zsh > "${fpath[1]}/_svcform"',
+  fish: 'Load it with: svcform completion fish | source; keep it with: svcform completion fish > ~/.config/fish/completions/svcform.fish',
+};
 
 /** Runs the CLI in-process and returns the exit code (tests call this; bin calls it with process I/O). */
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {

@@ -4,6 +4,7 @@ import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/valida
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
+import { liveReadProgress } from './progress.js';
 import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
@@ -37,12 +38,13 @@ export async function planFromArgs(
   const space = defaultSpace(opts, config);
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
   const target = await openTarget(opts, config, io, spaces);
+  const progress = liveReadProgress(io, opts, adapterFor);
   try {
     await beforeReading?.(target, spaces);
     const plan = await computePlan({
       resources,
       manage: config.manage,
-      adapterFor,
+      adapterFor: progress.adapterFor,
       ctx: target.ctx,
       select: selectionOf(opts.select),
       ignoreRules: config.ignore,
@@ -50,8 +52,10 @@ export async function planFromArgs(
       spaces: [space],
       kinds: knownKinds(),
     });
+    progress.done();
     return { plan, target, config, resources };
   } catch (err) {
+    progress.done();
     await target.close();
     throw err;
   }

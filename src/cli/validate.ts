@@ -1,3 +1,4 @@
+import { displayPath } from '../manifest/load.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import { defaultSpace, readConfig, type CommonOptions, type Io } from './context.js';
@@ -10,7 +11,12 @@ export interface ValidateOptions extends CommonOptions {
 /** `svcform validate`: offline checks only; never contacts a server. */
 export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
   const config = readConfig(opts, paths);
+  const started = Date.now();
   const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG });
+  if (opts.verbose) {
+    for (const file of result.files) io.err(`read ${displayPath(file)}`);
+    io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);
+  }
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (opts.json) {
@@ -40,7 +46,11 @@ export function validateCommand(paths: string[], opts: ValidateOptions, io: Io):
     for (const d of result.diagnostics) io.err(redactor.redact(formatDiagnostic(d)));
     if (!opts.quiet) {
       const status = errors.length === 0 ? 'valid' : 'invalid';
-      io.err(`${result.resources.length} resources in ${result.files.length} files: ${status} (${errors.length} errors, ${warnings.length} warnings)`);
+      const summary = `${result.resources.length} resources in ${result.files.length} files: ${status} (${errors.length} errors, ${warnings.length} warnings)`;
+      // Success is the command's result, as `plan` prints its plan: stdout. A failed run's summary
+      // stays with its diagnostics on stderr.
+      if (errors.length === 0) io.out(summary);
+      else io.err(summary);
     }
   }
   return hasErrors(result.diagnostics) ? 1 : 0;

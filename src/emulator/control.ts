@@ -18,7 +18,7 @@ const LICENSES: License[] = ['basic', 'gold', 'platinum', 'enterprise', 'trial']
 /**
  * Routes under /__emulator/ are not part of the API: they let tests and benchmarks read the
  * request log, reset state, add spaces, change the licence, switch routes to the real server's
- * behaviour and make the server slow or flaky.
+ * behaviour and make the server slow or flaky, and tell whether it is up (`GET /__emulator/health`).
  * They need no credentials and no kbn-xsrf header.
  */
 export function handleControl(method: string, url: URL, raw: Buffer, deps: ControlDeps): EmuResponse {
@@ -33,6 +33,10 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
   }
   const key = `${method} ${route}`;
   switch (key) {
+    case 'GET /health':
+      // For container health checks and scripts waiting for the server to start: answers as soon
+      // as the server accepts connections, with no credentials, and is not logged as API traffic.
+      return { body: { status: 'ok', spaces: deps.store.data.spaces.length } };
     case 'GET /requests': {
       const since = Number(url.searchParams.get('since') ?? 0);
       return { body: { requests: deps.log.all().filter((r) => r.seq > since) } };

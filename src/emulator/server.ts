@@ -31,6 +31,8 @@ export interface EmulatorOptions {
    * REAL_ROUTES, context.ts); every other route follows the document.
    */
   realRoutes?: RealRoute[];
+  /** Called as each answer is sent (control routes too): `svcform emulator --verbose` prints them. */
+  onAnswered?: (answer: { method: string; path: string; status: number; ms: number }) => void;
 }
 
 export interface RunningEmulator {
@@ -69,6 +71,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((req, res) => {
+    if (options.onAnswered) {
+      const started = Date.now();
+      const notify = options.onAnswered;
+      res.once('finish', () => notify({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Date.now() - started }));
+    }
     void handle(req, res).catch((err) => {
       if (!res.headersSent) send(res, 500, errorBody(500, `emulator error: ${(err as Error).message}`, 'platform'));
     });

@@ -36,9 +36,14 @@ export interface ExportOptions {
   includeBuiltin: boolean;
   /** `--select kind/name`; absent or empty means everything. */
   select?: Selection;
-  /** Absolute path of the output directory and of the package's schemas/ folder (for modelines). */
+  /** Absolute path of the output directory. */
   outDir: string;
-  schemaDir: string;
+  /**
+   * Where modelines point: a directory holding the schemas (the path is written relative to each
+   * file), or, when absent, a base URL the schema file name is appended to.
+   */
+  schemaDir?: string;
+  schemaBaseUrl?: string;
   /** svcform version, for the header comment. */
   version: string;
   /** Applied to every file's text as a last line of defence against secrets. */
@@ -193,6 +198,7 @@ export function renderDocument(doc: Record<string, any>): string {
 }
 
 function schemaModeline(adapter: KindAdapter, filePath: string, options: ExportOptions): string {
+  if (options.schemaDir === undefined) return `# yaml-language-server: $schema=${options.schemaBaseUrl ?? ''}/${adapter.schema}`;
   const fromDir = dirname(join(options.outDir, ...filePath.split('/')));
   const target = join(options.schemaDir, adapter.schema);
   const rel = relative(fromDir, target).split(/[\\/]/).join('/');

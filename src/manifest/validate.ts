@@ -1,5 +1,6 @@
 import { expandPaths, loadFiles, type LoadedDoc } from './load.js';
 import { interpolate } from './interpolate.js';
+import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
 import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
@@ -81,6 +82,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   }
   const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
   out.push(...interpolated.diagnostics);
+  for (const ref of shellStyleReferences(raw)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   const failed = new Set(interpolated.failedPaths.map(pathKey));
@@ -95,7 +97,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     }
   }
   // `out` holds this document's findings only: any error so far means it is not a resource.
-  if (out.length > 0 || name === undefined) return undefined;
+  if (out.some((d) => d.severity === 'error') || name === undefined) return undefined;
 
   const secretPointers = new Set(interpolated.secretPaths.flatMap((p) => specPointer(p) ?? []));
   const res: Resource = {

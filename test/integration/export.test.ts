@@ -2,13 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { redactor } from '../../src/manifest/redact.js';
 import { knownKinds } from '../../src/kinds/registry.js';
 import { call, emulator, postFile } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
+import { VERSION } from '../../src/cli/main.js';
 import { DEFAULT_WORKLOAD, seedExportWorkload } from '../../bench/export.js';
 
 /** Secret values seeded into connectors; none may ever reach an exported file or the output. */
@@ -222,8 +223,22 @@ describe('export round trip: objects made through the API, export, validate, pla
     assert.deepEqual(Object.keys(rule), ['apiVersion', 'kind', 'metadata', 'spec']);
     assert.deepEqual(rule.metadata, { name: 'ssh-brute-force', space: 'default' });
     assert.deepEqual(Object.keys(rule.spec), [...Object.keys(rule.spec)].sort());
-    assert.match(text, /^# yaml-language-server: \$schema=\S+\/schemas\/Rule\.schema\.json\n/);
-    assert.ok(existsSync(join(dir, 'default', text.split('\n')[0].split('$schema=')[1])), 'the modeline path resolves from the file');
+    // No path into this machine's installed package: the release's schemas, the same for everyone.
+    assert.equal(text.split('\n')[0], `# yaml-language-server: $schema=https://raw.githubusercontent.com/svcform/svcform/v${VERSION}/schemas/Rule.schema.json`);
+  });
+
+  it('with --schemas DIR (written by svcform schemas --out DIR) the modelines are paths relative to each file', async () => {
+    const dir = newDir('schemas-dir');
+    const schemas = join(dir, '..', `${basename(dir)}-schemas`);
+    const missing = await cli(['export', '--out', dir, '--url', emu.url, '--kind', 'Rule', '--schemas', schemas]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /lacks .*Rule\.schema\.json.*svcform schemas --out/);
+    assert.equal((await cli(['schemas', '--out', schemas])).code, 0);
+    assert.equal((await cli(['export', '--out', dir, '--url', emu.url, '--kind', 'Rule', '--layout', 'per-object', '--schemas', schemas])).code, 0);
+    const text = readFileSync(join(dir, 'default/rule/ssh-brute-force.yaml'), 'utf8');
+    const target = text.split('\n')[0].split('$schema=')[1];
+    assert.equal(target, `../../../${basename(schemas)}/Rule.schema.json`);
+    assert.ok(existsSync(join(dir, 'default/rule', target)), 'the modeline path resolves from the file');
   });
 
   it('a change made on the server after the export shows in plan (the round trip is not vacuous)', async () => {

@@ -21,7 +21,8 @@ describe("README quick start: the compiled CLI against the embedded emulator", (
     const readme = readFileSync('README.md', 'utf8');
     assert.match(readme, /npm ci && npm run demo/);
     const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-    assert.equal(pkg.scripts.demo, 'node dist/src/cli/main.js apply examples/ --url embedded && node dist/src/cli/main.js plan examples/ --url embedded --detailed-exitcode');
+    // `npm ci` builds nothing (the package has no prepare script), so the demo builds first.
+    assert.equal(pkg.scripts.demo, 'npm run build && node dist/src/cli/main.js apply examples/ --url embedded && node dist/src/cli/main.js plan examples/ --url embedded --detailed-exitcode');
 
     const applied = run(['apply', EXAMPLES, '--url', 'embedded', '--no-color'], cwd);
     assert.equal(applied.status, 0, applied.stdout + applied.stderr);

@@ -89,7 +89,7 @@ describe('svcform validate: cross-document checks', () => {
     const run = await svcform(['validate', valid('same-name-elsewhere.yaml')]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.lines.length, 0, run.stderr);
-    assert.match(run.stderr, /3 resources in 1 files: valid \(0 errors, 0 warnings\)/);
+    assert.match(run.stdout, /3 resources in 1 files: valid \(0 errors, 0 warnings\)/);
   });
 
   it('references to ids no manifest declares are warnings, and the run exits 0', async () => {
@@ -100,7 +100,7 @@ describe('svcform validate: cross-document checks', () => {
       '14:7 Rule/ssh-brute-force: spec.actions[0].id names Connector "soc-undeclared-chat", which no manifest declares in space default; it must exist on the server',
       '24:16 PackagePolicy/soc-linux-servers-system: spec.policy_ids[0] names AgentPolicy "soc-linux-servers", which no manifest declares in space default',
     ]);
-    assert.match(run.stderr, /2 resources in 1 files: valid \(0 errors, 2 warnings\)/);
+    assert.match(run.stdout, /2 resources in 1 files: valid \(0 errors, 2 warnings\)/);
   });
 });
 
@@ -109,7 +109,7 @@ describe('svcform validate: the command', () => {
     const run = await svcform(['validate', `${shown('examples')}/`]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.lines.length, 0, run.stderr);
-    assert.match(run.stderr, /\d+ resources in \d+ files: valid \(0 errors, 0 warnings\)/);
+    assert.match(run.stdout, /\d+ resources in \d+ files: valid \(0 errors, 0 warnings\)/);
   });
 
   it('reports every error of every file in one run (the whole invalid fixture tree)', async () => {
@@ -213,6 +213,6 @@ describe('svcform validate - (standard input)', () => {
   it('a valid manifest on stdin exits 0', async () => {
     const run = await spawnCli(['validate', '-'], manifest(73));
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /1 resources in 1 files: valid \(0 errors, 0 warnings\)/);
+    assert.match(run.stdout, /1 resources in 1 files: valid \(0 errors, 0 warnings\)/);
   });
 });

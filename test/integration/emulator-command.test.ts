@@ -1,0 +1,71 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const BIN = resolve('dist/src/cli/main.js');
+
+function start(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  return { child, stderr: () => err, exited };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function health(url: string): Promise<number | undefined> {
+  try {
+    return (await fetch(`${url}/__emulator/health`)).status;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
+    });
+  });
+}
+
+describe('svcform emulator: --verbose and --quiet', () => {
+  it('--verbose prints each answered request on stderr (method, path, status, ms)', async () => {
+    const emu = start(['--port', '0', '--verbose']);
+    try {
+      const url = await until('the listening line', () => /listening on (http:\/\/\S+)/.exec(emu.stderr())?.[1]);
+      assert.equal(await health(url), 200);
+      await until('the request line', () => (/^GET \/__emulator\/health 200 \d+ ms$/m.test(emu.stderr()) ? true : undefined));
+    } finally {
+      emu.child.kill('SIGTERM');
+    }
+    assert.equal(await emu.exited, 0);
+    assert.match(emu.stderr(), /svcform emulator stopped\n$/);
+  });
+
+  it('--quiet prints nothing: not the listening line, not the stopped line', async () => {
+    const port = await freePort();
+    const emu = start(['--port', String(port), '--quiet']);
+    try {
+      await until('the health route', async () => ((await health(`http://127.0.0.1:${port}`)) === 200 ? true : undefined));
+    } finally {
+      emu.child.kill('SIGTERM');
+    }
+    assert.equal(await emu.exited, 0);
+    assert.equal(emu.stderr(), '');
+  });
+});

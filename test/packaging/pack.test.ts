@@ -1,0 +1,86 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, resolve } from 'node:path';
+
+const ROOT = resolve('.');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+/**
+ * npm as a user runs it: none of the npm_* variables `npm test` exports to its scripts, and an
+ * empty user configuration, so the machine's own ~/.npmrc (whatever it holds) cannot add or hide
+ * warnings. The cache stays the default one, which `npm ci` filled.
+ */
+function npm(args: string[], cwd: string, home: string) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+  const userconfig = join(home, 'npmrc');
+  if (!existsSync(userconfig)) writeFileSync(userconfig, '');
+  Object.assign(env, { npm_config_userconfig: userconfig, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+  const run = spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 150_000 });
+  assert.equal(run.error, undefined, String(run.error));
+  return run;
+}
+
+const warnings = (stderr: string) => stderr.split('\n').filter((l) => /\bwarn/i.test(l));
+
+describe('packaging: npm pack, then a global install of the tarball', { timeout: 180_000 }, () => {
+  it('package.json: addresses, licence, and a build on pack rather than on every install', () => {
+    assert.equal(pkg.license, 'Apache-2.0');
+    assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0, January 2004/);
+    assert.equal(pkg.repository.url, 'git+https://github.com/svcform/svcform.git');
+    assert.equal(pkg.homepage, 'https://github.com/svcform/svcform#readme');
+    assert.equal(pkg.bugs.url, 'https://github.com/svcform/svcform/issues');
+    assert.equal(pkg.scripts.prepare, undefined, 'installing svcform from the registry must not run tsc');
+    assert.equal(pkg.scripts.prepack, 'npm run build');
+    assert.match(pkg.scripts.demo, /^npm run build && /, 'the quick start (npm ci && npm run demo) builds first');
+  });
+
+  it('packs what the CLI needs, with no npm warnings; source maps point at files in the package', () => {
+    const home = mkdtempSync(join(tmpdir(), 'svcform-pack-'));
+    try {
+      // The suite has just built dist/ (npm test runs tsc first); prepack would rebuild it while
+      // other test files read it, so scripts are off here and prepack is checked above.
+      const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', home], ROOT, home);
+      assert.equal(packed.status, 0, packed.stderr);
+      assert.deepEqual(warnings(packed.stderr), []);
+      const files = new Set<string>(JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path));
+      for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli/main.js', 'schemas/Rule.schema.json', 'docs/plan-format.md', 'docs/export.md']) assert.ok(files.has(f), `${f} is packed`);
+      for (const f of files) assert.doesNotMatch(f, /^(dist\/test|dist\/bench|test|bench|node_modules|\.svcform)\//, `${f} is not packed`);
+      let maps = 0;
+      for (const f of files) {
+        if (!f.endsWith('.js.map')) continue;
+        maps++;
+        const map = JSON.parse(readFileSync(join(ROOT, f), 'utf8'));
+        for (const source of map.sources as string[]) {
+          const target = posix.normalize(posix.join(posix.dirname(f), map.sourceRoot ?? '', source));
+          assert.ok(files.has(target), `${f} points at ${target}, which is not in the package`);
+        }
+      }
+      assert.ok(maps > 0);
+      // Every relative link in the README goes to a file that is packed (npm shows the README).
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      for (const [, link] of readme.matchAll(/\]\((?!https?:|#)([^)#]+)(#[^)]*)?\)/g)) assert.ok(files.has(link), `README links to ${link}, which is not packed`);
+
+      const prefix = join(home, 'prefix');
+      const tarball = join(home, `svcform-${pkg.version}.tgz`);
+      const installed = npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], home, home);
+      assert.equal(installed.status, 0, installed.stderr);
+      assert.deepEqual(warnings(installed.stderr), []);
+
+      const bin = join(prefix, 'bin', 'svcform');
+      const env = { PATH: `${dirname(bin)}:${process.env.PATH}`, HOME: home };
+      const version = spawnSync('svcform', ['--version'], { env, encoding: 'utf8' });
+      assert.equal(version.status, 0, version.stderr);
+      assert.equal(version.stdout.trim(), pkg.version);
+      const validated = spawnSync('svcform', ['validate', 'examples/'], { cwd: ROOT, env, encoding: 'utf8' });
+      assert.equal(validated.status, 0, validated.stderr);
+      assert.match(validated.stdout, /^\d+ resources in \d+ files: valid \(0 errors, 0 warnings\)$/m);
+      assert.equal(validated.stderr, '');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

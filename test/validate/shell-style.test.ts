@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { shellStyleReferences } from '../../src/manifest/shell-style.js';
+import { expectWarnings, svcform, valid } from './harness.js';
+
+describe("svcform validate: '${NAME}' written the shell way", () => {
+  it('is a warning at the string, pointing at ${env:NAME}; the run still exits 0', async () => {
+    const file = valid('shell-style-reference.yaml');
+    const run = await svcform(['validate', file], { SVCFORM_TEST_PAGING_PASSWORD: 'pw-5521' });
+    assert.equal(run.code, 0, run.stderr);
+    expectWarnings(run, file, ['13:7 Connector/soc-pagerduty: ${PAGING_TOKEN} is not interpolated and is sent as written: svcform reads environment variables as ${env:PAGING_TOKEN} (write $${PAGING_TOKEN} to keep the text)']);
+    assert.match(run.stdout, /1 resources in 1 files: valid \(0 errors, 1 warnings\)/);
+  });
+
+  it('does not stop the document being a resource (plan would still use it)', async () => {
+    const run = await svcform(['validate', '--json', valid('shell-style-reference.yaml')], { SVCFORM_TEST_PAGING_PASSWORD: 'pw-5521' });
+    const out = JSON.parse(run.stdout);
+    assert.equal(out.valid, true);
+    assert.equal(out.resources, 1);
+    assert.deepEqual(out.diagnostics.map((d: any) => d.severity), ['warning']);
+  });
+
+  it('finds every ${NAME} in every string, and none escaped, dotted, or in the ${env:} and ${file:} forms', () => {
+    const found = shellStyleReferences({
+      a: 'x ${ONE} y ${_two2}',
+      b: ['$${ESCAPED}', '$$${ALSO_ESCAPED}', '${source.ip}', '${env:HOME}', '${file:x.txt}', '{{context.rule.name}}', '$NAME'],
+      c: { d: '${THREE}' },
+    });
+    assert.deepEqual(found, [
+      { path: ['a'], name: 'ONE' },
+      { path: ['a'], name: '_two2' },
+      { path: ['c', 'd'], name: 'THREE' },
+    ]);
+  });
+});
