@@ -26,7 +26,7 @@ function common(cmd: Command): Command {
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
-    .option('--no-color', 'no colours in the output')
+    .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
     .option('--quiet', 'print only what is needed (errors, the summary)')
     .option('--verbose', 'print retries and progress notes on stderr')
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
@@ -84,7 +84,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
-    .option('--no-color', 'no colours in the output')
+    .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
     .option('--quiet', 'print only errors')
     .option('--verbose', 'print retries and progress notes on stderr')
     .action(async (opts) => setExit(await exportCommand(opts, io)));
