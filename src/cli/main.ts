@@ -10,8 +10,9 @@ import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { planCommand } from './plan.js';
 import { validateCommand } from './validate.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
