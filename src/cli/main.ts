@@ -10,7 +10,7 @@ import { emulatorCommand } from './emulator.js';
 import { exportCommand } from './export.js';
 import { planCommand } from './plan.js';
 import { validateCommand } from './validate.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../common/version.js';
 
 export { VERSION };
 

@@ -3,7 +3,7 @@ import { fieldLabel, hasAt, setAt } from '../common/pointer.js';
 import { clone } from '../kinds/normalize.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor, SENSITIVE } from '../manifest/redact.js';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../common/version.js';
 
 /**
  * Version of the JSON plan format (docs/plan-format.md, schemas/plan.schema.json). Bump on

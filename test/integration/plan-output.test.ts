@@ -8,7 +8,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { VERSION } from '../../src/cli/version.js';
+import { VERSION } from '../../src/common/version.js';
 import { emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
