@@ -50,8 +50,10 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
     room -= size(['**Errors**', '', '', ...shown.flat()]);
   }
 
-  if (changes.length === 0) body.push(command === 'drift' ? 'No drift: the server matches the manifests.' : 'No changes: the server matches the manifests.');
-  else {
+  if (changes.length === 0) {
+    // With errors, parts of the server could not be compared: "matches" would claim too much.
+    if (plan.errors.length === 0) body.push(command === 'drift' ? 'No drift: the server matches the manifests.' : 'No changes: the server matches the manifests.');
+  } else {
     const items = redacted(changes.map(overviewLine));
     const shown = fitting(items.map((item) => [item]), room - size(['**Changes**', '', '']));
     body.push('**Changes**', '', ...shown.flat());

@@ -111,6 +111,7 @@ describe('plan --format markdown (issue 12: item 4)', () => {
     assert.equal(list.children!.length, 1);
     assert.equal(textOf(list.children![0]), 'rules/x.yaml:3 Rule/x (space default): the server said <b>no</b> | *twice* [see](http://x) `code` - not a list');
     assert.deepEqual(all(nodes, 'html'), []);
+    assert.ok(!nodes.some((n) => textOf(n).includes('matches the manifests')), 'a plan with errors does not claim the server matches');
   });
 
   it('is titled after the command: drift --format markdown is "svcform drift"', () => {
