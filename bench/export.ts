@@ -159,7 +159,8 @@ async function main(): Promise<void> {
       out: () => undefined,
       err: (t) => err.push(t),
       env: { NO_COLOR: '1' },
-      tty: false,
+      outTty: false,
+      errTty: false,
     });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (code !== 0) throw new Error(`export exited ${code}:\n${err.join('\n')}`);

@@ -64,7 +64,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     paths = inputs.paths;
     opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
-  const col = colorsFor(opts, io);
+  const col = colorsFor(opts, io, 'out');
+  const errCol = colorsFor(opts, io, 'err');
   const leases: { held?: HeldLeases } = {};
   const { plan, target, config } = await planFromArgs(paths, opts, io, takeLease(opts, io, leases)).catch(async (err) => {
     await leases.held?.release();
@@ -93,11 +94,11 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       return 0;
     }
     // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval.
-    if (!saved && !(await approveDeletes(plan, opts, io, col))) return 1;
+    if (!saved && !(await approveDeletes(plan, opts, io, opts.json || opts.quiet ? errCol : col))) return 1;
     const total = plan.changes.length;
     // On a terminal, long runs report progress every tenth instead of a line per change; failures
     // and skips are always printed as they happen.
-    const progress = io.tty && !opts.json && !opts.quiet && total > PROGRESS_THRESHOLD;
+    const progress = io.errTty && !opts.json && !opts.quiet && total > PROGRESS_THRESHOLD;
     let lastTenth = 0;
     if (!opts.json && !opts.quiet) io.out('');
     let stopped: StopSignal | undefined;
@@ -113,7 +114,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       stopRequested: () => stopped !== undefined,
       onResult: (r, finished) => {
         if (opts.json || opts.quiet) {
-          if (opts.quiet && r.outcome === 'failed') io.err(renderResultLine(r, col));
+          if (opts.quiet && r.outcome === 'failed') io.err(renderResultLine(r, errCol));
           return;
         }
         if (!progress || r.outcome !== 'done') io.out(renderResultLine(r, col));

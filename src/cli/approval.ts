@@ -1,6 +1,7 @@
 import type { Plan } from '../engine/plan.js';
 import { describeObject } from '../manifest/types.js';
-import { renderPlanText, type Colors } from '../report/text.js';
+import { renderPlanText } from '../report/text.js';
+import type { Colors } from '../report/color.js';
 import type { Io } from './context.js';
 
 export const APPROVAL_QUESTION = "Do you want to perform these actions? Only 'yes' will be accepted: ";

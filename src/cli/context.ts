@@ -8,15 +8,17 @@ import { knownKinds } from '../kinds/registry.js';
 import type { AdapterContext } from '../kinds/types.js';
 import { redactor } from '../manifest/redact.js';
 import { Selection, SelectionError } from '../engine/selection.js';
-import { colors, type Colors } from '../report/text.js';
+import { colors, colorSupported, type Colors } from '../report/color.js';
 
 /** Where output goes; tests pass their own to run the CLI in-process. */
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
-  /** Whether stderr is a terminal (progress bars, colours). */
-  tty: boolean;
+  /** Whether stdout is a terminal: colours in what `out` writes. */
+  outTty: boolean;
+  /** Whether stderr is a terminal: colours and progress lines in what `err` writes. */
+  errTty: boolean;
   /** Whether stdin is a terminal: only then may a command ask a question (apply's approval). */
   stdinTty?: boolean;
   /** Asks on the terminal and resolves with the line typed ('' at end of input or on Ctrl-C). */
@@ -62,7 +64,8 @@ export const processIo = (): Io => ({
     process.stderr.write(`\r\x1b[2K${line.length > width ? line.slice(0, width - 1) + '…' : line}`);
   },
   env: process.env,
-  tty: !!process.stderr.isTTY,
+  outTty: !!process.stdout.isTTY,
+  errTty: !!process.stderr.isTTY,
   stdinTty: !!process.stdin.isTTY,
   prompt: askOnTerminal,
 });
@@ -121,9 +124,12 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export function colorsFor(opts: CommonOptions, io: Io): Colors {
-  const enabled = opts.color !== false && !io.env.NO_COLOR && io.tty && io.env.TERM !== 'dumb';
-  return colors(enabled);
+/**
+ * Colours for text written to one stream, decided for that stream alone: `plan > plan.txt` in a
+ * terminal gets no escape codes in the file even though stderr is still the terminal.
+ */
+export function colorsFor(opts: CommonOptions, io: Io, stream: 'out' | 'err'): Colors {
+  return colors(colorSupported({ colorFlag: opts.color, env: io.env, isTTY: stream === 'out' ? io.outTty : io.errTty }));
 }
 
 export function readConfig(opts: CommonOptions, paths: string[]): SvcformConfig {

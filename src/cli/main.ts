@@ -13,8 +13,9 @@ import { showCommand } from './show.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
 import { schemasCommand } from './schemas.js';
 import { validateCommand } from './validate.js';
+import { VERSION } from '../common/version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -37,7 +38,7 @@ function common(cmd: Command): Command {
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
-    .option('--no-color', 'no colours in the output')
+    .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
     .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
     .addOption(new Option('--quiet', 'print only what is needed (errors, the summary)').conflicts('verbose'))
@@ -109,7 +110,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--client-cert <file>', 'PEM client certificate')
     .option('--client-key <file>', 'PEM client key')
     .option('--schemas <dir>', 'point modelines at the schemas in this directory (written by `svcform schemas --out`) instead of the release URL')
-    .option('--no-color', 'no colours in the output')
+    .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
     .addOption(new Option('--quiet', 'print only errors').conflicts('verbose'))
     .option('--verbose', 'print retries, each list read and timings on stderr')
     .action(async (opts) => setExit(await exportCommand(opts, io)));

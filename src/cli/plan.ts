@@ -39,9 +39,9 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       }
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
-    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url));
+    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode }));
     else if (!opts.quiet || plan.errors.length || plan.changes.length) {
-      const text = renderPlanText(plan, colorsFor(opts, io));
+      const text = renderPlanText(plan, colorsFor(opts, io, 'out'));
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
     }
     if (opts.out && !opts.quiet) io.err(`Saved the plan to ${opts.out}; apply it with: svcform apply --plan ${opts.out}`);

@@ -16,7 +16,7 @@ export interface LiveReadProgress {
  */
 export function liveReadProgress(io: Io, opts: { quiet?: boolean; verbose?: boolean }, lookup: (kind: string) => KindAdapter | undefined): LiveReadProgress {
   const verbose = !!opts.verbose;
-  const line = !opts.quiet && !verbose && io.tty;
+  const line = !opts.quiet && !verbose && io.errTty;
   if (!line && !verbose) return { adapterFor: lookup, done: () => {} };
   const show = io.progress ?? ((text: string) => text && io.err(text));
   const perKind = new Map<string, number>();

@@ -1,47 +1,142 @@
+import { diffLines } from 'diff';
 import { stringify } from 'yaml';
 import { fieldLabel } from '../common/pointer.js';
-import type { Plan } from '../engine/plan.js';
+import type { FieldChange } from '../engine/diff.js';
+import type { Plan, PlannedChange } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
+import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
 import { changeTitle, summaryLine } from './text.js';
 
-/** A plan for a pull-request comment: a summary table, then one collapsible diff per change. */
-export function renderPlanMarkdown(plan: Plan, target: string): string {
+/** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
+export const DEFAULT_MARKDOWN_MAX_CHARS = 60_000;
+
+export interface MarkdownOptions {
+  /** The command whose output this is: the comment's title. */
+  command?: 'plan' | 'drift';
+  /** The comment's length at most, in characters (UTF-16 code units, which over-counts emoji). */
+  maxChars?: number;
+}
+
+/** Room kept for the "N more ... not shown" lines, whose length is known only at the end. */
+const NOTE_ROOM = 200;
+
+const ORDER: Record<PlannedChange['action'], number> = { delete: 0, update: 1, create: 2, prerequisite: 3 };
+const ICON: Record<PlannedChange['action'], string> = { delete: '🗑️', update: '✏️', create: '➕', prerequisite: '➕' };
+
+const size = (lines: readonly string[]) => lines.reduce((n, line) => n + line.length + 1, 0);
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const redacted = (lines: string[]) => lines.map((line) => redactor.redact(line));
+
+/**
+ * A plan as a pull-request comment, valid GitHub-flavoured Markdown: the title, deletes flagged at
+ * the top, the summary table, then one line per change (deletes first), then the diffs in a
+ * collapsed block. Whatever does not fit in `maxChars` is left out and counted, changes whole.
+ */
+export function renderPlanMarkdown(plan: Plan, target: string, options: MarkdownOptions = {}): string {
+  const command = options.command ?? 'plan';
+  const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_MAX_CHARS;
+  const changes = [...plan.changes].sort((a, b) => ORDER[a.action] - ORDER[b.action]);
+  const head = redacted(headLines(plan, target, command));
+  const tail = ['', redactor.redact(summaryLine(plan))];
+  let room = maxChars - size(head) - size(tail) - NOTE_ROOM;
+
+  const body: string[] = [];
+  if (plan.errors.length) {
+    const items = redacted(plan.errors.map((e) => `- ${e.source ? `${codeSpan(`${e.source.file}:${e.source.line}`)} ` : ''}${inlineText(`${e.subject}: ${e.message}`)}`));
+    const shown = fitting(items.map((item) => [item]), room - size(['**Errors**', '', '']));
+    body.push('**Errors**', '', ...shown.flat());
+    if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more error')} not shown`);
+    body.push('');
+    room -= size(['**Errors**', '', '', ...shown.flat()]);
+  }
+
+  if (changes.length === 0) {
+    // With errors, parts of the server could not be compared: "matches" would claim too much.
+    if (plan.errors.length === 0) body.push(command === 'drift' ? 'No drift: the server matches the manifests.' : 'No changes: the server matches the manifests.');
+  } else {
+    const items = redacted(changes.map(overviewLine));
+    const shown = fitting(items.map((item) => [item]), room - size(['**Changes**', '', '']));
+    body.push('**Changes**', '', ...shown.flat());
+    if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more change')} not shown`);
+    room -= size(['**Changes**', '', '', ...shown.flat()]);
+    // The diffs only add to the list above when some change has fields to show.
+    if (changes.some((c) => c.fields.length > 0)) body.push(...detailsBlock(changes, room, command));
+  }
+  return [...head, ...body, ...tail].join('\n');
+}
+
+function headLines(plan: Plan, target: string, command: 'plan' | 'drift'): string[] {
   const s = plan.summary;
-  const out: string[] = [
-    '### svcform plan',
-    '',
-    `Target: \`${target}\``,
-    '',
+  const lines = [`### svcform ${command}`, '', `Target: ${codeSpan(target)}`, ''];
+  if (s.delete > 0) lines.push(`**⚠ ${count(s.delete, 'delete')}:** the objects marked 🗑️ are removed from the server when this plan is applied.`, '');
+  if (command === 'drift' && plan.changes.length > 0) lines.push(`Drift: ${count(plan.changes.length, 'change')} needed to bring the server back to the manifests.`, '');
+  lines.push(
     '| create | update | delete | unchanged | unmanaged |',
     '|---:|---:|---:|---:|---:|',
     `| ${s.create} | ${s.update} | ${s.delete} | ${s.unchanged} | ${s.unmanaged} |`,
     '',
-  ];
-  if (plan.errors.length) {
-    out.push('**Errors**', '');
-    for (const e of plan.errors) out.push(`- ${e.source ? `\`${e.source.file}:${e.source.line}\` ` : ''}${e.subject}: ${e.message}`);
-    out.push('');
+  );
+  return lines;
+}
+
+function overviewLine(c: PlannedChange): string {
+  const where = `in space ${codeSpan(c.space)}`;
+  if (c.action === 'prerequisite') return `- ${ICON[c.action]} ensure ${inlineText(c.name)} ${where}`;
+  const verb = c.action === 'delete' ? '**delete**' : c.action;
+  const fields = c.fields.map((f) => codeSpan(fieldLabel(f.pointer)));
+  const shownFields = fields.length > 6 ? [...fields.slice(0, 5), `and ${fields.length - 5} more`] : fields;
+  const reason = c.reason ? ` (${inlineText(c.reason)})` : '';
+  return `- ${ICON[c.action]} ${verb} ${codeSpan(`${c.kind}/${c.name}`)} ${where}${reason}${shownFields.length ? `: ${shownFields.join(', ')}` : ''}`;
+}
+
+/**
+ * Every change's diff in one collapsed block, inside a `diff` fence (GitHub colours its - and +
+ * lines). The HTML lines stand apart from blank lines: an HTML block runs to the next blank line,
+ * and Markdown right after `</details>` would otherwise be swallowed into it.
+ */
+function detailsBlock(changes: PlannedChange[], room: number, command: 'plan' | 'drift'): string[] {
+  const blocks = changes.map((c) => redacted(diffOf(c)));
+  const fence = fenceFor(blocks.flat());
+  const overhead = ['<details><summary>Full plan: first 9,999,999 of 9,999,999 changes</summary>', '', `${fence}diff`, fence, '', '</details>', ''];
+  const shown = fitting(blocks, room - size(overhead));
+  if (shown.length === 0) return ['', `The diffs of the plan do not fit in a comment; run ${codeSpan(`svcform ${command}`)} to see them.`];
+  const partial = shown.length < blocks.length;
+  const summary = partial ? `Full plan: first ${shown.length.toLocaleString('en-US')} of ${count(blocks.length, 'change')}` : 'Full plan';
+  const lines = ['', `<details><summary>${summary}</summary>`, '', `${fence}diff`, ...shown.flat()];
+  if (partial) lines.push(`  … ${count(blocks.length - shown.length, 'more change')} not shown`);
+  lines.push(fence, '', '</details>');
+  return lines;
+}
+
+/** The longest prefix of `blocks` whose lines fit in `room` characters. */
+function fitting(blocks: string[][], room: number): string[][] {
+  const out: string[][] = [];
+  for (const block of blocks) {
+    const n = size(block);
+    if (n > room) break;
+    room -= n;
+    out.push(block);
   }
-  for (const c of plan.changes) {
-    const icon = c.action === 'delete' ? '🗑️' : c.action === 'update' ? '✏️' : '➕';
-    if (c.fields.length === 0) {
-      out.push(`- ${icon} ${changeTitle(c)}`);
-      continue;
-    }
-    out.push(`<details><summary>${icon} ${changeTitle(c)}</summary>`, '', '```diff');
-    for (const f of c.fields) {
-      if (f.added || f.removed) {
-        out.push(`  ${fieldLabel(f.pointer)}:`);
-        for (const v of f.removed ?? []) out.push(`-   ${JSON.stringify(v)}`);
-        for (const v of f.added ?? []) out.push(`+   ${JSON.stringify(v)}`);
-        continue;
-      }
-      out.push(`  ${fieldLabel(f.pointer)}:`);
-      if (f.before !== undefined) for (const l of stringify(f.before, { lineWidth: 0 }).trimEnd().split('\n')) out.push(`-   ${l}`);
-      if (f.after !== undefined) for (const l of stringify(f.after, { lineWidth: 0 }).trimEnd().split('\n')) out.push(`+   ${l}`);
-    }
-    out.push('```', '', '</details>');
+  return out;
+}
+
+const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
+
+function diffOf(c: PlannedChange): string[] {
+  const lines = [`${SYMBOL[c.action]} ${changeTitle(c)}`];
+  for (const f of c.fields) lines.push(`  ${fieldLabel(f.pointer)}:`, ...fieldLines(f));
+  return lines;
+}
+
+const yamlOf = (value: unknown) => (value === undefined ? '' : stringify(value, { lineWidth: 0 }));
+
+/** A field's change as diff lines: set members added and removed, else a line diff of the YAML. */
+function fieldLines(f: FieldChange): string[] {
+  if (f.added || f.removed) return [...(f.removed ?? []).map((v) => `-   ${JSON.stringify(v)}`), ...(f.added ?? []).map((v) => `+   ${JSON.stringify(v)}`)];
+  const lines: string[] = [];
+  for (const part of diffLines(yamlOf(f.before), yamlOf(f.after))) {
+    const mark = part.added ? '+' : part.removed ? '-' : ' ';
+    for (const line of part.value.replace(/\n$/, '').split('\n')) lines.push(`${mark}   ${line}`);
   }
-  out.push('', summaryLine(plan));
-  return redactor.redact(out.join('\n'));
+  return lines;
 }

@@ -1,13 +1,40 @@
-import type { Plan, PlannedChange } from '../engine/plan.js';
-import { fieldLabel } from '../common/pointer.js';
-import { redactor } from '../manifest/redact.js';
+import type { CreateChange, DeleteChange, Plan, PlannedChange } from '../engine/plan.js';
+import { fieldLabel, hasAt, setAt } from '../common/pointer.js';
+import { clone } from '../kinds/normalize.js';
+import { adapterFor } from '../kinds/registry.js';
+import { redactor, SENSITIVE } from '../manifest/redact.js';
+import { VERSION } from '../common/version.js';
 
-/** Version of the JSON plan format (docs/plan-format.md). Bump on incompatible changes. */
-export const PLAN_FORMAT_VERSION = '1';
+/**
+ * Version of the JSON plan format (docs/plan-format.md, schemas/plan.schema.json). Bump on
+ * incompatible changes; fields may be added within a version.
+ */
+export const PLAN_FORMAT_VERSION = 2;
 
 export interface PlanTarget {
   url: string;
   embedded: boolean;
+}
+
+/**
+ * What a create writes: the manifest's spec as the server will hold it (the same normalized form
+ * the diff of an update compares), with every value from ${env:...} or ${file:...} as (sensitive)
+ * by pointer, so even a secret too short for the redactor to recognise stays hidden.
+ */
+function createdSpec(c: CreateChange): Record<string, unknown> {
+  const adapter = adapterFor(c.kind);
+  const spec = clone(adapter ? adapter.normalizeDesired(c.resource) : c.resource.spec);
+  for (const pointer of c.resource.secretPointers) if (hasAt(spec, pointer)) setAt(spec, pointer, SENSITIVE);
+  return spec;
+}
+
+/**
+ * What a delete removes: the live object in spec shape. Normalizing drops what the server only
+ * returns as references (connector secrets, Fleet password vars); the redactor catches the rest.
+ */
+function deletedSpec(c: DeleteChange): Record<string, unknown> {
+  const adapter = adapterFor(c.kind);
+  return adapter ? adapter.normalizeLive(c.live) : c.live.body;
 }
 
 export function changeToJson(c: PlannedChange) {
@@ -22,6 +49,8 @@ export function changeToJson(c: PlannedChange) {
     ...(c.source ? { source: `${c.source.file}:${c.source.line}:${c.source.col}` } : {}),
     fields: c.fields.map((f) => ({ path: fieldLabel(f.pointer), pointer: f.pointer, ...('before' in f ? { before: f.before } : {}), ...('after' in f ? { after: f.after } : {}), ...(f.added ? { added: f.added, removed: f.removed } : {}), ...(f.sensitive ? { sensitive: true } : {}) })),
     patch: c.patch,
+    ...(c.action === 'create' ? { after: createdSpec(c) } : {}),
+    ...(c.action === 'delete' ? { before: deletedSpec(c) } : {}),
   };
 }
 
@@ -29,6 +58,7 @@ export function changeToJson(c: PlannedChange) {
 export function planToJson(plan: Plan, target: PlanTarget) {
   return redactor.redactValue({
     format_version: PLAN_FORMAT_VERSION,
+    svcform_version: VERSION,
     target,
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),

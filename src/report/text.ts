@@ -1,17 +1,11 @@
 import { diffLines } from 'diff';
-import pc from 'picocolors';
 import { stringify } from 'yaml';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
-
-export type Colors = ReturnType<typeof pc.createColors>;
-
-export function colors(enabled: boolean): Colors {
-  return pc.createColors(enabled);
-}
+import type { Colors } from './color.js';
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 

@@ -82,7 +82,7 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
   });
 
   it('every svcform command line names a real command and only flags that command takes', () => {
-    const program = buildProgram({ out: () => {}, err: () => {}, env: {}, tty: false }, () => {});
+    const program = buildProgram({ out: () => {}, err: () => {}, env: {}, outTty: false, errTty: false }, () => {});
     let seen = 0;
     for (const f of Object.values(FILES)) {
       for (const s of steps(f).filter((s) => s.run)) {

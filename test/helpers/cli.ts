@@ -9,9 +9,14 @@ export interface CliRun {
   asked: string[];
 }
 
+/**
+ * `tty` makes both streams terminals; `outTty` and `errTty` set one each (say, `plan > file` in a
+ * terminal: stdout is a file, stderr the terminal).
+ */
 export interface CliOptions {
-  /** Whether stderr is a terminal. */
   tty?: boolean;
+  outTty?: boolean;
+  errTty?: boolean;
   /** Makes stdin a terminal whose user types these answers, one per question. */
   answers?: string[];
 }
@@ -26,7 +31,8 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: 
     out: (t) => out.push(t),
     err: (t) => err.push(t),
     env: { PATH: process.env.PATH, ...env },
-    tty: options.tty ?? false,
+    outTty: options.outTty ?? options.tty ?? false,
+    errTty: options.errTty ?? options.tty ?? false,
     ...(options.answers
       ? {
           stdinTty: true,

@@ -304,7 +304,7 @@ describe('apply output', () => {
       const out = JSON.parse(run.out);
       assert.deepEqual(out.summary, { done: 3, failed: 0, skipped: 0 });
       assert.deepEqual(out.results.map((r: any) => `${r.outcome} ${r.action} ${r.name}`).sort(), ['done create c-0', 'done create c-1', 'done create c-2']);
-      assert.equal(out.plan.format_version, '1');
+      assert.equal(out.plan.format_version, 2);
       // The two unmanaged objects are the space's built-in preconfigured and system connectors.
       assert.deepEqual(out.plan.summary, { create: 3, update: 0, delete: 0, unchanged: 0, unmanaged: 2 });
     } finally {

@@ -75,7 +75,7 @@ describe('svcform show PLANFILE', () => {
     const markdown = await cli(['show', planFile, '--format', 'markdown']);
     assert.equal(markdown.code, 0, markdown.err);
     assert.match(markdown.out, /### svcform plan/);
-    assert.match(markdown.out, /create Connector\/shown/);
+    assert.match(markdown.out, /create `Connector\/shown` in space `default`/);
   });
 
   it('refuses a file that is not a saved plan', async () => {

@@ -10,7 +10,7 @@ import { emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
 const EXAMPLES = resolve('examples');
-const silentIo: Io = { out: () => {}, err: () => {}, env: {}, tty: false };
+const silentIo: Io = { out: () => {}, err: () => {}, env: {}, outTty: false, errTty: false };
 
 describe('--quiet and --verbose, as the README documents them', () => {
   let emu: RunningEmulator;
@@ -47,7 +47,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
   });
 
   it('plan on a terminal: a progress line with counts per kind on stderr while live state is read', async () => {
-    const run = await cli(['plan', EXAMPLES, '--url', emu.url], {}, { tty: true });
+    const run = await cli(['plan', EXAMPLES, '--url', emu.url], {}, { outTty: true, errTty: true });
     assert.equal(run.code, 0, run.err);
     const lines = run.err.split('\n').filter((l) => l.startsWith('Reading live state: '));
     assert.ok(lines.length >= 2, run.err);
@@ -62,9 +62,9 @@ describe('--quiet and --verbose, as the README documents them', () => {
   it('no progress line when stderr is not a terminal, nor under --quiet; --verbose prints a line per list instead', async () => {
     const piped = await cli(['plan', EXAMPLES, '--url', emu.url]);
     assert.doesNotMatch(piped.err, /Reading live state/);
-    const quiet = await cli(['plan', EXAMPLES, '--url', emu.url, '--quiet'], {}, { tty: true });
+    const quiet = await cli(['plan', EXAMPLES, '--url', emu.url, '--quiet'], {}, { outTty: true, errTty: true });
     assert.equal(quiet.err, '');
-    const verbose = await cli(['plan', EXAMPLES, '--url', emu.url, '--verbose'], {}, { tty: true });
+    const verbose = await cli(['plan', EXAMPLES, '--url', emu.url, '--verbose'], {}, { outTty: true, errTty: true });
     assert.doesNotMatch(verbose.err, /Reading live state/);
     assert.match(verbose.err, /^listed 13 Rule in space default \(\d+ ms\)$/m);
   });
@@ -72,7 +72,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
   it('on a real terminal the line is rewritten in place (Io.progress) and cleared once reading is done', async () => {
     const shown: string[] = [];
     const err: string[] = [];
-    const io: Io = { out: () => {}, err: (t) => err.push(t), progress: (l) => shown.push(l), env: {}, tty: true };
+    const io: Io = { out: () => {}, err: (t) => err.push(t), progress: (l) => shown.push(l), env: {}, outTty: true, errTty: true };
     assert.equal(await runCli(['plan', EXAMPLES, '--url', emu.url], io), 0);
     assert.ok(shown.length >= 2);
     assert.match(shown[0], /^Reading live state: /);

@@ -86,7 +86,7 @@ export function workload(copies: number): { dir: string; resources: number } {
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), env: { PATH: process.env.PATH, ...env }, tty: false };
+  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), env: { PATH: process.env.PATH, ...env }, outTty: false, errTty: false };
   const code = await runCli(args, io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -95,7 +95,8 @@ describe('SIGINT and SIGTERM during apply (issue 11: item 10)', () => {
       out: (t) => out.push(t),
       err: (t) => err.push(t),
       env: { PATH: process.env.PATH },
-      tty: false,
+      outTty: false,
+      errTty: false,
       onSignal(handler) {
         fire = handler;
         return () => {

@@ -58,7 +58,8 @@ export async function svcform(args: string[], env: Record<string, string> = {}):
       stderr += t.endsWith('\n') ? t : t + '\n';
     },
     env: { ...env },
-    tty: false,
+    outTty: false,
+    errTty: false,
   };
   const code = await runCli(args, io);
   const lines: Diagnostic[] = [];
