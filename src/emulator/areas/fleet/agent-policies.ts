@@ -4,7 +4,7 @@ import type { EmuRequest, Router } from '../../router.js';
 import { latestPackage } from './catalog.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
 import { bodyObject, boolQuery, expectBoolean, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
-import { validateRequest, type Schema } from './config-schema.js';
+import { validateRequest, type Schema } from '../../config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';

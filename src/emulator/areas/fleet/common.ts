@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
-import { typeDetect } from './config-schema.js';
+import { typeDetect } from '../../config-schema.js';
 
 /** Reads a query parameter under its wire name or the snake_case name the API document uses. */
 export function queryValue(req: EmuRequest, name: string, alias?: string): string | null {

@@ -4,7 +4,7 @@ import type { EmuRequest, EmuResponse } from '../../router.js';
 import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
 import { buildNewRule, exportable, replaceRule, schemaOptions, securityError } from './build.js';
 import { importSchema } from './schema.js';
-import { formatIssues, parseBody } from './zod.js';
+import { formatIssues, parseBody } from '../../zod.js';
 import { writer } from './crud.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 

@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.js';
+import { badRequest } from './errors.js';
 
 /**
  * A small model of the server's route validation library (the one Fleet and platform routes declare
