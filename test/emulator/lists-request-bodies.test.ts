@@ -31,7 +31,7 @@ describe('emulator value lists: request bodies as the real zod schemas read them
     assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message: `[request body]: ${message}` });
   };
 
-  it('create strips keys the schema does not know and stores none of them (create_list.gen.ts: z.object, not strict)', async () => {
+  it('create strips keys the schema does not know and stores none of them (wire-facts §15 fact 6: security routes validate with zod; create_list.gen.ts: z.object, not strict)', async () => {
     const res = await call(emu, 'POST', LISTS, { id: id(), name: 'n', description: 'd', type: 'ip', colour: 'red', immutable: true });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.colour, undefined);

@@ -264,7 +264,7 @@ describe('emulator maintenance windows', () => {
     assert.equal(await statusOf(emu, w.id), 'upcoming');
   });
 
-  it('find answers {maintenanceWindows, total, page, per_page} with page 1 and per_page 10 by default (service-api.md Maintenance windows: "reply maintenanceWindows, total, page, per_page"; "page 1 to 100 default 1, per_page 1 to 100 default 10")', async () => {
+  it('find answers {page, per_page, total, maintenanceWindows} with page 1 and per_page 10 by default (wire-facts §15 fact 9; OAS get-maintenance-window-find; service-api.md Maintenance windows: "reply maintenanceWindows, total, page, per_page"; "page 1 to 100 default 1, per_page 1 to 100 default 10")', async () => {
     const res = await call(emu, 'GET', `/s/other${MW}/_find`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { page: 1, per_page: 10, total: 0, maintenanceWindows: [] });
@@ -278,7 +278,7 @@ describe('emulator maintenance windows', () => {
     assert.equal(ids.size, 12);
   });
 
-  it('find rejects page and per_page outside 1 to 100 with a 400 (service-api.md Limits: "page and per_page | maintenance windows find | 1 to 100")', async () => {
+  it('find rejects page and per_page outside 1 to 100 with a 400 (wire-facts §15 fact 9: "per_page ... max 100, page max 100"; OAS get-maintenance-window-find; service-api.md Limits: "page and per_page | maintenance windows find | 1 to 100")', async () => {
     for (const q of ['page=0', 'page=101', 'per_page=0', 'per_page=101', 'per_page=ten']) {
       const res = await call(emu, 'GET', `${MW}/_find?${q}`);
       assert.equal(res.status, 400, q);
