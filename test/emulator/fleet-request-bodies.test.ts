@@ -257,3 +257,31 @@ describe('the smaller Fleet bodies: agentless, copy, delete, bulk get (OAS at b7
     assert.equal((await call(emu, 'POST', '/api/fleet/package_policies/delete', { packagePolicyIds: ['x'], extra: 1 })).body.message, '[request body.extra]: definition for this key is missing');
   });
 });
+
+describe('Fleet package-manager bodies (OAS at b76003905: post-fleet-epm-packages-pkgname-pkgversion, put-fleet-epm-packages-pkgname-pkgversion, post-fleet-epm-packages-bulk)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+  const EPM = '/api/fleet/epm/packages';
+
+  it('install takes no body, null, or {force, ignore_constraints} and nothing else', async () => {
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.60.0`)).status, 200);
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.60.0`, { force: 'true', ignore_constraints: false })).status, 200);
+    const extra = await call(emu, 'POST', `${EPM}/system/1.60.0`, { force: true, prerelease: true });
+    assert.equal(extra.body.message, [
+      '[request body]: types that failed validation:',
+      '- [request body.0.prerelease]: definition for this key is missing',
+      '- [request body.1]: expected value to equal [null]',
+    ].join('\n'));
+  });
+
+  it('settings need keepPoliciesUpToDate; bulk install needs at least one package, each a name or {name, version}', async () => {
+    assert.equal((await call(emu, 'PUT', `${EPM}/system/1.60.0`, {})).body.message, '[request body.keepPoliciesUpToDate]: expected value of type [boolean] but got [undefined]');
+    assert.equal((await call(emu, 'POST', `${EPM}/_bulk`, { packages: [] })).body.message, '[request body.packages]: array size is [0], but cannot be smaller than [1]');
+    const partial = await call(emu, 'POST', `${EPM}/_bulk`, { packages: [{ name: 'system' }] });
+    assert.equal(partial.status, 400);
+    assert.match(partial.body.message, /\[request body\.packages\.0\.1\.version\]: expected value of type \[string\] but got \[undefined\]/);
+  });
+});

@@ -51,3 +51,15 @@ export const CreateAgentlessPolicyBody = object({
   force: maybe(boolean()),
   additional_datastreams_permissions: additionalDatastreamsPermissions,
 });
+
+/** POST /api/fleet/epm/packages/{pkgName}[/{pkgVersion}]: an optional, nullable object. */
+export const InstallPackageBody = schema.nullable(object({ force: maybe(boolean()), ignore_constraints: maybe(boolean()) }));
+
+/** PUT /api/fleet/epm/packages/{pkgName}/{pkgVersion}: keepPoliciesUpToDate is required. */
+export const UpdatePackageBody = object({ keepPoliciesUpToDate: boolean() });
+
+/** POST /api/fleet/epm/packages/_bulk: names, or {name, version, prerelease?}, at least one. */
+export const BulkInstallPackagesBody = object({
+  packages: arrayOf(schema.oneOf([string(), object({ name: string(), version: string(), prerelease: maybe(boolean()) })]), { minSize: 1 }),
+  force: maybe(boolean()),
+});
