@@ -9,6 +9,11 @@ export interface LoggedRequest {
   /** The matched route pattern, e.g. `/api/detection_engine/rules/_find`, or '' when none matched. */
   route: string;
   status: number;
+  /**
+   * The error message answered with a status of 400 or more, so that a test (or a person reading
+   * /__emulator/requests) sees why a request was refused without replaying it.
+   */
+  error?: string;
 }
 
 /** Bounded log of API requests (control routes excluded), plus per-route counts that never drop. */

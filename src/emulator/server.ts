@@ -138,6 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     const out = await serve(method, path, space, url, req, rawBody, match);
     entry.status = out.status ?? 200;
+    const error = entry.status >= 400 ? errorMessageOf(out.body) : undefined;
+    if (error !== undefined) entry.error = error;
     if (fault?.kind === 'dropAfterServe') {
       entry.status = -1;
       req.socket.destroy();
@@ -229,6 +231,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       });
     },
   };
+}
+
+/** The message of either error family's body (wire-facts 0.3), as one string. */
+function errorMessageOf(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return typeof message === 'string' ? message : undefined;
 }
 
 function sleep(ms: number): Promise<void> {

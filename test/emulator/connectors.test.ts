@@ -65,6 +65,17 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.match(noType.body.message, /connector_type_id/);
   });
 
+  it('checks bodies as the config-schema declarations do: declared keys in order, then unknown keys (OAS post-actions-connector-id, put-actions-connector-id and post-actions-connector-id-execute: additionalProperties false; kbn-config-schema object_type.ts)', async () => {
+    const message = async (method: string, path: string, body: unknown) => (await api(method, path, body)).body.message;
+    assert.equal(await message('POST', '/api/actions/connector/order', { name: 5, colour: 'red' }), '[request body.name]: expected value of type [string] but got [number]');
+    assert.equal(await message('POST', '/api/actions/connector/order', { name: 'n', connector_type_id: '.server-log', colour: 'red' }), '[request body.colour]: definition for this key is missing');
+    assert.equal(await message('POST', '/api/actions/connector/order', { id: 'x', name: 'n', connector_type_id: '.server-log' }), '[request body.id]: definition for this key is missing');
+    assert.equal(await message('POST', '/api/actions/connector/order', { name: 'n', connector_type_id: '.server-log', config: [] }), '[request body.config]: expected value of type [object] but got [Array]');
+    await api('POST', '/api/actions/connector/order', { name: 'n', connector_type_id: '.server-log' });
+    assert.equal(await message('PUT', '/api/actions/connector/order', { name: 'n', connector_type_id: '.server-log' }), '[request body.connector_type_id]: definition for this key is missing');
+    assert.equal(await message('POST', '/api/actions/connector/order/_execute', { params: { message: 'm' }, dry_run: true }), '[request body.dry_run]: definition for this key is missing');
+  });
+
   it('accepts only the documented connector type ids (service-api.md Connectors: "Connector type ids")', async () => {
     for (const type of ['.server-log', '.incident', '.team-chat']) {
       assert.equal((await api('POST', '/api/actions/connector', { name: 't', connector_type_id: type })).status, 200, type);

@@ -214,3 +214,74 @@ describe('Fleet agent-policy bodies (models/agent_policy.ts AgentPolicyBaseSchem
     assert.equal(bad.body.message, '[request body.inactivity_timeout]: expected value of type [number] but got [string]');
   });
 });
+
+describe('the smaller Fleet bodies: agentless, copy, delete, bulk get (OAS at b76003905, request bodies of each path; wire-facts 15 fact 6)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+    emu.context.settings.selfManaged = false;
+  });
+  after(() => emu.stop());
+
+  const agentless = (fields: Record<string, unknown>) => call(emu, 'POST', '/api/fleet/agentless_policies', { name: 'agentless', package: { name: 'system', version: '1.60.0' }, ...fields });
+
+  it('agentless create refuses policy_template and unknown package keys, and takes additional_datastreams_permissions (post-fleet-agentless-policies: additionalProperties false)', async () => {
+    assert.equal((await agentless({ policy_template: 'cspm' })).body.message, '[request body.policy_template]: definition for this key is missing');
+    assert.equal((await agentless({ package: { name: 'system', version: '1.60.0', colour: 'red' } })).body.message, '[request body.package.colour]: definition for this key is missing');
+    assert.equal((await agentless({ package: { name: 'system' } })).body.message, '[request body.package.version]: expected value of type [string] but got [undefined]');
+    const res = await agentless({ id: 'agentless-perms', additional_datastreams_permissions: ['logs-extra-*'], inputs: { 'system-logfile': { enabled: false } } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.item.id, 'agentless-perms');
+  });
+
+  it('agentless create checks the body before the deployment kind: a bad body is a 400 about the body even on a self-managed deployment (route validation runs before the handler)', async () => {
+    emu.context.settings.selfManaged = true;
+    try {
+      assert.equal((await agentless({ name: 5 })).body.message, '[request body.name]: expected value of type [string] but got [number]');
+    } finally {
+      emu.context.settings.selfManaged = false;
+    }
+  });
+
+  it('copy takes a non-empty name and a description only (post-fleet-agent-policies-agentpolicyid-copy)', async () => {
+    const copy = (body: unknown) => call(emu, 'POST', `${AP}/fleet-server-policy/copy`, body);
+    assert.equal((await copy({ name: '' })).body.message, '[request body.name]: value has length [0] but it must have a minimum length of [1].');
+    assert.equal((await copy({ name: 'copied', namespace: 'x' })).body.message, '[request body.namespace]: definition for this key is missing');
+  });
+
+  it('delete and bulk get read booleans as the library does, "true" included (post-fleet-agent-policies-delete, post-fleet-package-policies-bulk-get; kbn-config-schema boolean_type.ts)', async () => {
+    assert.equal((await call(emu, 'POST', `${AP}/_bulk_get`, { ids: ['nope'], ignoreMissing: 'true' })).status, 200);
+    assert.deepEqual((await call(emu, 'POST', '/api/fleet/package_policies/_bulk_get', { ids: ['nope'], ignoreMissing: 'true' })).body, { items: [] });
+    assert.equal((await call(emu, 'POST', `${AP}/delete`, { agentPolicyId: 'nope', force: 'maybe' })).body.message, '[request body.force]: expected value of type [boolean] but got [string]');
+    assert.equal((await call(emu, 'POST', `${AP}/delete`, {})).body.message, '[request body.agentPolicyId]: expected value of type [string] but got [undefined]');
+    assert.equal((await call(emu, 'POST', '/api/fleet/package_policies/delete', { packagePolicyIds: ['x'], extra: 1 })).body.message, '[request body.extra]: definition for this key is missing');
+  });
+});
+
+describe('Fleet package-manager bodies (OAS at b76003905: post-fleet-epm-packages-pkgname-pkgversion, put-fleet-epm-packages-pkgname-pkgversion, post-fleet-epm-packages-bulk)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+  const EPM = '/api/fleet/epm/packages';
+
+  it('install takes no body, null, or {force, ignore_constraints} and nothing else', async () => {
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.60.0`)).status, 200);
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.60.0`, { force: 'true', ignore_constraints: false })).status, 200);
+    const extra = await call(emu, 'POST', `${EPM}/system/1.60.0`, { force: true, prerelease: true });
+    assert.equal(extra.body.message, [
+      '[request body]: types that failed validation:',
+      '- [request body.0.prerelease]: definition for this key is missing',
+      '- [request body.1]: expected value to equal [null]',
+    ].join('\n'));
+  });
+
+  it('settings need keepPoliciesUpToDate; bulk install needs at least one package, each a name or {name, version}', async () => {
+    assert.equal((await call(emu, 'PUT', `${EPM}/system/1.60.0`, {})).body.message, '[request body.keepPoliciesUpToDate]: expected value of type [boolean] but got [undefined]');
+    assert.equal((await call(emu, 'POST', `${EPM}/_bulk`, { packages: [] })).body.message, '[request body.packages]: array size is [0], but cannot be smaller than [1]');
+    const partial = await call(emu, 'POST', `${EPM}/_bulk`, { packages: [{ name: 'system' }] });
+    assert.equal(partial.status, 400);
+    assert.match(partial.body.message, /\[request body\.packages\.0\.1\.version\]: expected value of type \[string\] but got \[undefined\]/);
+  });
+});

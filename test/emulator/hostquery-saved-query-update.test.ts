@@ -31,14 +31,14 @@ async function createFull(emu: RunningEmulator) {
 
 const read = async (emu: RunningEmulator, soId: string) => (await call(emu, 'GET', `${SQ}/${soId}`)).body.data;
 
-describe('emulator saved-query update, real behaviour (realRoutes: saved-query-update)', () => {
+describe('emulator saved-query update, real behaviour (realRoutes: saved-query-update; wire-facts §15 fact 5)', () => {
   let emu: RunningEmulator;
   before(async () => {
     emu = await emulator({ realRoutes: ['saved-query-update'] });
   });
   after(() => emu.stop());
 
-  it('takes the name from id and ignores new_id (update_saved_query_route.ts destructures id; new_id is in no codec)', async () => {
+  it('takes the name from id and ignores new_id (wire-facts §15 fact 5: "reads id (the new name) from the body"; update_saved_query_route.ts destructures id; new_id is in no codec)', async () => {
     const data = await createFull(emu);
     const renamed = unique('renamed');
     const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { id: renamed, new_id: 'ignored', query: 'SELECT 1;' });
@@ -54,7 +54,7 @@ describe('emulator saved-query update, real behaviour (realRoutes: saved-query-u
     assert.equal(noQuery.status, 400);
   });
 
-  it('is a partial update: omitted fields keep their values, except description, which becomes "" (savedObjectsClient.update with description || \'\')', async () => {
+  it('is a partial update: omitted fields keep their values, except description, which becomes "" (wire-facts §15 fact 5; savedObjectsClient.update with description || \'\')', async () => {
     const data = await createFull(emu);
     const res = await call(emu, 'PUT', `${SQ}/${data.saved_object_id}`, { id: data.id, query: 'SELECT 2;' });
     assert.equal(res.status, 200);

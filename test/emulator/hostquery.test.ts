@@ -241,6 +241,23 @@ describe('emulator host queries: live queries, privileges and spaces', () => {
     assert.deepEqual(list.body.data, { items: [], total: 0 });
   });
 
+  it('a live query body is decoded as the real io-ts t.partial: unknown keys pass, known keys must have their types (osquery common/api/live_query/create_live_query_route.ts; osquery-io-ts-types arrayQueries, timeout)', async () => {
+    const post = (body: unknown) => call(emu, 'POST', '/api/hostquery/live_queries', body, full);
+    const accepted = await post({ query: 'SELECT 1;', agent_all: true, colour: 'red', queries: [{ id: 'q', query: 'SELECT 2;', extra: 1 }] });
+    assert.match(accepted.body.message, /enrolled agent/, 'only the missing agents refuse it');
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ query: 'SELECT 1;', agent_ids: 'agent-1' }, 'Invalid value "agent-1" supplied to "agent_ids"'],
+      [{ query: 'SELECT 1;', tags: [1] }, 'Invalid value "1" supplied to "tags"'],
+      [{ query: 'SELECT 1;', timeout: 30 }, 'Invalid value "30" supplied to "timeout"'],
+      [{ queries: [{ id: 'q' }] }, 'Invalid value "undefined" supplied to "queries,query"'],
+      [{ query: 'SELECT 1;', metadata: 'x' }, 'Invalid value "x" supplied to "metadata"'],
+    ];
+    for (const [body, message] of refused) {
+      const res = await post(body);
+      assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message: `[request body]: ${message}` }, JSON.stringify(body));
+    }
+  });
+
   it('records its creator in created_by and updated_by (service-api.md Resources: "audit metadata")', async () => {
     const res = await call(emu, 'POST', SQ, { id: 'by-ops', query: 'SELECT 1;', interval: '60' }, full);
     assert.equal(res.body.data.created_by, 'ops');

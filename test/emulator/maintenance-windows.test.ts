@@ -88,6 +88,16 @@ describe('emulator maintenance windows', () => {
     }
   });
 
+  it('reads bodies as the config-schema declarations do: declared keys before unknown ones, numeric strings as numbers, the integer and recurrence rules in the server\'s words (K-MW schedule/schema/v1.ts, validation/validate_integer/v1.ts, validation_schedule/v1.ts with moment\'s month length)', async () => {
+    const message = async (body: unknown) => (await call(emu, 'POST', MW, body)).body.message;
+    assert.equal(await message({ title: 5, owner: 'me' }), '[request body.title]: expected value of type [string] but got [number]');
+    assert.equal(await message({ title: 'x', ...custom({ start: NOW, duration: '1h', recurring: { occurrences: 2.5 } }) }), '[request body.schedule.custom.recurring.occurrences]: schedule occurrences must be a positive integer.');
+    assert.equal(await message({ title: 'x', ...custom({ start: NOW, duration: '1h' }), scope: { alerting: {} } }), '[request body.scope.alerting.query]: expected a plain object value, but found [undefined] instead.');
+    const converted = await call(emu, 'POST', MW, { title: 'monthly', ...custom({ start: NOW, duration: '29d', recurring: { every: '1M', occurrences: '3' } }) });
+    assert.equal(converted.status, 200, converted.text);
+    assert.equal(converted.body.schedule.custom.recurring.occurrences, 3);
+  });
+
   it('durations come back in the largest whole unit (wire-facts §10: "durations may come back in another unit"; brief: 24h -> 1d, 120m -> 2h, 90m stays 90m)', async () => {
     for (const [sent, back] of [['24h', '1d'], ['120m', '2h'], ['90m', '90m'], ['3600s', '1h'], ['45s', '45s']]) {
       const w = await create(emu, custom({ start: '2026-04-01T00:00:00Z', duration: sent }));
@@ -264,7 +274,7 @@ describe('emulator maintenance windows', () => {
     assert.equal(await statusOf(emu, w.id), 'upcoming');
   });
 
-  it('find answers {maintenanceWindows, total, page, per_page} with page 1 and per_page 10 by default (service-api.md Maintenance windows: "reply maintenanceWindows, total, page, per_page"; "page 1 to 100 default 1, per_page 1 to 100 default 10")', async () => {
+  it('find answers {page, per_page, total, maintenanceWindows} with page 1 and per_page 10 by default (wire-facts §15 fact 9; OAS get-maintenance-window-find; service-api.md Maintenance windows: "reply maintenanceWindows, total, page, per_page"; "page 1 to 100 default 1, per_page 1 to 100 default 10")', async () => {
     const res = await call(emu, 'GET', `/s/other${MW}/_find`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { page: 1, per_page: 10, total: 0, maintenanceWindows: [] });
@@ -278,7 +288,7 @@ describe('emulator maintenance windows', () => {
     assert.equal(ids.size, 12);
   });
 
-  it('find rejects page and per_page outside 1 to 100 with a 400 (service-api.md Limits: "page and per_page | maintenance windows find | 1 to 100")', async () => {
+  it('find rejects page and per_page outside 1 to 100 with a 400 (wire-facts §15 fact 9: "per_page ... max 100, page max 100"; OAS get-maintenance-window-find; service-api.md Limits: "page and per_page | maintenance windows find | 1 to 100")', async () => {
     for (const q of ['page=0', 'page=101', 'per_page=0', 'per_page=101', 'per_page=ten']) {
       const res = await call(emu, 'GET', `${MW}/_find?${q}`);
       assert.equal(res.status, 400, q);

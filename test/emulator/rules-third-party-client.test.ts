@@ -38,7 +38,7 @@ describe('emulator: a third-party client of the rules API', () => {
     assert.equal((await api('GET', `${RULES}?rule_id=py-import`)).status, 200);
   });
 
-  it('imports a file whose exception lists and items come ahead of the rules (wire-facts §15: "A real rules _import file may carry exception lists and items")', async () => {
+  it('imports a file whose exception lists and items come ahead of the rules, and counts them honestly (wire-facts §15: "A real rules _import file may carry exception lists and items"; import_rule_exceptions.ts: exceptions_success_count is lists plus items imported)', async () => {
     const lines = [
       { list_id: 'py-exceptions', type: 'detection', namespace_type: 'single', name: 'Exceptions', description: 'd' },
       { item_id: 'py-item', list_id: 'py-exceptions', type: 'simple', namespace_type: 'single', name: 'Item', description: 'd', entries: [{ field: 'host.name', operator: 'included', type: 'match', value: 'a' }] },
@@ -50,6 +50,9 @@ describe('emulator: a third-party client of the rules API', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.rules_count, 1);
     assert.equal(res.body.success_count, 1);
+    assert.equal(res.body.exceptions_success, true);
+    assert.equal(res.body.exceptions_success_count, 2, 'one list and one item');
+    assert.deepEqual(res.body.exceptions_errors, []);
   });
 
   describe('_find filters', () => {
@@ -71,13 +74,13 @@ describe('emulator: a third-party client of the rules API', () => {
       assert.deepEqual(await ids('alert.attributes.name:(Malware Prevented or Memorandum)'), ['f-mal', 'f-memo']);
     });
 
-    it('filter on the rule source type, as export-rules does (alert.attributes.params.ruleSource.type)', async () => {
+    it('filter on the rule source type, as export-rules does (wire-facts §15: `alert.attributes.params.ruleSource.type: "internal"`)', async () => {
       assert.deepEqual(await ids('alert.attributes.params.ruleSource.type: "internal"'), ['f-mal', 'f-memo', 'f-mem', 'f-thr']);
       assert.deepEqual(await ids('alert.attributes.params.ruleSource.type: "external"'), []);
     });
   });
 
-  it('answers GET /api/status with the version number (OpenAPI Kibana_HTTP_APIs_core_status_response)', async () => {
+  it('answers GET /api/status with the version number the client reads (wire-facts §15: `{version: {number}}`; OpenAPI Kibana_HTTP_APIs_core_status_response)', async () => {
     const res = await api('GET', '/api/status');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['metrics', 'name', 'status', 'uuid', 'version']);

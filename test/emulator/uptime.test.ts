@@ -71,7 +71,7 @@ describe('emulator uptime settings', () => {
   it('answers 400 for wrong types and unknown keys and keeps the settings (service-api.md Errors: "Invalid body or query parameter | 400")', async () => {
     const bad = [
       { heartbeat_indices: 5 },
-      { cert_expiration_threshold: '30' },
+      { cert_expiration_threshold: 'thirty' },
       { cert_age_threshold: null },
       { default_connectors: 'soc-chat' },
       { default_connectors: [1] },
@@ -87,6 +87,24 @@ describe('emulator uptime settings', () => {
     }
     assert.equal((await call(emu, 'PUT', SETTINGS, undefined, { raw: '[1]', contentType: 'application/json' })).status, 400);
     assert.deepEqual((await call(emu, 'GET', SETTINGS)).body, DEFAULTS);
+  });
+
+  it('takes the real schema\'s rules: integer thresholds of at least 1, a non-empty index pattern, defaultEmail.to required; numeric strings are numbers (uptime DynamicSettingsSchema in the dynamic-settings route; config-schema number conversion)', async () => {
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ certAgeThreshold: 0 }, '[request body.certAgeThreshold]: Value must be equal to or greater than [1].'],
+      [{ cert_expiration_threshold: 2.5 }, '[request body.cert_expiration_threshold]: Value must be an integer.'],
+      [{ heartbeatIndices: '' }, '[request body.heartbeatIndices]: value has length [0] but it must have a minimum length of [1].'],
+      [{ defaultEmail: { cc: ['a@example.com'] } }, '[request body.defaultEmail.to]: expected value of type [array] but got [undefined]'],
+      [{ defaultEmail: { to: [], from: [] } }, '[request body.defaultEmail.from]: definition for this key is missing'],
+    ];
+    for (const [body, message] of refused) {
+      const res = await call(emu, 'PUT', SETTINGS, body);
+      assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message }, JSON.stringify(body));
+    }
+    const converted = await call(emu, 'PUT', SETTINGS, { certAgeThreshold: '365' });
+    assert.equal(converted.status, 200);
+    assert.equal(converted.body.certAgeThreshold, 365);
+    await call(emu, 'PUT', SETTINGS, DEFAULTS);
   });
 
   it('settings are per space (wire-facts 0.1: uptime settings are space-scoped; service-api.md cross-cutting rule 1)', async () => {

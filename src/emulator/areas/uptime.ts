@@ -1,5 +1,5 @@
 import type { EmulatorArea } from '../area.js';
-import { badRequest } from '../errors.js';
+import { schema, validateRequest, type Schema } from '../config-schema.js';
 
 export interface UptimeSettings {
   heartbeatIndices: string;
@@ -23,21 +23,37 @@ export function defaultUptimeSettings(): UptimeSettings {
   };
 }
 
-/** Update keys as service-api.md lists them (snake_case) and as the server answers them (camelCase). */
-const KEY_ALIASES: Record<string, keyof UptimeSettings> = {
+/**
+ * The PUT body as the server declares it (the uptime plugin's dynamic-settings route,
+ * DynamicSettingsSchema: every key `schema.maybe`, thresholds integers of at least 1, a non-empty
+ * index pattern, `defaultEmail.to` required), checked with the config-schema model, so unknown keys
+ * are refused. The snake_case spellings service-api.md lists are taken as well, with the same
+ * rules; they are declared after the camelCase ones, so a body carrying both reports the camelCase
+ * key's problem first, as one schema would.
+ */
+const threshold = () => schema.maybe(schema.number({ min: 1, check: (v) => (v % 1 ? 'Value must be an integer.' : undefined) }));
+const FIELDS: Record<keyof UptimeSettings, Schema> = {
+  heartbeatIndices: schema.maybe(schema.string({ minLength: 1 })),
+  certAgeThreshold: threshold(),
+  certExpirationThreshold: threshold(),
+  defaultConnectors: schema.maybe(schema.arrayOf(schema.string())),
+  defaultEmail: schema.maybe(schema.object({
+    to: schema.arrayOf(schema.string()),
+    cc: schema.maybe(schema.arrayOf(schema.string())),
+    bcc: schema.maybe(schema.arrayOf(schema.string())),
+  })),
+};
+const SNAKE_CASE: Record<string, keyof UptimeSettings> = {
   heartbeat_indices: 'heartbeatIndices',
-  cert_expiration_threshold: 'certExpirationThreshold',
   cert_age_threshold: 'certAgeThreshold',
+  cert_expiration_threshold: 'certExpirationThreshold',
   default_connectors: 'defaultConnectors',
   default_email: 'defaultEmail',
-  heartbeatIndices: 'heartbeatIndices',
-  certExpirationThreshold: 'certExpirationThreshold',
-  certAgeThreshold: 'certAgeThreshold',
-  defaultConnectors: 'defaultConnectors',
-  defaultEmail: 'defaultEmail',
 };
-
-const EMAIL_KEYS = ['to', 'cc', 'bcc'] as const;
+const PutSettingsBody = schema.object({
+  ...FIELDS,
+  ...Object.fromEntries(Object.entries(SNAKE_CASE).map(([alias, key]) => [alias, FIELDS[key]])),
+});
 
 interface UptimeState {
   settings: UptimeSettings;
@@ -65,64 +81,15 @@ export const uptimeArea: EmulatorArea = {
   },
 };
 
-function fail(key: string, problem: string): Error {
-  return badRequest(`[request body.${key}]: ${problem}`);
-}
-
+/** The validated body as a patch of the stored settings; a snake_case key wins over its camelCase twin. */
 function readPatch(body: unknown): Partial<UptimeSettings> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest(`[request body]: expected a plain object value, but found [${body === undefined ? 'undefined' : Array.isArray(body) ? 'Array' : String(body)}] instead.`);
+  const valid = validateRequest(PutSettingsBody, body ?? null);
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(FIELDS)) if (valid[key] !== undefined) patch[key] = valid[key];
+  for (const [alias, key] of Object.entries(SNAKE_CASE)) if (valid[alias] !== undefined) patch[key] = valid[alias];
+  if (patch.defaultEmail) {
+    const email = patch.defaultEmail as Partial<UptimeSettings['defaultEmail']>;
+    patch.defaultEmail = { to: email.to ?? [], cc: email.cc ?? [], bcc: email.bcc ?? [] };
   }
-  const patch: Partial<UptimeSettings> = {};
-  // The camelCase spelling of a key is applied first, so the documented snake_case one wins when a
-  // body carries both.
-  const entries = Object.entries(body as Record<string, unknown>).sort(([a], [b]) => Number(a.includes('_')) - Number(b.includes('_')));
-  for (const [key, value] of entries) {
-    const target = KEY_ALIASES[key];
-    if (!target) throw fail(key, 'definition for this key is missing');
-    switch (target) {
-      case 'heartbeatIndices':
-        if (typeof value !== 'string' || value.length === 0) throw fail(key, `expected value of type [string] but got [${typeName(value)}]`);
-        patch.heartbeatIndices = value;
-        break;
-      case 'certExpirationThreshold':
-      case 'certAgeThreshold':
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw fail(key, `expected value of type [number] but got [${typeName(value)}]`);
-        patch[target] = value;
-        break;
-      case 'defaultConnectors':
-        patch.defaultConnectors = stringList(key, value);
-        break;
-      case 'defaultEmail':
-        patch.defaultEmail = readEmail(key, value);
-        break;
-    }
-  }
-  return patch;
-}
-
-function readEmail(key: string, value: unknown): UptimeSettings['defaultEmail'] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw fail(key, `expected a plain object value, but found [${typeName(value)}] instead.`);
-  }
-  const email = { to: [] as string[], cc: [] as string[], bcc: [] as string[] };
-  for (const [part, list] of Object.entries(value as Record<string, unknown>)) {
-    if (!(EMAIL_KEYS as readonly string[]).includes(part)) throw fail(`${key}.${part}`, 'definition for this key is missing');
-    email[part as (typeof EMAIL_KEYS)[number]] = stringList(`${key}.${part}`, list);
-  }
-  return email;
-}
-
-function stringList(key: string, value: unknown): string[] {
-  if (!Array.isArray(value)) throw fail(key, `expected value of type [array] but got [${typeName(value)}]`);
-  value.forEach((x, i) => {
-    if (typeof x !== 'string') throw fail(`${key}.${i}`, `expected value of type [string] but got [${typeName(x)}]`);
-  });
-  return [...(value as string[])];
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v;
+  return patch as Partial<UptimeSettings>;
 }

@@ -1,9 +1,9 @@
 import type { EmulatorContext } from '../../context.js';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
 import { describe } from './types.js';
 import { BUILT_IN, builtInOrThrow, connectorsState, findConnector, storedConnector } from './state.js';
-import { bodyObject } from './routes.js';
+import { schema, validateRequest } from '../../config-schema.js';
 
 /** `_execute`: nothing is sent out; each run is recorded, and .index documents are kept per index. */
 
@@ -26,10 +26,8 @@ function paramsProblem(typeId: string, params: Record<string, unknown>): string 
 }
 
 export function execute(req: EmuRequest, ctx: EmulatorContext) {
-  const body = bodyObject(req);
-  if (body.params === undefined || body.params === null || typeof body.params !== 'object' || Array.isArray(body.params)) {
-    throw badRequest(`[request body.params]: expected value of type [object] but got [${body.params === undefined ? 'undefined' : describe(body.params)}]`);
-  }
+  // The execute body schema: `{params: recordOf(string, any)}` and nothing else.
+  const body = validateRequest(schema.object({ params: schema.recordOf(schema.any()) }), req.body ?? null);
   const params = body.params as Record<string, unknown>;
   const state = connectorsState(ctx, req.space);
   const connector = findConnector(ctx, req.space, req.params.id);

@@ -3,41 +3,34 @@ import { licenseAtLeast } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
 import { connectorReferenceCounts } from '../rules/state.js';
-import { CONNECTOR_TYPES, CREATABLE_TYPE_IDS, describe, TYPES_BY_ID, validateConfigAndSecrets } from './types.js';
+import { CONNECTOR_TYPES, CREATABLE_TYPE_IDS, TYPES_BY_ID, validateConfigAndSecrets } from './types.js';
+import { schema, validateRequest } from '../../config-schema.js';
 import { BUILT_IN, builtInOrThrow, builtInResponse, connectorResponse, connectorsState, putConnector, storedConnector, type StoredConnector } from './state.js';
 
 /** The connector CRUD, list and type routes (service-api.md Connectors, wire-facts §1). */
 
-function rejectUnknownKeys(body: Record<string, unknown>, allowed: string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw badRequest(`[request body.${key}]: definition for this key is missing`);
-  }
-}
-
-function requireName(body: Record<string, unknown>): string {
-  if (typeof body.name !== 'string') throw badRequest(`[request body.name]: expected value of type [string] but got [${body.name === undefined ? 'undefined' : describe(body.name)}]`);
-  if (body.name === '') throw badRequest(`[request body.name]: value '' is not valid`);
-  return body.name;
-}
-
-export function bodyObject(req: EmuRequest): Record<string, unknown> {
-  if (req.body === undefined) throw badRequest('[request body]: expected a plain object value, but found [null] instead.');
-  if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-    throw badRequest(`[request body]: expected a plain object value, but found [${describe(req.body)}] instead.`);
-  }
-  return req.body as Record<string, unknown>;
-}
+/**
+ * The create and update bodies as the actions plugin declares them (connector create/update body
+ * schemas, config-schema; OpenAPI document at b76003905: post-actions-connector-id and
+ * put-actions-connector-id, additionalProperties false): `name` a string that is not empty, `config`
+ * and `secrets` records defaulting to {}. Declared keys are checked in order, unknown keys after.
+ * A create without a path id may carry `id` in the body (service-api.md Connectors: "id ... O").
+ */
+const name = () => schema.string({ check: (v) => (v === '' ? "value '' is not valid" : undefined) });
+const record = () => schema.maybe(schema.recordOf(schema.any()));
+const createFields = { name: name(), connector_type_id: schema.string(), config: record(), secrets: record() };
+const CreateBody = schema.object(createFields);
+const CreateBodyWithId = schema.object({ id: schema.maybe(schema.string()), ...createFields });
+const UpdateBody = schema.object({ name: name(), config: record(), secrets: record() });
 
 export function create(req: EmuRequest, ctx: EmulatorContext) {
-  const body = bodyObject(req);
-  rejectUnknownKeys(body, ['name', 'connector_type_id', 'config', 'secrets', ...(req.params.id === undefined ? ['id'] : [])]);
+  const body = validateRequest(req.params.id === undefined ? CreateBodyWithId : CreateBody, req.body ?? null);
   let id = req.params.id ?? (body.id as string | undefined);
   if (id !== undefined && (typeof id !== 'string' || id.length < 1 || id.length > 36)) {
     throw badRequest(`[request params.id]: value has length [${String(id ?? '').length}] but it must be between 1 and 36 characters`);
   }
-  const name = requireName(body);
-  const typeId = body.connector_type_id;
-  if (typeof typeId !== 'string') throw badRequest(`[request body.connector_type_id]: expected value of type [string] but got [${typeId === undefined ? 'undefined' : describe(typeId)}]`);
+  const name = body.name as string;
+  const typeId = body.connector_type_id as string;
   if (!CREATABLE_TYPE_IDS.includes(typeId)) throw badRequest(`Action type "${typeId}" is not registered.`);
   const { config, secrets } = validateConfigAndSecrets(TYPES_BY_ID[typeId], body.config, body.secrets);
   const state = connectorsState(ctx, req.space);
@@ -83,10 +76,8 @@ export function types(req: EmuRequest, ctx: EmulatorContext) {
 
 export function update(req: EmuRequest, ctx: EmulatorContext) {
   builtInOrThrow(req.params.id, 'updated');
-  const body = bodyObject(req);
-  if ('connector_type_id' in body) throw badRequest('[request body.connector_type_id]: definition for this key is missing');
-  rejectUnknownKeys(body, ['name', 'config', 'secrets']);
-  const name = requireName(body);
+  const body = validateRequest(UpdateBody, req.body ?? null);
+  const name = body.name as string;
   const state = connectorsState(ctx, req.space);
   const existing = storedConnector(ctx, req.space, req.params.id);
   if (!existing) throw notFound(`Saved object [action/${req.params.id}] not found`);

@@ -3,8 +3,9 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { latestPackage } from './catalog.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
-import { bodyObject, boolQuery, expectBoolean, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
-import { validateRequest, type Schema } from './config-schema.js';
+import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
+import { BulkGetAgentPoliciesBody, DeleteAgentPolicyBody } from './small-bodies.js';
+import { validateRequest, type Schema } from '../../config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
@@ -144,10 +145,7 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
 }
 
 function deletePolicy(req: EmuRequest, ctx: EmulatorContext) {
-  const body = bodyObject(req);
-  rejectUnknownKeys(body, new Set(['agentPolicyId', 'force']));
-  expectString(body, 'agentPolicyId', { required: true });
-  expectBoolean(body, 'force');
+  const body = validateRequest(DeleteAgentPolicyBody, req.body ?? null);
   const policy = agentPolicyOrThrow(ctx, req.space, body.agentPolicyId);
   if (policy.is_preconfigured) throw badRequest(`Cannot delete preconfigured agent policy ${policy.id}`);
   if (policy.is_managed && body.force !== true) throw badRequest(`Cannot delete hosted agent policy ${policy.id}`);
@@ -183,11 +181,7 @@ function listPolicies(req: EmuRequest, ctx: EmulatorContext) {
 }
 
 function bulkGet(req: EmuRequest, ctx: EmulatorContext) {
-  const body = bodyObject(req);
-  rejectUnknownKeys(body, new Set(['ids', 'ignoreMissing', 'full']));
-  expectStringArray(body, 'ids', { required: true, minSize: 1 });
-  expectBoolean(body, 'ignoreMissing');
-  expectBoolean(body, 'full');
+  const body = validateRequest(BulkGetAgentPoliciesBody, req.body ?? null);
   const format = formatQuery(req);
   const policies = fleetState(ctx, req.space).agentPolicies;
   const items: Record<string, unknown>[] = [];

@@ -1,9 +1,10 @@
 import { stringify } from 'yaml';
 import type { EmulatorContext } from '../../context.js';
-import { badRequest } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { attachedPackagePolicies, formatAgentPolicy, nameTaken, newAgentPolicy } from './agent-policies.js';
-import { bodyObject, boolQuery, expectString, expectStringArray, rejectUnknownKeys } from './common.js';
+import { boolQuery } from './common.js';
+import { validateRequest } from '../../config-schema.js';
+import { AgentPolicyOutputsBody, CopyAgentPolicyBody } from './small-bodies.js';
 import { inputKey } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName } from './records.js';
 import { fleetState, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
@@ -17,11 +18,7 @@ const NOT_COPIED = new Set(['id', 'name', 'description', 'is_managed', 'is_preco
 
 function copyPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const source = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);
-  const body = bodyObject(req);
-  rejectUnknownKeys(body, new Set(['name', 'description']));
-  expectString(body, 'name', { required: true });
-  if (body.name.length === 0) throw badRequest('[request body.name]: value has length [0] but it must have a minimum length of [1].');
-  expectString(body, 'description');
+  const body = validateRequest(CopyAgentPolicyBody, req.body ?? null);
   nameTaken(ctx, req.space, body.name);
   const inherited = Object.fromEntries(Object.entries(source).filter(([k]) => !NOT_COPIED.has(k)));
   const id = ctx.uuid();
@@ -136,9 +133,7 @@ export function registerAgentPolicyExtras(router: Router): void {
     body: { item: outputsOf(ctx, req.space, agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId)) },
   }));
   router.post(`${base}/outputs`, (req, ctx) => {
-    const body = bodyObject(req);
-    rejectUnknownKeys(body, new Set(['ids']));
-    expectStringArray(body, 'ids', { required: true });
+    const body = validateRequest(AgentPolicyOutputsBody, req.body ?? null);
     const policies = fleetState(ctx, req.space).agentPolicies;
     return { body: { items: (body.ids as string[]).filter((id) => policies[id]).map((id) => outputsOf(ctx, req.space, policies[id])) } };
   }, { access: 'read' });

@@ -1,4 +1,4 @@
-import { schema, type Schema } from './config-schema.js';
+import { schema, type Schema } from '../../config-schema.js';
 import { namespaceError } from './common.js';
 
 /**

@@ -2,7 +2,9 @@ import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { nameTaken, newAgentPolicy } from './agent-policies.js';
-import { bodyObject, expectString, formatQuery, namespaceError, rejectUnknownKeys } from './common.js';
+import { formatQuery } from './common.js';
+import { validateRequest } from '../../config-schema.js';
+import { CreateAgentlessPolicyBody } from './small-bodies.js';
 import { formatPackagePolicy } from './package-model.js';
 import { removePackagePolicy, writePackagePolicy } from './records.js';
 import { fleetState } from './state.js';
@@ -19,18 +21,10 @@ function refuseSelfManaged(ctx: EmulatorContext): void {
 }
 
 function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
+  // Route validation runs before the handler, so a bad body is refused even where agentless is not.
+  const format = formatQuery(req);
+  const body = validateRequest(CreateAgentlessPolicyBody, req.body ?? null);
   refuseSelfManaged(ctx);
-  const body = bodyObject(req);
-  rejectUnknownKeys(body, new Set(['id', 'name', 'description', 'namespace', 'package', 'inputs', 'vars', 'policy_template', 'force']));
-  expectString(body, 'name', { required: true });
-  for (const key of ['id', 'description', 'namespace', 'policy_template']) expectString(body, key);
-  if (body.namespace) {
-    const err = namespaceError(body.namespace);
-    if (err) throw badRequest(`[request body.namespace]: ${err}`);
-  }
-  if (!body.package || typeof body.package.name !== 'string' || typeof body.package.version !== 'string') {
-    throw badRequest('[request body.package]: expected {name: string, version: string}');
-  }
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
   if (state.agentPolicies[id] || state.packagePolicies[id]) throw conflict(`Saved object [ingest-package-policies/${id}] conflict`);
@@ -52,7 +46,7 @@ function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
       supports_agentless: true,
       is_managed: true,
     });
-    return { body: { item: formatPackagePolicy(record, req.space, formatQuery(req) ?? 'simplified') } };
+    return { body: { item: formatPackagePolicy(record, req.space, format ?? 'simplified') } };
   } catch (err) {
     delete state.agentPolicies[id];
     throw err;

@@ -1,6 +1,5 @@
 import { badRequest } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
-import { typeDetect } from './config-schema.js';
 
 /** Reads a query parameter under its wire name or the snake_case name the API document uses. */
 export function queryValue(req: EmuRequest, name: string, alias?: string): string | null {
@@ -87,52 +86,6 @@ export function paginate<T extends { seq: number }>(records: T[], p: PageRequest
   });
   const start = (p.page - 1) * p.perPage;
   return { items: sorted.slice(start, start + p.perPage), total: records.length };
-}
-
-/** A body object, or the 400 the route validation gives for a missing or non-object body. */
-export function bodyObject(req: EmuRequest): Record<string, any> {
-  const body = req.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('[request body]: expected a plain object value, but found [null] instead.');
-  }
-  return body as Record<string, any>;
-}
-
-/** Refuses keys the route's body schema does not define, as the server's schema validation does. */
-export function rejectUnknownKeys(body: Record<string, any>, allowed: Set<string>, prefix = 'request body'): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.has(key)) throw badRequest(`[${prefix}.${key}]: definition for this key is missing`);
-  }
-}
-
-export function expectString(body: Record<string, any>, key: string, options: { required?: boolean; nullable?: boolean } = {}): void {
-  const v = body[key];
-  if (v === undefined) {
-    if (options.required) throw badRequest(`[request body.${key}]: expected value of type [string] but got [undefined]`);
-    return;
-  }
-  if (v === null && options.nullable) return;
-  if (typeof v !== 'string') throw badRequest(`[request body.${key}]: expected value of type [string] but got [${typeDetect(v)}]`);
-}
-
-export function expectBoolean(body: Record<string, any>, key: string): void {
-  const v = body[key];
-  if (v !== undefined && typeof v !== 'boolean') throw badRequest(`[request body.${key}]: expected value of type [boolean] but got [${typeDetect(v)}]`);
-}
-
-export function expectStringArray(body: Record<string, any>, key: string, options: { required?: boolean; minSize?: number } = {}): void {
-  const v = body[key];
-  if (v === undefined) {
-    if (options.required) throw badRequest(`[request body.${key}]: expected value of type [array] but got [undefined]`);
-    return;
-  }
-  if (!Array.isArray(v)) throw badRequest(`[request body.${key}]: expected value of type [array] but got [${typeDetect(v)}]`);
-  v.forEach((x, i) => {
-    if (typeof x !== 'string') throw badRequest(`[request body.${key}.${i}]: expected value of type [string] but got [${typeDetect(x)}]`);
-  });
-  if (options.minSize !== undefined && v.length < options.minSize) {
-    throw badRequest(`[request body.${key}]: array size is [${v.length}], but cannot be smaller than [${options.minSize}]`);
-  }
 }
 
 const INVALID_NAMESPACE_CHARACTERS = /[*\\/?"<>|\s,#:-]+/;

@@ -1,4 +1,6 @@
 import type { EmulatorContext } from '../../context.js';
+import { validateRequest } from '../../config-schema.js';
+import { BulkInstallPackagesBody, InstallPackageBody, UpdatePackageBody } from './small-bodies.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { CATEGORY_TITLES, catalogNames, compareVersions, findPackage, isLimitedPackage, latestPackage, type CatalogPackage } from './catalog.js';
@@ -192,8 +194,9 @@ function installRoute(req: EmuRequest, ctx: EmulatorContext, name: string, versi
   const latest = latestPackage(name);
   if (!latest) throw notFound(`[${name}] package not found in registry`);
   const pkg = version ? packageOrThrow(name, version) : latest;
-  const body = req.body ?? {};
-  const force = body.force === true;
+  // An empty body reaches the route as null, which the nullable schema takes.
+  const body = validateRequest<{ force?: boolean } | null>(InstallPackageBody, req.body ?? null);
+  const force = body?.force === true;
   if (compareVersions(pkg.version, latest.version) < 0 && !force) {
     throw badRequest(`${pkg.name}-${pkg.version} is out-of-date and cannot be installed or updated`);
   }
@@ -306,8 +309,7 @@ export function registerEpm(router: Router): void {
   router.post(`${base}/packages/:pkgName/:pkgVersion`, (req, ctx) => installRoute(req, ctx, req.params.pkgName, req.params.pkgVersion));
 
   router.post(`${base}/packages/_bulk`, (req, ctx) => {
-    const packages = req.body?.packages;
-    if (!Array.isArray(packages) || packages.length === 0) throw badRequest('[request body.packages]: expected a non-empty array');
+    const { packages } = validateRequest<{ packages: unknown[] }>(BulkInstallPackagesBody, req.body ?? null);
     const items = packages.map((entry: unknown) => {
       const name = typeof entry === 'string' ? entry : (entry as any)?.name;
       const version = typeof entry === 'string' ? undefined : (entry as any)?.version;
@@ -341,9 +343,7 @@ export function registerEpm(router: Router): void {
     const pkg = packageOrThrow(req.params.pkgName, req.params.pkgVersion);
     const inst = epmState(ctx).installations[pkg.name];
     if (!inst) throw badRequest(`package ${pkg.name} is not installed`);
-    const keep = req.body?.keepPoliciesUpToDate;
-    if (keep !== undefined && typeof keep !== 'boolean') throw badRequest('[request body.keepPoliciesUpToDate]: expected value of type [boolean]');
-    if (keep !== undefined) inst.keep_policies_up_to_date = keep;
+    inst.keep_policies_up_to_date = validateRequest<{ keepPoliciesUpToDate: boolean }>(UpdatePackageBody, req.body ?? null).keepPoliciesUpToDate;
     return { body: { item: packageInfo(ctx, pkg) } };
   });
 

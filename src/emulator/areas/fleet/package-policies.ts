@@ -2,7 +2,9 @@ import type { EmulatorContext } from '../../context.js';
 import { badRequest, EmuError, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { compareVersions, latestPackage } from './catalog.js';
-import { bodyObject, boolQuery, expectBoolean, expectString, expectStringArray, formatQuery, pageRequest, paginate, rejectUnknownKeys } from './common.js';
+import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
+import { validateRequest } from '../../config-schema.js';
+import { BulkGetPackagePoliciesBody, DeletePackagePoliciesBody, DryRunPackagePoliciesBody, UpgradePackagePoliciesBody } from './small-bodies.js';
 import { epmState, fleetState, type PackagePolicyRecord } from './state.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
@@ -40,9 +42,7 @@ function targetVersion(ctx: EmulatorContext, name: string, requested?: string): 
 
 function registerUpgrade(router: Router, base: string): void {
   router.post(`${base}/upgrade`, (req, ctx) => {
-    const body = bodyObject(req);
-    rejectUnknownKeys(body, new Set(['packagePolicyIds']));
-    expectStringArray(body, 'packagePolicyIds', { required: true });
+    const body = validateRequest(UpgradePackagePoliciesBody, req.body ?? null);
     const state = fleetState(ctx, req.space);
     const results = (body.packagePolicyIds as string[]).map((id) => {
       const record = state.packagePolicies[id];
@@ -61,10 +61,7 @@ function registerUpgrade(router: Router, base: string): void {
   });
 
   router.post(`${base}/upgrade/dryrun`, (req, ctx) => {
-    const body = bodyObject(req);
-    rejectUnknownKeys(body, new Set(['packagePolicyIds', 'packageVersion']));
-    expectStringArray(body, 'packagePolicyIds', { required: true });
-    expectString(body, 'packageVersion');
+    const body = validateRequest(DryRunPackagePoliciesBody, req.body ?? null);
     const state = fleetState(ctx, req.space);
     const results = (body.packagePolicyIds as string[]).map((id) => {
       const record = state.packagePolicies[id];
@@ -111,10 +108,7 @@ export function registerPackagePolicies(router: Router): void {
 
   router.post(`${base}/_bulk_get`, (req, ctx) => {
     const format = formatQuery(req);
-    const body = bodyObject(req);
-    rejectUnknownKeys(body, new Set(['ids', 'ignoreMissing']));
-    expectStringArray(body, 'ids', { required: true, minSize: 1 });
-    expectBoolean(body, 'ignoreMissing');
+    const body = validateRequest(BulkGetPackagePoliciesBody, req.body ?? null);
     const records = fleetState(ctx, req.space).packagePolicies;
     const items: Record<string, unknown>[] = [];
     for (const id of body.ids as string[]) {
@@ -128,10 +122,7 @@ export function registerPackagePolicies(router: Router): void {
   }, { access: 'read' });
 
   router.post(`${base}/delete`, (req, ctx) => {
-    const body = bodyObject(req);
-    rejectUnknownKeys(body, new Set(['packagePolicyIds', 'force']));
-    expectStringArray(body, 'packagePolicyIds', { required: true });
-    expectBoolean(body, 'force');
+    const body = validateRequest(DeletePackagePoliciesBody, req.body ?? null);
     const records = fleetState(ctx, req.space).packagePolicies;
     const results = (body.packagePolicyIds as string[]).map((id) => {
       const record = records[id];

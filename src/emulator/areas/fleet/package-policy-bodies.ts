@@ -1,6 +1,6 @@
 import { badRequest, conflict } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
-import { validateRequest } from './config-schema.js';
+import { validateRequest } from '../../config-schema.js';
 import { inputKey, legacyInputsToSimplified, type SimplifiedInputs } from './package-model.js';
 import { CreatePackagePolicyBody, UpdatePackagePolicyBody } from './package-policy-schemas.js';
 import type { PackagePolicyWrite } from './records.js';

@@ -1,4 +1,4 @@
-import { schema, type Schema } from './config-schema.js';
+import { schema, type Schema } from '../../config-schema.js';
 import { namespaceError } from './common.js';
 
 /**
@@ -54,7 +54,7 @@ const legacyInput = object({
   streams: maybe(arrayOf(legacyStream)),
 });
 
-const packageRef = object({
+export const packageRef = object({
   name: string(),
   title: maybe(string()),
   version: string(),
@@ -72,7 +72,7 @@ const packageRef = object({
 });
 
 const DATASTREAM_PERMISSION = /^(logs)|(metrics)|(traces)|(synthetics)|(profiling)-(.*)$/;
-const additionalDatastreamsPermissions = maybe(oneOf([
+export const additionalDatastreamsPermissions = maybe(oneOf([
   literal(null),
   arrayOf(string(), {
     check: (values) => {
@@ -122,7 +122,7 @@ const LegacyCreateBody = legacyBody({}, { id: maybe(string()), force: maybe(bool
 const LegacyUpdateBody = legacyBody({ name: maybe(string()), inputs: maybe(arrayOf(legacyInput)) }, { version: maybe(string()), force: maybe(boolean()) });
 
 /** Simplified vars: plain values (or a secret reference), never `{type, value}`. */
-const simplifiedVars = recordOf(nullable(oneOf([
+export const simplifiedVars = recordOf(nullable(oneOf([
   boolean(),
   string(),
   number(),
@@ -131,6 +131,13 @@ const simplifiedVars = recordOf(nullable(oneOf([
   object({ id: string(), isSecretRef: boolean() }),
 ])));
 
+/** Simplified inputs: a map of input to `{enabled?, vars?, streams?}`, streams a map likewise. */
+export const simplifiedInputs = recordOf(object({
+  enabled: maybe(boolean()),
+  vars: maybe(simplifiedVars),
+  streams: maybe(recordOf(object({ enabled: maybe(boolean()), vars: maybe(simplifiedVars) }))),
+}));
+
 const SimplifiedBody = object({
   id: maybe(string()),
   name: string(),
@@ -138,11 +145,7 @@ const SimplifiedBody = object({
   namespace: maybe(string()),
   output_id: outputId,
   vars: maybe(simplifiedVars),
-  inputs: maybe(recordOf(object({
-    enabled: maybe(boolean()),
-    vars: maybe(simplifiedVars),
-    streams: maybe(recordOf(object({ enabled: maybe(boolean()), vars: maybe(simplifiedVars) }))),
-  }))),
+  inputs: maybe(simplifiedInputs),
   supports_agentless: supportsFlag,
   additional_datastreams_permissions: additionalDatastreamsPermissions,
   policy_id: policyId,

@@ -182,6 +182,26 @@ export function optionalPositiveInt(body: Record<string, any>, field: string, pa
   return v;
 }
 
+/** Query timeout bounds in seconds (osquery-io-ts-types `timeout = inRangeRt(60, 60 * 15)`). */
+const TIMEOUT_MIN = 60;
+const TIMEOUT_MAX = 900;
+
+export function optionalTimeout(body: Record<string, any>, field: string, path = field): number | undefined {
+  const v = body[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < TIMEOUT_MIN || v > TIMEOUT_MAX) throw invalid(path, v);
+  return v;
+}
+
+/** `t.array(t.string)`, optional. */
+export function optionalStringArray(body: Record<string, any>, field: string, path = field): string[] | undefined {
+  const v = body[field];
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v)) throw invalid(path, v);
+  for (const item of v) if (typeof item !== 'string') throw invalid(path, item);
+  return v;
+}
+
 /**
  * ecs_mapping: a map of ECS field to `{field?, value?}` (osquery-io-ts-types ecsMapping, a t.partial:
  * neither key is required and other keys pass); `value` is a string or an array of strings.

@@ -8,6 +8,7 @@ import {
   optionalBoolean,
   optionalEcsMapping,
   optionalString,
+  optionalTimeout,
   parseFindParams,
   requiredString,
   requireObjectBody,
@@ -27,10 +28,6 @@ const SORT_FIELDS: Record<string, string> = {
 
 /** The fields a caller sets; everything else is server-managed. */
 type SavedQueryFields = Pick<SavedQueryRecord, 'id' | 'query' | 'interval' | 'description' | 'platform' | 'version' | 'timeout' | 'ecs_mapping' | 'snapshot' | 'removed'>;
-
-/** Query timeout bounds in seconds (osquery-io-ts-types `timeout = inRangeRt(60, 60 * 15)`), on create and update. */
-const TIMEOUT_MIN = 60;
-const TIMEOUT_MAX = 900;
 
 /**
  * Saved queries (service-api.md Host queries; wire-facts §8). Two identities: the caller's `id`
@@ -119,7 +116,7 @@ function mergedUpdate(record: SavedQueryRecord, body: Record<string, any>): Save
     const v = optionalBoolean(body, field);
     if (v !== undefined) out[field] = v;
   }
-  const timeout = readTimeout(body.timeout);
+  const timeout = optionalTimeout(body, 'timeout');
   if (timeout !== undefined) out.timeout = timeout;
   const ecsMapping = optionalEcsMapping(body, 'ecs_mapping');
   if (ecsMapping !== undefined) out.ecs_mapping = ecsMapping;
@@ -157,7 +154,7 @@ function readReplacingFields(body: Record<string, any>, idField: 'id' | 'new_id'
   const description = optionalString(body, 'description');
   const platform = optionalString(body, 'platform');
   const version = optionalString(body, 'version');
-  const timeout = readTimeout(body.timeout);
+  const timeout = optionalTimeout(body, 'timeout');
   if (description) fields.description = description;
   if (platform) fields.platform = platform;
   if (version) fields.version = version;
@@ -175,12 +172,6 @@ function readInterval(v: unknown, accept: { numbers: boolean }): string {
   if (typeof v === 'string' && /^[1-9][0-9]*$/.test(v)) return v;
   if (accept.numbers && typeof v === 'number' && Number.isInteger(v) && v >= 1) return String(v);
   throw invalid('interval', v);
-}
-
-function readTimeout(v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < TIMEOUT_MIN || v > TIMEOUT_MAX) throw invalid('timeout', v);
-  return v;
 }
 
 function toReply(record: SavedQueryRecord): Record<string, unknown> {

@@ -4,13 +4,13 @@ import type { EmuRequest, Router } from '../../router.js';
 import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator, sortKey } from './find.js';
 import { newList, requireStreams } from './list-routes.js';
 import {
-  bodyObject, optionalMeta, optionalQuery, optionalRefresh, optionalString, requiredQuery, requiredString,
+  CreateListItemBody, PatchListItemBody, UpdateListItemBody, optionalListType, optionalQuery, readBody, requiredQuery,
 } from './request.js';
 import {
   addItem, checkVersion, findItem, getKey, itemsByValue, itemsOf, listsState, removeItem, replaceItem, setKey, sortedItems,
   type ItemRecord, type ListRecord, type ListsState,
 } from './state.js';
-import { LIST_TYPES, valueError, valueFits } from './values.js';
+import { valueError, valueFits } from './values.js';
 
 const SECURITY = { errors: 'security' } as const;
 const IMPORT_EXTENSIONS = ['.csv', '.txt'];
@@ -62,11 +62,8 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
 
 /** PUT replaces value and meta (absent meta is removed); PATCH changes what it is given. */
 function updateItem(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
-  const body = bodyObject(req.body);
-  const id = requiredString(body, 'id');
-  const value = patch ? optionalString(body, 'value') : requiredString(body, 'value');
-  const meta = optionalMeta(body);
-  optionalRefresh(body);
+  const body = readBody<{ id: string; value?: string; meta?: Record<string, unknown>; _version?: string }>(patch ? PatchListItemBody : UpdateListItemBody, req.body);
+  const { id, value, meta } = body;
   const state = listsState(ctx, req.space);
   const item = findItem(state, id);
   if (!item) throw notFound(`list item id: "${id}" not found`, 'security');
@@ -114,12 +111,7 @@ function importInto(ctx: EmulatorContext, req: EmuRequest, state: ListsState, li
 
 export function registerItemRoutes(router: Router): void {
   router.post('/api/lists/items', (req, ctx) => {
-    const body = bodyObject(req.body);
-    const listId = requiredString(body, 'list_id');
-    const value = requiredString(body, 'value');
-    const id = optionalString(body, 'id');
-    const meta = optionalMeta(body);
-    optionalRefresh(body);
+    const { list_id: listId, value, id, meta } = readBody<{ list_id: string; value: string; id?: string; meta?: Record<string, unknown> }>(CreateListItemBody, req.body);
     const state = listsState(ctx, req.space);
     const list = getKey(state.lists, listId);
     if (!list) throw notFound(`list id: "${listId}" does not exist`, 'security');
@@ -157,10 +149,7 @@ export function registerItemRoutes(router: Router): void {
 
   router.post('/api/lists/items/_import', (req, ctx) => {
     const listId = optionalQuery(req.query, 'list_id');
-    const type = optionalQuery(req.query, 'type');
-    if (type !== undefined && !(LIST_TYPES as readonly string[]).includes(type)) {
-      throw new EmuError(400, `[request query]: type: Invalid enum value. Expected ${LIST_TYPES.map((t) => `'${t}'`).join(' | ')}, received '${type}'`, 'platform');
-    }
+    const type = optionalListType(req.query, 'type');
     const filename = req.file?.name;
     if (!req.file || !filename) throw badRequest('To import a list item, the file name must be specified', 'security');
     const dot = filename.lastIndexOf('.');

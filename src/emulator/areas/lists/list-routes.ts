@@ -1,14 +1,11 @@
 import type { EmulatorContext } from '../../context.js';
-import { EmuError, badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator } from './find.js';
-import {
-  bodyObject, optionalMeta, optionalString, optionalVersion, queryFlag, rejectUnknownKeys, requiredQuery, requiredString,
-} from './request.js';
+import { CreateListBody, PatchListBody, UpdateListBody, queryFlag, readBody, requiredQuery } from './request.js';
 import {
   checkVersion, dropListItems, getKey, itemStreamName, listStreamName, listsState, setKey, type ListRecord, type ListsState,
 } from './state.js';
-import { LIST_TYPES } from './values.js';
 
 const SECURITY = { errors: 'security' } as const;
 
@@ -43,18 +40,6 @@ export function newList(
   return list;
 }
 
-function listType(body: Record<string, any>): string {
-  const type = requiredString(body, 'type');
-  if (!(LIST_TYPES as readonly string[]).includes(type)) {
-    throw new EmuError(
-      400,
-      `[request body]: type: Invalid enum value. Expected ${LIST_TYPES.map((t) => `'${t}'`).join(' | ')}, received '${type}'`,
-      'platform',
-    );
-  }
-  return type;
-}
-
 function existingList(state: ListsState, id: string, message: string): ListRecord {
   const list = getKey(state.lists, id);
   if (!list) throw notFound(message, 'security');
@@ -63,13 +48,8 @@ function existingList(state: ListsState, id: string, message: string): ListRecor
 
 /** PUT replaces name, description and meta (absent meta is removed); PATCH changes what it is given. */
 function updateList(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
-  const body = bodyObject(req.body);
-  if (!patch) rejectUnknownKeys(body, ['id', 'name', 'description', 'meta', 'version', '_version']);
-  const id = requiredString(body, 'id');
-  const name = patch ? optionalString(body, 'name') : requiredString(body, 'name');
-  const description = patch ? optionalString(body, 'description') : requiredString(body, 'description');
-  const meta = optionalMeta(body);
-  const version = optionalVersion(body);
+  const body = readBody(patch ? PatchListBody : UpdateListBody, req.body);
+  const { id, name, description, meta, version } = body as { id: string; name?: string; description?: string; meta?: Record<string, unknown>; version?: number };
   const state = listsState(ctx, req.space);
   const list = existingList(state, id, `list id: "${id}" not found`);
   checkVersion(body._version, list._version);
@@ -128,15 +108,7 @@ export function registerListRoutes(router: Router): void {
   }, SECURITY);
 
   router.post('/api/lists', (req, ctx) => {
-    const body = bodyObject(req.body);
-    const fields = {
-      name: requiredString(body, 'name'),
-      description: requiredString(body, 'description'),
-      type: listType(body),
-      id: optionalString(body, 'id'),
-      meta: optionalMeta(body),
-      version: optionalVersion(body),
-    };
+    const fields = readBody<{ id?: string; name: string; description: string; type: string; meta?: Record<string, unknown>; version?: number }>(CreateListBody, req.body);
     const state = listsState(ctx, req.space);
     requireStreams(state, req.space, 'create a list');
     if (fields.id !== undefined && getKey(state.lists, fields.id)) throw conflict(`list id: "${fields.id}" already exists`, 'security');

@@ -1,64 +1,86 @@
 import { EmuError } from '../../errors.js';
+import { enumOf, int, nonEmptyString, object, optional, parseRequest, string, type Schema } from '../../zod.js';
+import { LIST_TYPES } from './values.js';
 
-// Route-schema failures come back in the platform shape (wire-facts 0.3), worded as zod words them.
-const bodyError = (message: string) => new EmuError(400, `[request body]: ${message}`, 'platform');
-const queryError = (message: string) => new EmuError(400, `[request query]: ${message}`, 'platform');
+/**
+ * The request schemas of the value-list routes, read as the server's generated zod (v4) schemas
+ * read them (K-LISTS/api/<operation>/<operation>.gen.ts with the field types of
+ * K-LISTS/api/model/list_common.gen.ts; the same field sets in the OpenAPI document at b76003905,
+ * paths /api/lists and /api/lists/items). Every body is a plain `z.object`, so keys the schema does
+ * not know are stripped, never refused; a failure is a platform 400 `[request body]: path: message`
+ * (wire-facts 0.3).
+ */
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
+/** ListId, ListName, ListDescription, ListItemId, ListItemValue: `z.string().min(1)` and not blank. */
+const text = nonEmptyString;
+/** ListMetadata, ListItemMetadata: any object (`z.object({}).catchall(z.unknown())`). */
+const meta = () => object({}, 'open');
+/** ListVersion: an integer of at least 1. */
+const version = () => int(1);
+const refresh = () => enumOf(['true', 'false', 'wait_for']);
+
+export const CreateListBody = object({
+  id: optional(text()),
+  name: text(),
+  description: text(),
+  type: enumOf(LIST_TYPES),
+  meta: optional(meta()),
+  version: optional(version()),
+});
+
+/** PUT /api/lists: no `type` (the list's type never changes; a `type` sent is stripped). */
+export const UpdateListBody = object({
+  id: text(),
+  name: text(),
+  description: text(),
+  meta: optional(meta()),
+  version: optional(version()),
+  _version: optional(string()),
+});
+
+export const PatchListBody = object({
+  id: text(),
+  name: optional(text()),
+  description: optional(text()),
+  meta: optional(meta()),
+  version: optional(version()),
+  _version: optional(string()),
+});
+
+export const CreateListItemBody = object({
+  id: optional(text()),
+  list_id: text(),
+  value: text(),
+  meta: optional(meta()),
+  refresh: optional(refresh()),
+});
+
+/** PUT /api/lists/items: no `refresh` (only create and patch declare it). */
+export const UpdateListItemBody = object({
+  id: text(),
+  value: text(),
+  meta: optional(meta()),
+  _version: optional(string()),
+});
+
+export const PatchListItemBody = object({
+  id: text(),
+  value: optional(text()),
+  meta: optional(meta()),
+  _version: optional(string()),
+  refresh: optional(refresh()),
+});
+
+/** The body as the route schema leaves it, or the route's 400. */
+export function readBody<T = Record<string, any>>(schema: Schema, body: unknown): T {
+  return parseRequest(schema, body) as T;
 }
 
-export function bodyObject(body: unknown): Record<string, any> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bodyError(`Expected object, received ${typeName(body)}`);
-  return body as Record<string, any>;
-}
-
-export function requiredString(body: Record<string, any>, name: string): string {
-  const v = body[name];
-  if (v === undefined) throw bodyError(`${name}: Required`);
-  if (typeof v !== 'string') throw bodyError(`${name}: Expected string, received ${typeName(v)}`);
-  if (v.length === 0) throw bodyError(`${name}: String must contain at least 1 character(s)`);
-  return v;
-}
-
-export function optionalString(body: Record<string, any>, name: string): string | undefined {
-  return body[name] === undefined ? undefined : requiredString(body, name);
-}
-
-export function optionalMeta(body: Record<string, any>): Record<string, unknown> | undefined {
-  const v = body.meta;
-  if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bodyError(`meta: Expected object, received ${typeName(v)}`);
-  return v;
-}
-
-export function optionalVersion(body: Record<string, any>): number | undefined {
-  const v = body.version;
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw bodyError(`version: Expected integer, received ${typeName(v)}`);
-  if (v < 1) throw bodyError('version: Number must be greater than or equal to 1');
-  return v;
-}
-
-export function optionalRefresh(body: Record<string, any>): void {
-  const v = body.refresh;
-  if (v !== undefined && v !== 'true' && v !== 'false' && v !== 'wait_for') {
-    throw bodyError(`refresh: Invalid enum value. Expected 'true' | 'false' | 'wait_for', received '${String(v)}'`);
-  }
-}
-
-export function rejectUnknownKeys(body: Record<string, any>, allowed: string[]): void {
-  const extra = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (extra.length) throw bodyError(`Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}`);
-}
-
+/** A query parameter the route's schema requires (ListId and the like: present, not blank). */
 export function requiredQuery(q: URLSearchParams, name: string): string {
   const v = q.get(name);
-  if (v === null) throw queryError(`${name}: Required`);
-  if (v === '') throw queryError(`${name}: String must contain at least 1 character(s)`);
-  return v;
+  const parsed = parseRequest(object({ [name]: text() }), v === null ? {} : { [name]: v }, 'request query');
+  return parsed[name];
 }
 
 export function optionalQuery(q: URLSearchParams, name: string): string | undefined {
@@ -66,12 +88,19 @@ export function optionalQuery(q: URLSearchParams, name: string): string | undefi
   return v === null || v === '' ? undefined : v;
 }
 
-/** Boolean query flags are the strings `true` and `false` on the wire. */
+/** A query parameter whose values are ListType's. */
+export function optionalListType(q: URLSearchParams, name: string): string | undefined {
+  const v = optionalQuery(q, name);
+  if (v === undefined) return undefined;
+  return parseRequest(object({ [name]: enumOf(LIST_TYPES) }), { [name]: v }, 'request query')[name];
+}
+
+/** Boolean query flags are the strings `true` and `false` on the wire (BooleanFromString). */
 export function queryFlag(q: URLSearchParams, ...names: string[]): boolean {
   for (const name of names) {
     const v = q.get(name);
     if (v === null) continue;
-    if (v !== 'true' && v !== 'false') throw queryError(`${name}: Invalid enum value. Expected 'true' | 'false', received '${v}'`);
+    if (v !== 'true' && v !== 'false') throw new EmuError(400, `[request query]: ${name}: Invalid option: expected one of "true"|"false"`, 'platform');
     return v === 'true';
   }
   return false;

@@ -1,110 +1,74 @@
-import { EmuError } from '../../errors.js';
+import { schema, validateRequest, type Schema } from '../../config-schema.js';
 import { DURATION_PATTERN, EVERY_PATTERN, WEEKDAY_PATTERN, durationMs, isTimeZone, type CustomSchedule } from './schedule.js';
 
 /**
- * Request validation of the maintenance-window routes, worded as the platform's schema validator
- * words it (`[request body.<path>]: ...`, platform error shape). Objects reject unknown keys.
+ * The maintenance-window request bodies as the alerting plugin declares them, with the
+ * config-schema model (so unknown keys are refused, declared keys checked in order, values
+ * converted as the library converts them): K-MW/maintenance_window/external/apis/create/schemas/v1.ts
+ * and update/schemas/v1.ts, the schedule of K-MW/schedule/schema/v1.ts (scheduleRequestSchema) and
+ * its validators under K-MW/schedule/validation/.
  */
 
-const invalid = (path: string, message: string) => new EmuError(400, `[${path}]: ${message}`, 'platform');
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v;
-}
-
-function object(v: unknown, path: string, allowed: string[]): Record<string, any> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid(path, `expected a plain object value, but found [${describe(v)}] instead.`);
-  for (const key of Object.keys(v)) if (!allowed.includes(key)) throw invalid(`${path}.${key}`, 'definition for this key is missing');
-  return v as Record<string, any>;
-}
-
-function string(v: unknown, path: string): string {
-  if (typeof v !== 'string') throw invalid(path, `expected value of type [string] but got [${describe(v)}]`);
-  return v;
-}
-
-function boolean(v: unknown, path: string): boolean {
-  if (typeof v !== 'boolean') throw invalid(path, `expected value of type [boolean] but got [${describe(v)}]`);
-  return v;
-}
-
-function integer(v: unknown, path: string, min: number, max?: number): number {
-  if (typeof v !== 'number') throw invalid(path, `expected value of type [number] but got [${describe(v)}]`);
-  if (v < min) throw invalid(path, `Value must be equal to or greater than [${min}].`);
-  if (max !== undefined && v > max) throw invalid(path, `Value must be equal to or lower than [${max}].`);
-  if (!Number.isInteger(v)) throw invalid(path, `${v} is not an integer`);
-  return v;
-}
-
-function nonEmptyArray(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) throw invalid(path, `expected value of type [array] but got [${describe(v)}]`);
-  if (v.length === 0) throw invalid(path, 'array size is [0], but cannot be smaller than [1]');
-  return v;
-}
+const { string, number, boolean, maybe, arrayOf, object } = schema;
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-function timestamp(v: unknown, path: string, label: 'start' | 'end'): string {
-  const s = string(v, path);
-  if (Number.isNaN(Date.parse(s))) throw invalid(path, `Invalid snooze ${label} date: ${s}`);
-  if (!ISO_TIMESTAMP.test(s)) throw invalid(path, `Invalid ${label} date format: ${s}. Use ISO 8601 YYYY-MM-DDTHH:mm:ss.sssZ`);
-  return s;
+function dateProblem(s: string, label: 'start' | 'end'): string | undefined {
+  if (Number.isNaN(Date.parse(s))) return `Invalid snooze ${label} date: ${s}`;
+  if (!ISO_TIMESTAMP.test(s)) return `Invalid ${label} date format: ${s}. Use ISO 8601 YYYY-MM-DDTHH:mm:ss.sssZ`;
+  return undefined;
 }
 
-/** A custom schedule as the request gives it; `now` is for the rule that `end` is in the future. */
-export function customSchedule(v: unknown, path: string, now: Date): CustomSchedule {
-  const raw = object(v, path, ['start', 'duration', 'timezone', 'recurring']);
-  const start = timestamp(raw.start, `${path}.start`, 'start');
-  const duration = string(raw.duration, `${path}.duration`);
-  if (!DURATION_PATTERN.test(duration) || durationMs(duration) <= 0) throw invalid(`${path}.duration`, `Invalid schedule duration format: ${duration}`);
-  const out: CustomSchedule = { start, duration };
-  if (raw.timezone !== undefined) {
-    const tz = string(raw.timezone, `${path}.timezone`);
-    if (!isTimeZone(tz)) throw invalid(`${path}.timezone`, `Invalid schedule timezone: ${tz}`);
-    out.timezone = tz;
+/** validate_integer/v1.ts */
+const integer = (field: string) => (v: number) => (Number.isInteger(v) ? undefined : `schedule ${field} must be a positive integer.`);
+
+/** moment's lengths of a month and a year in days, which validation_schedule/v1.ts compares in. */
+const EVERY_DAYS: Record<string, number> = { d: 1, w: 7, M: 146097 / 4800, y: 146097 / 400 };
+
+/** validation_schedule/v1.ts: the recurrence must be longer than the duration; end and occurrences exclude each other. */
+function scheduleProblem(custom: Record<string, any>): string | undefined {
+  const { duration, recurring } = custom as CustomSchedule;
+  const every = recurring?.every;
+  if (every) {
+    const [, n, unit] = EVERY_PATTERN.exec(every)!;
+    if (durationMs(duration) >= Number(n) * EVERY_DAYS[unit] * 86_400_000) return `Recurrence every ${every} must be longer than the duration ${duration}.`;
   }
-  if (raw.recurring !== undefined) {
-    const rp = `${path}.recurring`;
-    const r = object(raw.recurring, rp, ['end', 'every', 'onWeekDay', 'onMonthDay', 'onMonth', 'occurrences']);
-    const recurring: NonNullable<CustomSchedule['recurring']> = {};
-    if (r.end !== undefined) {
-      recurring.end = timestamp(r.end, `${rp}.end`, 'end');
-      if (Date.parse(recurring.end) <= now.getTime()) throw invalid(`${rp}.end`, `Invalid snooze schedule end date as it is in the past: ${recurring.end}`);
-    }
-    if (r.every !== undefined) {
-      recurring.every = string(r.every, `${rp}.every`);
-      if (!EVERY_PATTERN.test(recurring.every) || Number(EVERY_PATTERN.exec(recurring.every)![1]) < 1) {
-        throw invalid(`${rp}.every`, `Invalid schedule recurring every format: ${recurring.every}`);
-      }
-    }
-    if (r.onWeekDay !== undefined) {
-      const days = nonEmptyArray(r.onWeekDay, `${rp}.onWeekDay`).map((d, i) => string(d, `${rp}.onWeekDay.${i}`));
-      const bad = days.filter((d) => !WEEKDAY_PATTERN.test(d));
-      if (bad.length) throw invalid(`${rp}.onWeekDay`, `Invalid onWeekDay values in recurring schedule: ${bad.join(',')}`);
-      recurring.onWeekDay = days;
-    }
-    if (r.onMonthDay !== undefined) {
-      recurring.onMonthDay = nonEmptyArray(r.onMonthDay, `${rp}.onMonthDay`).map((d, i) => integer(d, `${rp}.onMonthDay.${i}`, 1, 31));
-    }
-    if (r.onMonth !== undefined) {
-      recurring.onMonth = nonEmptyArray(r.onMonth, `${rp}.onMonth`).map((d, i) => integer(d, `${rp}.onMonth.${i}`, 1, 12));
-    }
-    if (r.occurrences !== undefined) recurring.occurrences = integer(r.occurrences, `${rp}.occurrences`, 1);
-    if (recurring.every) {
-      const m = EVERY_PATTERN.exec(recurring.every)!;
-      const days = { d: 1, w: 7, M: 28, y: 365 }[m[2] as 'd' | 'w' | 'M' | 'y'] * Number(m[1]);
-      if (durationMs(duration) >= days * 86_400_000) throw invalid(path, `Recurrence every ${recurring.every} must be longer than the duration ${duration}.`);
-    }
-    if (recurring.end !== undefined && recurring.occurrences !== undefined) {
-      throw invalid(path, `Only one of 'end' or 'occurrences' can be set for recurring schedules.`);
-    }
-    out.recurring = recurring;
-  }
-  return out;
+  if (recurring?.end !== undefined && recurring.occurrences !== undefined) return `Only one of 'end' or 'occurrences' can be set for recurring schedules.`;
+  return undefined;
 }
+
+/** scheduleRequestSchema; `now` decides whether a recurring end lies in the past. */
+function scheduleSchema(now: Date): Schema {
+  return object({
+    start: string({ check: (s) => dateProblem(s, 'start') }),
+    duration: string({ check: (d) => (DURATION_PATTERN.test(d) && durationMs(d) > 0 ? undefined : `Invalid schedule duration format: ${d}`) }),
+    timezone: maybe(string({ check: (tz) => (isTimeZone(tz) ? undefined : `Invalid schedule timezone: ${tz}`) })),
+    recurring: maybe(object({
+      end: maybe(string({
+        check: (s) => dateProblem(s, 'end') ?? (Date.parse(s) <= now.getTime() ? `Invalid snooze schedule end date as it is in the past: ${s}` : undefined),
+      })),
+      every: maybe(string({
+        check: (e) => {
+          const m = EVERY_PATTERN.exec(e);
+          return m && Number(m[1]) >= 1 ? undefined : `Invalid schedule recurring every format: ${e}`;
+        },
+      })),
+      onWeekDay: maybe(arrayOf(string(), {
+        minSize: 1,
+        check: (days) => {
+          const bad = (days as string[]).filter((d) => !WEEKDAY_PATTERN.test(d));
+          return bad.length ? `Invalid onWeekDay values in recurring schedule: ${bad.join(',')}` : undefined;
+        },
+      })),
+      onMonthDay: maybe(arrayOf(number({ min: 1, max: 31, check: integer('onMonthDay') }), { minSize: 1 })),
+      onMonth: maybe(arrayOf(number({ min: 1, max: 12, check: integer('onMonth') }), { minSize: 1 })),
+      occurrences: maybe(number({ min: 1, check: integer('occurrences') })),
+    })),
+  }, { check: scheduleProblem });
+}
+
+/** `scope.alerting.query.kql`, every level required once `scope` is given. */
+const scope = () => object({ alerting: object({ query: object({ kql: string() }) }) });
 
 export interface WindowFields {
   title?: string;
@@ -118,19 +82,17 @@ export interface WindowFields {
  * optional but never null: the schema has no way to clear it once set.
  */
 export function windowBody(body: unknown, partial: boolean, now: Date): WindowFields {
-  const b = object(body ?? (partial ? {} : undefined), 'request body', ['title', 'enabled', 'schedule', 'scope']);
-  const out: WindowFields = {};
-  if (b.title !== undefined || !partial) out.title = string(b.title, 'request body.title');
-  if (b.enabled !== undefined) out.enabled = boolean(b.enabled, 'request body.enabled');
-  if (b.schedule !== undefined || !partial) {
-    const schedule = object(b.schedule, 'request body.schedule', ['custom']);
-    out.schedule = { custom: customSchedule(schedule.custom, 'request body.schedule.custom', now) };
-  }
-  if (b.scope !== undefined) {
-    const scope = object(b.scope, 'request body.scope', ['alerting']);
-    const alerting = object(scope.alerting, 'request body.scope.alerting', ['query']);
-    const query = object(alerting.query, 'request body.scope.alerting.query', ['kql']);
-    out.scope = { alerting: { query: { kql: string(query.kql, 'request body.scope.alerting.query.kql') } } };
-  }
-  return out;
+  const schedule = object({ custom: scheduleSchema(now) });
+  const fields = {
+    title: partial ? maybe(string()) : string(),
+    enabled: maybe(boolean()),
+    schedule: partial ? maybe(schedule) : schedule,
+    scope: maybe(scope()),
+  };
+  return validateRequest<WindowFields>(object(fields), body ?? (partial ? {} : null));
+}
+
+/** A custom schedule alone, for callers that hold one outside a request body. */
+export function customSchedule(v: unknown, path: string, now: Date): CustomSchedule {
+  return validateRequest<CustomSchedule>(scheduleSchema(now), v, path);
 }

@@ -4,7 +4,7 @@ import { findConnector } from '../connectors/index.js';
 import { applyTypeDefaults, defaultFrequency, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
 import { isEcsField } from './ecs.js';
 import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
-import { formatIssues, parseBody, type Issue, type Schema } from './zod.js';
+import { parseRequest, requestIssuesError, type Issue, type Schema } from '../../zod.js';
 import type { StoredRule } from './state.js';
 
 /** Who writes, where, and when: what every rule write needs besides the body. */
@@ -27,16 +27,10 @@ export function ruleParameters(rule: StoredRule): Record<string, any> {
 export const securityError = (status: number, message: string) => new EmuError(status, message, 'security');
 
 /** Route-schema failures are platform-shaped even on security routes (wire-facts 0.3). */
-export function bodyIssuesError(issues: Issue[]): EmuError {
-  return new EmuError(400, `[request body]: ${formatIssues(issues)}`, 'platform');
-}
+export const bodyIssuesError = (issues: Issue[]): EmuError => requestIssuesError(issues);
 
 /** The body as the route schema leaves it (unknown keys stripped), or the route's 400. */
-export function parseRequestBody<T>(schema: Schema<T>, body: unknown): T {
-  const { value, issues } = parseBody(schema, body);
-  if (issues.length) throw bodyIssuesError(issues);
-  return value;
-}
+export const parseRequestBody = <T>(schema: Schema<T>, body: unknown): T => parseRequest(schema, body);
 
 /**
  * The route's own checks after the schema answer a security 400 whose message is the list of

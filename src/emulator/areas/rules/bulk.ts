@@ -3,7 +3,7 @@ import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
 import { buildNewRule, exportable, finishUpdate, parseRequestBody, resolveActions, ruleParameters, securityError, withEnabled, type Writer } from './build.js';
 import { alertsFilter, frequency } from './fields.js';
-import { array, boolean, enumOf, literal, nonEmptyString, object, optional, string, union } from './zod.js';
+import { array, boolean, enumOf, literal, nonEmptyString, object, optional, string, union } from '../../zod.js';
 import { filteredRules, writer } from './crud.js';
 import { ruleById, rulesState, saveRule, deleteRule, type StoredRule } from './state.js';
 import { exportResponse } from './transfer.js';

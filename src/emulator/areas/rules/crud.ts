@@ -4,7 +4,7 @@ import type { EmuRequest, EmuResponse } from '../../router.js';
 import { buildNewRule, parseRequestBody, patchRule, replaceRule, requestProblemsError, schemaOptions, securityError, type Writer } from './build.js';
 import { FilterError, parseRuleFilter } from './filter.js';
 import { createSchema, patchSchema, ruleRequestProblems, typePatchSchema, updateSchema, type RuleType } from './schema.js';
-import { formatIssues, parseBody } from './zod.js';
+import { formatIssues, parseBody } from '../../zod.js';
 import { allRules, deleteRule, ruleById, ruleByRuleId, rulesState, saveRule, type RulesState, type StoredRule } from './state.js';
 
 /** Rule CRUD and _find (service-api.md Detection engine; wire-facts 2.1, 2.2). */

@@ -1,7 +1,8 @@
 import type { EmulatorContext } from '../../context.js';
-import { EmuError } from '../../errors.js';
+import { parseRequest } from '../../zod.js';
+import { CreateRuleExceptionsBody } from './exception-schemas.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { finishUpdate, requireObjectBody, ruleParameters, securityError } from './build.js';
+import { finishUpdate, ruleParameters, securityError } from './build.js';
 import { writer } from './crud.js';
 import { ruleById, rulesState, saveRule, type StoredRule } from './state.js';
 
@@ -10,9 +11,6 @@ import { ruleById, rulesState, saveRule, type StoredRule } from './state.js';
  * exception list (`type: rule_default`), creating that list and linking it in `exceptions_list`
  * the first time. The items are kept with the rules of the space, per list.
  */
-
-const ENTRY_TYPES = ['match', 'match_any', 'list', 'exists', 'wildcard', 'nested'];
-const OS_TYPES = ['linux', 'macos', 'windows'];
 
 interface ExceptionsState {
   /** Items by list_id, then by item_id. */
@@ -23,31 +21,11 @@ function exceptionsState(ctx: EmulatorContext, space: string): ExceptionsState {
   return ctx.store.area<ExceptionsState>(space, 'rule_exceptions', () => ({ items: {} }));
 }
 
-function itemIssues(item: unknown, i: number): string[] {
-  const p = `items.${i}`;
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return [`${p}: Expected object`];
-  const it = item as Record<string, any>;
-  const issues: string[] = [];
-  for (const key of ['name', 'description']) if (typeof it[key] !== 'string' || it[key] === '') issues.push(`${p}.${key}: Required`);
-  if (it.type !== 'simple') issues.push(`${p}.type: Invalid literal value, expected "simple"`);
-  if (!Array.isArray(it.entries) || it.entries.length === 0) issues.push(`${p}.entries: Array must contain at least 1 element(s)`);
-  else it.entries.forEach((e: any, j: number) => {
-    if (typeof e?.field !== 'string' || e.field === '') issues.push(`${p}.entries.${j}.field: Required`);
-    if (!ENTRY_TYPES.includes(e?.type)) issues.push(`${p}.entries.${j}.type: Invalid discriminator value. Expected ${ENTRY_TYPES.map((t) => `'${t}'`).join(' | ')}`);
-    if (e?.type !== 'nested' && !['included', 'excluded'].includes(e?.operator)) issues.push(`${p}.entries.${j}.operator: Invalid enum value. Expected 'included' | 'excluded'`);
-  });
-  if (it.os_types !== undefined && (!Array.isArray(it.os_types) || it.os_types.some((o: unknown) => !OS_TYPES.includes(o as string)))) {
-    issues.push(`${p}.os_types: Invalid enum value. Expected 'linux' | 'macos' | 'windows'`);
-  }
-  if (it.namespace_type !== undefined && it.namespace_type !== 'single') issues.push(`${p}.namespace_type: rule default lists are single-space`);
-  return issues;
-}
-
 export function addRuleExceptions(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const body = requireObjectBody(req.body);
-  if (!Array.isArray(body.items)) throw new EmuError(400, '[request body]: items: Required', 'platform');
-  const issues = body.items.flatMap((item: unknown, i: number) => itemIssues(item, i));
-  if (issues.length) throw new EmuError(400, `[request body]: ${issues.join(', ')}`, 'platform');
+  const body = parseRequest(CreateRuleExceptionsBody, req.body) as { items: Array<Record<string, any>> };
+  // A rule's default list lives in the rule's space only, so its items cannot be agnostic.
+  const agnostic = body.items.findIndex((item) => item.namespace_type === 'agnostic');
+  if (agnostic >= 0) throw securityError(400, `items.${agnostic}.namespace_type: rule default lists are single-space`);
   const state = rulesState(ctx, req.space);
   const rule = ruleById(state, req.params.id);
   if (!rule) throw securityError(404, `rule with id: "${req.params.id}" not found`);

@@ -1,7 +1,7 @@
 import {
   array, boolean, enumOf, int, literal, nonEmptyString, nullable, object, optional, string, union, unknown,
   type Schema,
-} from './zod.js';
+} from '../../zod.js';
 
 /**
  * The field schemas of a detection rule request, as the server's generated ones declare them

@@ -2,7 +2,7 @@ import { BASE_DEFAULTABLE, BASE_OPTIONAL, BASE_REQUIRED, RULE_TYPES, typeFields,
 import {
   array, boolean, discriminated, int, nonEmptyString, object, optional, partial, string, union, unknown, uuid,
   type Issue, type Schema,
-} from './zod.js';
+} from '../../zod.js';
 
 export { RULE_TYPES, SEVERITIES, NOTIFY_WHEN, isRuleType, type RuleType } from './fields.js';
 

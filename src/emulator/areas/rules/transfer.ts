@@ -4,8 +4,9 @@ import type { EmuRequest, EmuResponse } from '../../router.js';
 import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
 import { buildNewRule, exportable, replaceRule, schemaOptions, securityError } from './build.js';
 import { importSchema } from './schema.js';
-import { formatIssues, parseBody } from './zod.js';
+import { array, formatIssues, object, parseBody, parseRequest, string } from '../../zod.js';
 import { writer } from './crud.js';
+import { importExceptions, isExceptionLine } from './import-exceptions.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 
 /** _export and _import of rules as NDJSON (wire-facts 0.2 and 2.1). */
@@ -79,23 +80,21 @@ export function exportResponse(
   };
 }
 
+/** ExportRulesRequestBody (K-DE/rule_management/export_rules/export_rules_route.gen.ts): `{objects: [{rule_id}]}`, nullable. */
+const ExportRulesBody = object({ objects: array(object({ rule_id: string() })) });
+
 export function exportRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const excludeDetails = booleanParam(req, 'exclude_export_details');
   const fileName = req.query.get('file_name') ?? 'export.ndjson';
   const state = rulesState(ctx, req.space);
-  const body = req.body;
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
-    throw new EmuError(400, '[request body]: Expected object', 'platform');
-  }
-  const objects = body?.objects;
-  if (objects === undefined || objects === null) {
+  // An empty request body reaches the route as null, which the nullable schema takes: export all.
+  const body = req.body === undefined || req.body === null ? null : (parseRequest(ExportRulesBody, req.body) as { objects: Array<{ rule_id: string }> });
+  if (body === null) {
     const rules = allRules(state);
     if (rules.length > MAX_RULES) throw securityError(400, `Can't export more than ${MAX_RULES} rules`);
     return exportResponse(ctx, req.space, rules.map(exportable), [], excludeDetails, fileName);
   }
-  if (!Array.isArray(objects) || objects.some((o) => typeof o?.rule_id !== 'string')) {
-    throw new EmuError(400, '[request body]: objects: Expected array of {rule_id: string}', 'platform');
-  }
+  const objects = body.objects;
   if (objects.length > MAX_RULES) throw securityError(400, `Can't export more than ${MAX_RULES} rules`);
   const found: Record<string, any>[] = [];
   const missing: string[] = [];
@@ -115,7 +114,7 @@ interface ImportError {
 
 export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const overwrite = booleanParam(req, 'overwrite');
-  booleanParam(req, 'overwrite_exceptions');
+  const overwriteExceptions = booleanParam(req, 'overwrite_exceptions');
   const overwriteConnectors = booleanParam(req, 'overwrite_action_connectors');
   booleanParam(req, 'as_new_list');
   if (!req.file) throw new EmuError(400, '[request body]: file: Required', 'platform');
@@ -124,6 +123,7 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
 
   const ruleLines: Array<Record<string, any> | Error> = [];
   const connectorLines: Record<string, any>[] = [];
+  const exceptionLines: Record<string, any>[] = [];
   for (const line of req.file.content.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     let parsed: any;
@@ -139,12 +139,17 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
         connectorLines.push(parsed);
         continue;
       }
-      // Exception lists and items travel in the same file; they belong to the exceptions API.
-      if ('list_id' in parsed && !('rule_id' in parsed)) continue;
+      // Exception lists and items travel in the same file, ahead of the rules that use them.
+      if (isExceptionLine(parsed)) {
+        exceptionLines.push(parsed);
+        continue;
+      }
     }
     ruleLines.push(parsed);
   }
   if (ruleLines.length > MAX_RULES) throw securityError(400, `Can't import more than ${MAX_RULES} rules`);
+
+  const exceptions = importExceptions(ctx, req.space, req.user, exceptionLines, overwriteExceptions);
 
   const connectorErrors: ImportError[] = [];
   let connectorsImported = 0;
@@ -226,9 +231,9 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
       success_count: imported,
       rules_count: ruleLines.length,
       errors,
-      exceptions_success: true,
-      exceptions_success_count: 0,
-      exceptions_errors: [],
+      exceptions_success: exceptions.success,
+      exceptions_success_count: exceptions.success_count,
+      exceptions_errors: exceptions.errors,
       action_connectors_success: connectorErrors.length === 0,
       action_connectors_success_count: connectorsImported,
       action_connectors_errors: connectorErrors,

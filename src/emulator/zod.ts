@@ -1,3 +1,5 @@
+import { EmuError } from './errors.js';
+
 /**
  * A small request-body parser that behaves the way the server's generated zod (v4) schemas do on
  * the security routes, so that the emulator accepts, strips and rejects exactly what they do:
@@ -226,4 +228,19 @@ export function parseBody<T>(schema: Schema<T>, body: unknown): { value: T; issu
   const issues: Issue[] = [];
   const value = schema.parse(body, [], issues);
   return { value, issues };
+}
+
+/**
+ * A route-schema failure: a platform-shaped 400 even on security routes (wire-facts 0.3), its
+ * message prefixed with the request part (`[request body]: name: ...`).
+ */
+export function requestIssuesError(issues: Issue[], namespace = 'request body'): EmuError {
+  return new EmuError(400, `[${namespace}]: ${formatIssues(issues)}`, 'platform');
+}
+
+/** A request part as the route schema leaves it (unknown keys stripped), or the route's 400. */
+export function parseRequest<T>(schema: Schema<T>, value: unknown, namespace = 'request body'): T {
+  const { value: parsed, issues } = parseBody(schema, value);
+  if (issues.length) throw requestIssuesError(issues, namespace);
+  return parsed;
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.js';
+import { badRequest } from './errors.js';
 
 /**
  * A small model of the server's route validation library (the one Fleet and platform routes declare
@@ -32,7 +32,7 @@ export type Schema =
   | { kind: 'oneOf'; options: Schema[] }
   | { kind: 'array'; items: Schema; minSize?: number; maxSize?: number; check?: (v: unknown[]) => string | undefined }
   | { kind: 'record'; values: Schema; check?: (v: Record<string, unknown>) => string | undefined }
-  | { kind: 'object'; props: Record<string, Schema> };
+  | { kind: 'object'; props: Record<string, Schema>; check?: (v: Record<string, any>) => string | undefined };
 
 /** Builders named after the library's own, so a schema here reads like the route's declaration. */
 export const schema = {
@@ -47,7 +47,8 @@ export const schema = {
   nullable: (inner: Schema): Schema => ({ kind: 'oneOf', options: [inner, { kind: 'literal', value: null }] }),
   arrayOf: (items: Schema, o: { minSize?: number; maxSize?: number; check?: (v: unknown[]) => string | undefined } = {}): Schema => ({ kind: 'array', items, ...o }),
   recordOf: (values: Schema, o: { check?: (v: Record<string, unknown>) => string | undefined } = {}): Schema => ({ kind: 'record', values, ...o }),
-  object: (props: Record<string, Schema>): Schema => ({ kind: 'object', props }),
+  /** An object of these keys only; `check` is the declaration's `validate`, run on the whole validated object. */
+  object: (props: Record<string, Schema>, o: { check?: (v: Record<string, any>) => string | undefined } = {}): Schema => ({ kind: 'object', props, ...o }),
 };
 
 export interface SchemaIssue {
@@ -100,7 +101,7 @@ function parsedJson(value: unknown, what: 'object' | 'array' | 'record', path: s
   }
 }
 
-function checkObject(props: Record<string, Schema>, raw: unknown, path: string[]): Outcome {
+function checkObject(props: Record<string, Schema>, raw: unknown, path: string[], validate?: (v: Record<string, any>) => string | undefined): Outcome {
   const parsed = parsedJson(raw, 'object', path);
   if (parsed.issue) return parsed;
   const value = parsed.value;
@@ -114,7 +115,8 @@ function checkObject(props: Record<string, Schema>, raw: unknown, path: string[]
   for (const key of Object.keys(value)) {
     if (!(key in props)) return fail('definition for this key is missing', [...path, key]);
   }
-  return { value: out };
+  const problem = validate?.(out);
+  return problem ? fail(problem, path) : { value: out };
 }
 
 function check(s: Schema, value: unknown, path: string[]): Outcome {
@@ -182,7 +184,7 @@ function check(s: Schema, value: unknown, path: string[]): Outcome {
       return problem ? fail(problem, path) : { value: out };
     }
     case 'object':
-      return checkObject(s.props, value, path);
+      return checkObject(s.props, value, path, s.check);
   }
 }
 
