@@ -1,6 +1,6 @@
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
-import { defaultSpace, readConfig, type CommonOptions, type Io } from './context.js';
+import { defaultSpace, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
 
 export interface ValidateOptions extends CommonOptions {
@@ -10,7 +10,7 @@ export interface ValidateOptions extends CommonOptions {
 /** `svcform validate`: offline checks only; never contacts a server. */
 export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
   const config = readConfig(opts, paths);
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG });
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (opts.json) {

@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { DocPath } from './types.js';
 import { parsePointer } from '../common/pointer.js';
+import { escapeControls, shortText } from './short-text.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -42,12 +43,27 @@ export function schemaValidator(file: string): ValidateFunction {
   return fn;
 }
 
-/** `spec.actions[0].id` from ['spec', 'actions', 0, 'id']. */
+/** Longer field paths keep their start and end around an ellipsis. */
+const FIELD_PATH_MAX = 200;
+
+/**
+ * `spec.actions[0].id` from ['spec', 'actions', 0, 'id']. A very long key is shortened with an
+ * ellipsis, and so is the path of a deeply nested value (its start and its end are what locate it).
+ */
 export function displayField(path: DocPath): string {
   let out = '';
   for (const step of path) {
     if (typeof step === 'number') out += `[${step}]`;
-    else out += out ? `.${step}` : step;
+    else out += out ? `.${shortText(step)}` : shortText(step);
+    if (out.length > 4 * FIELD_PATH_MAX) break;
+  }
+  if (out.length > FIELD_PATH_MAX) {
+    let tail = '';
+    for (let i = path.length - 1; i >= 0 && tail.length < FIELD_PATH_MAX / 2; i--) {
+      const step = path[i];
+      tail = (typeof step === 'number' ? `[${step}]` : `.${shortText(step)}`) + tail;
+    }
+    out = `${out.slice(0, FIELD_PATH_MAX / 2)}…${tail}`;
   }
   return out || '(document)';
 }
@@ -64,40 +80,47 @@ function pointerToPath(pointer: string, value: unknown): DocPath {
   return out;
 }
 
+/** Words longer than this get no "did you mean": no field or value svcform knows is near that long. */
+export const SUGGEST_MAX_CHARS = 64;
+
 /**
  * The candidate closest to `word`, if it is close enough to be a likely typo: edit distance with
  * transpositions, case-insensitive, at most 1 for short words and about a third of longer ones.
+ * Bounded work whatever the input: long words are not compared at all, and a candidate whose
+ * length alone puts it out of reach is skipped, so a 10 MB key costs nothing here.
  */
 export function closest(word: string, candidates: string[]): string | undefined {
+  if (word.length > SUGGEST_MAX_CHARS) return undefined;
+  const allowed = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  const lower = word.toLowerCase();
   let best: string | undefined;
-  let bestScore = Infinity;
+  let bestScore = allowed + 1;
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (c.length > SUGGEST_MAX_CHARS || Math.abs(c.length - word.length) >= bestScore) continue;
+    const d = editDistance(lower, c.toLowerCase());
     if (d < bestScore) {
       bestScore = d;
       best = c;
     }
   }
-  const allowed = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
-  return best !== undefined && bestScore <= allowed ? best : undefined;
+  return best;
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1. */
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1. Three rows, not a matrix. */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
+  let before = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let cur = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0].push(j);
-        continue;
-      }
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i].push(d);
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      cur[j] = d;
     }
+    [before, prev, cur] = [prev, cur, before];
   }
-  return rows[a.length][b.length];
+  return prev[b.length];
 }
 
 /**
@@ -202,7 +225,7 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
   const out: SchemaIssue[] = [];
   const seen = new Set<string>();
   const push = (path: DocPath, message: string) => {
-    const key = `${displayField(path)}\u0000${message}`;
+    const key = `${JSON.stringify(path)}\u0000${message}`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push({ path, message });
@@ -215,7 +238,8 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
   const shown = (path: DocPath): string => {
     if (secret(path)) return '(sensitive)';
     const v = valueAt(path);
-    if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+    // JSON.stringify leaves DEL, C1 controls and line separators as they are.
+    if (typeof v === 'string') return escapeControls(JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v));
     if (Array.isArray(v)) return 'a list';
     if (v && typeof v === 'object') return 'a mapping';
     return String(v);

@@ -4,6 +4,7 @@ import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
 import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
+import { quotedText, shortText } from './short-text.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -14,6 +15,11 @@ export interface ValidateOptions {
   redactor?: Redactor;
   /** The kinds manifests may declare (the kinds registry's KIND_CATALOG). */
   kinds: KindCatalog;
+  /**
+   * The repository root (absolute): ${file:...} and items_file read only regular files inside it.
+   * The CLI passes --root, else the directory of svcform.yaml, else the working directory (the default here).
+   */
+  root?: string;
 }
 
 export interface ValidationResult {
@@ -62,24 +68,25 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const raw = doc.value as Record<string, any>;
   const kind = raw.kind;
   const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
-  const subject = typeof kind === 'string' && name !== undefined ? subjectOf({ kind, name }) : typeof kind === 'string' ? kind : undefined;
+  const subject = typeof kind === 'string' && name !== undefined ? subjectOf({ kind: shortText(kind), name: shortText(name) }) : typeof kind === 'string' ? shortText(kind) : undefined;
   const error = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), subject, message });
   // Without a kind svcform knows, a `Kind/name` subject would only repeat the mistake.
   const kindError = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), message });
   if (raw.apiVersion === undefined) error([], `apiVersion is required (${API_VERSION})`);
-  else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${JSON.stringify(raw.apiVersion)}`);
+  else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${shortText(JSON.stringify(raw.apiVersion) ?? String(raw.apiVersion))}`);
   if (typeof kind !== 'string') {
     if (kind === undefined) kindError([], `kind is required: one of ${options.kinds.kinds().join(', ')}`);
-    else kindError(['kind'], `kind must be one of ${options.kinds.kinds().join(', ')}, not ${JSON.stringify(kind)}`);
+    else kindError(['kind'], `kind must be one of ${options.kinds.kinds().join(', ')}, not ${shortText(JSON.stringify(kind) ?? String(kind))}`);
     return undefined;
   }
   const adapter = lookup(kind);
   if (!adapter) {
     const near = closest(kind, options.kinds.kinds());
-    kindError(['kind'], `unknown kind ${JSON.stringify(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${options.kinds.kinds().join(', ')}`);
+    kindError(['kind'], `unknown kind ${quotedText(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${options.kinds.kinds().join(', ')}`);
     return undefined;
   }
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
+  const root = options.root ?? process.cwd();
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
   out.push(...interpolated.diagnostics);
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
@@ -110,6 +117,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     posOf: doc.posOf,
     secretPointers,
     dir: doc.dir,
+    root,
   };
   let issues: CheckIssue[] = [];
   try {
@@ -136,7 +144,8 @@ function specPointer(path: DocPath): string | undefined {
  * secret past text redaction: secret names are shown as (sensitive) here.
  */
 function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor): void {
-  const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : JSON.stringify(name));
+  const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : quotedText(name));
+  const subject = (r: Resource) => subjectOf({ kind: r.kind, name: shortText(r.name) });
   const seen = new Map<string, Resource>();
   for (const r of resources) {
     const key = `${r.kind}\u0000${r.space}\u0000${r.name}`;
@@ -146,7 +155,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
       out.push({
         severity: 'error',
         pos: r.posOf(['metadata', 'name']),
-        subject: subjectOf(r),
+        subject: subject(r),
         message: `duplicate ${r.kind} ${quoted(r.name)} in space ${r.space}: also declared at ${at.file}:${at.line}:${at.col}`,
       });
     } else seen.set(key, r);
@@ -158,7 +167,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
         out.push({
           severity: 'warning',
           pos: r.posOf(ref.path),
-          subject: subjectOf(r),
+          subject: subject(r),
           message: `${displayField(ref.path)} names ${ref.kind} ${quoted(ref.name, pointer !== undefined && r.secretPointers.has(pointer))}, which no manifest declares in space ${r.space}; it must exist on the server`,
         });
       }

@@ -212,6 +212,14 @@ const CASES: FixtureCase[] = [
     mistake: '`kuery` instead of `kql` in the scope',
     errors: ['10:7 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kql is required', '11:9 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kuery is not a known field (known fields: kql)'],
   },
+  {
+    fixture: 'value-list/items-file-outside-root.yaml',
+    mistake: 'an items_file outside the repository root (an absolute path, a device): refused without reading it',
+    errors: [
+      '10:3 ValueList/bad-domains: items_file cannot be read: /etc/passwd: it is outside the repository root',
+      '20:3 ValueList/zeros: items_file cannot be read: /dev/zero: it is outside the repository root',
+    ],
+  },
 ];
 
 describe('svcform validate: Connector, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery and MaintenanceWindow manifests', () => {
