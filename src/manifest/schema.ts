@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { DocPath } from './types.js';
 import { parsePointer } from '../common/pointer.js';
 import { escapeControls, shortText } from './short-text.js';
+import { isTimeZone } from './time-zone.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -35,6 +36,9 @@ export function schemaValidator(file: string): ValidateFunction {
     if (!ajv) {
       ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
       addFormats(ajv);
+      // What the maintenance window API accepts as a schedule's timezone (time-zone.ts). Empty is
+      // left to minLength, which says so in plainer words.
+      ajv.addFormat('time-zone', { type: 'string', validate: (tz: string) => tz === '' || isTimeZone(tz) });
     }
     const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
     fn = ajv.compile(schema);
@@ -143,6 +147,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '\\S': 'not blank',
   '^(?!.*\\.\\.)[^/]+$': 'without / or ..',
   '^[1-9][0-9]*$': 'a positive whole number',
+  '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': 'text without control characters such as a newline or a tab',
+  '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$': 'lower-case letters, digits and - only, starting and ending with a letter or digit',
 };
 
 export const FORMAT_WORDS: Record<string, string> = {
@@ -153,6 +159,7 @@ export const FORMAT_WORDS: Record<string, string> = {
   hostname: 'a host name',
   ipv4: 'an IPv4 address',
   ipv6: 'an IPv6 address',
+  'time-zone': 'an IANA time zone such as Europe/Berlin, America/New_York or UTC',
 };
 
 const TYPE_WORDS: Record<string, string> = {

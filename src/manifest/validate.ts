@@ -5,6 +5,7 @@ import { closest, describeSchemaErrors, displayField, schemaValidator } from './
 import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
+import { unsendableNumbers } from './numbers.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -91,6 +92,12 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   const failed = new Set(interpolated.failedPaths.map(pathKey));
+  // JSON cannot carry .inf or .nan, and whole numbers past 2^53 change on the way: an error at the
+  // number whatever the field (the schema's bounds do not catch +infinity where there is no maximum).
+  for (const issue of unsendableNumbers(value)) {
+    failed.add(pathKey(issue.path));
+    error(issue.path, issue.message);
+  }
   const validate = schemaValidator(adapter.schema);
   // apiVersion has its own message above; the schema judges the rest of the document.
   const checked = value.apiVersion === API_VERSION ? value : { ...value, apiVersion: API_VERSION };
