@@ -50,7 +50,8 @@ export function findConfigFile(explicit: string | undefined, paths: string[]): s
   return undefined;
 }
 
-export function loadConfig(file: string | undefined, knownKinds: string[], env: NodeJS.ProcessEnv = process.env): SvcformConfig {
+/** `root` bounds the files its ${file:...} references may read (default: the file's directory). */
+export function loadConfig(file: string | undefined, knownKinds: string[], env: NodeJS.ProcessEnv = process.env, root?: string): SvcformConfig {
   if (!file) return { manage: [], ignore: [], areas: {} };
   if (!existsSync(file)) throw new ConfigError([{ severity: 'error', pos: { file, line: 1, col: 1 }, message: 'configuration file not found' }]);
   const parsed = parseManifestText(readFileSync(file, 'utf8'), file);
@@ -59,7 +60,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
   if (!doc) return { file, manage: [], ignore: [], areas: {} };
   const errors: Diagnostic[] = [];
   const fail = (path: Array<string | number>, message: string) => errors.push({ severity: 'error', pos: doc.posOf(path), message });
-  const { value, diagnostics } = interpolate(doc.value, { env, dir: doc.dir, redactor, posOf: doc.posOf });
+  const { value, diagnostics } = interpolate(doc.value, { env, dir: doc.dir, root: root ?? doc.dir, redactor, posOf: doc.posOf });
   errors.push(...diagnostics);
   const raw = value as Record<string, any>;
   for (const key of Object.keys(raw)) if (!TOP_KEYS.has(key)) fail([key], `${key} is not a known setting (known: ${[...TOP_KEYS].join(', ')})`);

@@ -1,5 +1,5 @@
-import { chmodSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SvcClient, validateSpaces } from '../client/client.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
@@ -96,6 +96,8 @@ export interface CommonOptions {
   url?: string;
   space?: string;
   config?: string;
+  /** Repository root for files manifests name (see rootOf). */
+  root?: string;
   select?: string[];
   concurrency?: string;
   color?: boolean;
@@ -132,9 +134,30 @@ export function colorsFor(opts: CommonOptions, io: Io, stream: 'out' | 'err'): C
   return colors(colorSupported({ colorFlag: opts.color, env: io.env, isTTY: stream === 'out' ? io.outTty : io.errTty }));
 }
 
+/**
+ * The repository root: ${file:...} and items_file read only regular files inside it, so a pull
+ * request cannot make a run send /proc/self/environ or ../../.ssh/id_rsa to the server. --root,
+ * else the directory of the configuration file, else the working directory.
+ */
+export function rootOf(opts: CommonOptions, config: { file?: string }): string {
+  if (opts.root !== undefined) {
+    const root = resolve(opts.root);
+    let st;
+    try {
+      st = statSync(root);
+    } catch {
+      throw new UsageError(`--root ${opts.root}: no such directory`);
+    }
+    if (!st.isDirectory()) throw new UsageError(`--root ${opts.root}: not a directory`);
+    return root;
+  }
+  return config.file ? dirname(config.file) : process.cwd();
+}
+
 export function readConfig(opts: CommonOptions, paths: string[]): SvcformConfig {
   try {
-    return loadConfig(findConfigFile(opts.config, paths), knownKinds());
+    const file = findConfigFile(opts.config, paths);
+    return loadConfig(file, knownKinds(), process.env, file ? rootOf(opts, { file }) : undefined);
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`invalid configuration:\n${err.message}`);
     throw err;

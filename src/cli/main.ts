@@ -33,6 +33,7 @@ function common(cmd: Command): Command {
     .option('--url <url>', 'server URL (or SVC_URL, or url in svcform.yaml); `embedded` for the embedded emulator')
     .option('--space <id>', 'space for manifests without metadata.space (default: svcform.yaml space, then "default")')
     .option('--config <file>', 'configuration file (default: ./svcform.yaml, then beside the first PATH)')
+    .option('--root <dir>', 'repository root: ${file:...} and items_file may read only files inside it (default: the directory of svcform.yaml, else the working directory)')
     .option('--select <kind/name>', 'only this resource (repeatable; * matches any characters)', collect)
     .option('--concurrency <n>', 'changes and requests in flight at once (default 8)')
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')

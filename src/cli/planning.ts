@@ -5,7 +5,7 @@ import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
-import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import { defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -16,7 +16,7 @@ export interface Planned {
 
 /** Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error. */
 export function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Resource[] {
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG });
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;

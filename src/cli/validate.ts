@@ -1,7 +1,7 @@
 import { displayPath } from '../manifest/load.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
-import { defaultSpace, readConfig, type CommonOptions, type Io } from './context.js';
+import { defaultSpace, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
 
 export interface ValidateOptions extends CommonOptions {
@@ -12,7 +12,7 @@ export interface ValidateOptions extends CommonOptions {
 export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
   const config = readConfig(opts, paths);
   const started = Date.now();
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG });
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);

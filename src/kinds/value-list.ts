@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Requester } from '../client/types.js';
+import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
+import { shortText } from '../manifest/short-text.js';
 import type { Resource } from '../manifest/types.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import type { KindAdapter, LiveObject } from './types.js';
@@ -34,15 +35,25 @@ function valueSet(values: Iterable<unknown>): string[] {
 }
 
 // A manifest's items_file is read once per loaded resource, however often it is normalized.
-const fileValuesCache = new WeakMap<Resource, string[]>();
+const fileValuesCache = new WeakMap<Resource, string[] | Error>();
 
-/** The values of a manifest's items_file, read once however often the resource is checked or compared. */
-function fileValues(res: Resource): string[] {
+/**
+ * The values of a manifest's items_file, read once however often the resource is checked or
+ * compared: a regular file inside the repository root, at most MAX_ITEMS_FILE_BYTES (confined-file.ts).
+ */
+function readFileValues(res: Resource): string[] | Error {
   let values = fileValuesCache.get(res);
   if (!values) {
-    values = valueSet(parseValues(readFileSync(resolve(res.dir, res.spec.items_file), 'utf8')));
+    const read = readConfinedFile(res.spec.items_file, { root: res.root, base: res.dir, maxBytes: MAX_ITEMS_FILE_BYTES });
+    values = read.text !== undefined ? valueSet(parseValues(read.text)) : new Error(`items_file cannot be read: ${shortText(res.spec.items_file)}${isAbsolute(res.spec.items_file) ? "" : " (relative to this manifest)"}: ${read.error}`);
     fileValuesCache.set(res, values);
   }
+  return values;
+}
+
+function fileValues(res: Resource): string[] {
+  const values = readFileValues(res);
+  if (values instanceof Error) throw values;
   return values;
 }
 
@@ -119,14 +130,8 @@ export const valueListAdapter: KindAdapter = {
 
   check(res) {
     if (typeof res.spec.items_file !== 'string') return [];
-    try {
-      fileValues(res);
-      return [];
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code ?? (err as Error).message;
-      return [{ path: ['spec', 'items_file'], message: `items_file cannot be read: ${res.spec.items_file} (relative to this manifest): ${why}` }];
-    }
+    const values = readFileValues(res);
+    return values instanceof Error ? [{ path: ['spec', 'items_file'], message: values.message }] : [];
   },
 
   async list(ctx, space) {

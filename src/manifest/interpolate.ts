@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { MAX_REFERENCE_BYTES, readConfinedFile } from './confined-file.js';
 import type { Redactor } from './redact.js';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
+import { shortText } from './short-text.js';
 
 export interface InterpolationContext {
   env: NodeJS.ProcessEnv;
   /** Directory of the manifest: base of ${file:...} paths. */
   dir: string;
+  /** The repository root: ${file:...} reads only regular files inside it (confined-file.ts). */
+  root: string;
   redactor: Redactor;
   posOf(path: DocPath): SourcePos;
   subject?: string;
@@ -21,15 +23,47 @@ export interface InterpolationResult {
   diagnostics: Diagnostic[];
 }
 
-// `$${` escapes a literal `${`; only the env and file forms are interpolated, so other `${...}`
-// text (a query, a template) passes through untouched.
-const TOKEN = /\$\$\{|\$\{(env|file):([^}]*)\}/g;
+type Piece = { text: string } | { escape: true } | { source: 'env' | 'file'; arg: string };
+
+/**
+ * The pieces of a string: literal text, `$${` (a literal `${`), and ${env:...} / ${file:...}
+ * references; other `${...}` text (a query, a template) is literal. One pass, linear in the
+ * length: a reference without its closing brace ends the search, as no later one could close.
+ */
+function pieces(s: string): Piece[] {
+  const out: Piece[] = [];
+  let literal = 0;
+  let i = s.indexOf('$');
+  while (i >= 0 && i < s.length) {
+    if (s.startsWith('$${', i)) {
+      if (i > literal) out.push({ text: s.slice(literal, i) });
+      out.push({ escape: true });
+      literal = i + 3;
+      i = s.indexOf('$', literal);
+      continue;
+    }
+    const source = s.startsWith('${env:', i) ? 'env' : s.startsWith('${file:', i) ? 'file' : undefined;
+    if (source) {
+      const close = s.indexOf('}', i);
+      if (close < 0) break;
+      if (i > literal) out.push({ text: s.slice(literal, i) });
+      out.push({ source, arg: s.slice(i + source.length + 3, close) });
+      literal = close + 1;
+      i = s.indexOf('$', literal);
+      continue;
+    }
+    i = s.indexOf('$', i + 1);
+  }
+  if (literal < s.length) out.push({ text: s.slice(literal) });
+  return out;
+}
 
 /**
  * Replaces ${env:NAME} and ${file:path} in every string of a document (the input is not modified;
  * unchanged parts are shared with it). A missing variable or an unreadable file is an error at the
- * string's position. File contents lose one trailing newline,
- * as secret files are usually written with one.
+ * string's position; so is a file outside the repository root, one that is not a regular file, and
+ * one over MAX_REFERENCE_BYTES. File contents lose one trailing newline, as secret files are
+ * usually written with one.
  */
 export function interpolate(root: unknown, ctx: InterpolationContext): InterpolationResult {
   const secretPaths: DocPath[] = [];
@@ -38,54 +72,63 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
   const fileCache = new Map<string, string | Error>();
 
   const readSecretFile = (rel: string): string | Error => {
-    const abs = resolve(ctx.dir, rel);
-    if (!fileCache.has(abs)) {
-      try {
-        fileCache.set(abs, readFileSync(abs, 'utf8').replace(/\r?\n$/, ''));
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        const why =
-          code === 'ENOENT' ? `file not found: ${rel}` : code === 'EISDIR' ? `${rel} is a directory, not a file` : code === 'EACCES' ? `cannot read ${rel}: permission denied` : `cannot read ${rel}: ${code ?? (err as Error).message}`;
-        fileCache.set(abs, new Error(why));
-      }
+    const key = `${ctx.dir}\u0000${rel}`;
+    if (!fileCache.has(key)) {
+      const read = readConfinedFile(rel, { root: ctx.root, base: ctx.dir, maxBytes: MAX_REFERENCE_BYTES });
+      const shown = shortText(rel);
+      fileCache.set(
+        key,
+        read.text !== undefined
+          ? read.text.replace(/\r?\n$/, '')
+          : new Error(read.error === 'no such file' ? `file not found: ${shown}` : read.error.startsWith('it ') ? `${shown} ${read.error.slice(3)}` : `cannot read ${shown}: ${read.error}`),
+      );
     }
-    return fileCache.get(abs)!;
+    return fileCache.get(key)!;
   };
 
   const visitString = (s: string, path: DocPath): string => {
-    if (!s.includes('${')) return s;
     let secret = false;
     const failuresBefore = diagnostics.length;
-    const out = s.replace(TOKEN, (match, source: string | undefined, arg: string | undefined) => {
-      if (match === '$${') return '${';
-      const name = (arg ?? '').trim();
-      if (source === 'env') {
+    let out = '';
+    for (const piece of pieces(s)) {
+      if ('text' in piece) {
+        out += piece.text;
+        continue;
+      }
+      if ('escape' in piece) {
+        out += '${';
+        continue;
+      }
+      const name = piece.arg.trim();
+      const written = `\${${piece.source}:${shortText(name)}}`;
+      if (piece.source === 'env') {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-          diagnostics.push(diag(path, `\${env:${name}}: not a valid environment variable name`));
-          return match;
+          diagnostics.push(diag(path, `${written}: not a valid environment variable name`));
+          continue;
         }
         const v = ctx.env[name];
         if (v === undefined) {
-          diagnostics.push(diag(path, `environment variable ${name} is not set (referenced as \${env:${name}})`));
-          return match;
+          diagnostics.push(diag(path, `environment variable ${name} is not set (referenced as ${written})`));
+          continue;
         }
         secret = true;
         ctx.redactor.add(v);
-        return v;
+        out += v;
+        continue;
       }
       if (name === '') {
         diagnostics.push(diag(path, '${file:}: a path is required'));
-        return match;
+        continue;
       }
       const content = readSecretFile(name);
       if (content instanceof Error) {
-        diagnostics.push(diag(path, `\${file:${name}}: ${content.message}`));
-        return match;
+        diagnostics.push(diag(path, `${written}: ${content.message}`));
+        continue;
       }
       secret = true;
       ctx.redactor.add(content);
-      return content;
-    });
+      out += content;
+    }
     if (diagnostics.length > failuresBefore) {
       // Half-resolved text would be judged by the schema as if it were the value: keep it out of the way.
       failedPaths.push(path);

@@ -170,7 +170,8 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
   };
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    // logLevel error: the library's warnings (a collection as a key) would go to the process's stderr, not to our diagnostics.
+    parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as Document.Parsed[];
   } catch (err) {
     const message = err instanceof RangeError ? 'the document nests too deeply to be read' : (err as Error).message;
     return { docs, diagnostics: [{ severity: 'error', pos: { file: shown, line: 1, col: 1 }, message: `invalid YAML: ${message}` }] };
@@ -209,9 +210,56 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
       diagnostics.push({ severity: 'error', pos: start, message: `invalid YAML: ${words}` });
       return;
     }
+    if (hasCycle(value)) {
+      // `&m {<<: *m}` or `&a [*a]`: the value contains itself, and every later step would walk it forever.
+      diagnostics.push({ severity: 'error', pos: at(cyclicAliasOffset(doc) ?? doc.contents.range?.[0] ?? 0), message: 'invalid YAML: this alias refers to a node that contains it, which would make the document infinite' });
+      return;
+    }
     docs.push({ file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) });
   });
   return { docs, diagnostics };
+}
+
+/** Whether a value contains itself (aliases can make the parsed value cyclic). Iterative: depth is not bounded by the stack. */
+function hasCycle(root: unknown): boolean {
+  const onPath = new Set<object>();
+  const stack: Array<{ node: object; children: unknown[]; next: number }> = [];
+  const enter = (v: unknown): boolean => {
+    if (!v || typeof v !== 'object') return false;
+    if (onPath.has(v)) return true;
+    onPath.add(v);
+    stack.push({ node: v, children: Array.isArray(v) ? v : Object.values(v), next: 0 });
+    return false;
+  };
+  if (enter(root)) return true;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.next < top.children.length) {
+      if (enter(top.children[top.next++])) return true;
+    } else {
+      onPath.delete(top.node);
+      stack.pop();
+    }
+  }
+  return false;
+}
+
+/** Offset of the first alias that sits inside the node it refers to. */
+function cyclicAliasOffset(doc: Document.Parsed): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Alias: (_, alias) => {
+      const target = alias.resolve(doc);
+      const inner = alias.range;
+      const outer = (target as Node | undefined)?.range;
+      if (inner && outer && outer[0] <= inner[0] && inner[1] <= outer[2]) {
+        found = inner[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 function firstLine(s: string): string {
@@ -275,7 +323,8 @@ function describeYamlError(doc: Document.Parsed, e: YAMLError, text: string, lin
       return { offset: col, message: 'this line is indented more than the keys above it, or the value above runs on into it: check the indentation' };
     }
   }
-  if (/Maximum call stack/.test(plain)) return { offset, message: 'the document nests too deeply to be read' };
+  // Where the stack ran out depends on the caller's stack, not on the text: point at the document.
+  if (/Maximum call stack/.test(plain)) return { offset: doc.contents?.range?.[0] ?? doc.range?.[0] ?? offset, message: 'the document nests too deeply to be read' };
   return { offset, message: plain };
 }
 

@@ -5,6 +5,11 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { DocPath } from './types.js';
 import { parsePointer } from '../common/pointer.js';
+import { escapeControls, shortText } from './short-text.js';
+import { isTimeZone } from './time-zone.js';
+import { closest } from './suggest.js';
+
+export { closest, SUGGEST_MAX_CHARS } from './suggest.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -34,6 +39,9 @@ export function schemaValidator(file: string): ValidateFunction {
     if (!ajv) {
       ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
       addFormats(ajv);
+      // What the maintenance window API accepts as a schedule's timezone (time-zone.ts). Empty is
+      // left to minLength, which says so in plainer words.
+      ajv.addFormat('time-zone', { type: 'string', validate: (tz: string) => tz === '' || isTimeZone(tz) });
     }
     const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
     fn = ajv.compile(schema);
@@ -42,12 +50,27 @@ export function schemaValidator(file: string): ValidateFunction {
   return fn;
 }
 
-/** `spec.actions[0].id` from ['spec', 'actions', 0, 'id']. */
+/** Longer field paths keep their start and end around an ellipsis. */
+const FIELD_PATH_MAX = 200;
+
+/**
+ * `spec.actions[0].id` from ['spec', 'actions', 0, 'id']. A very long key is shortened with an
+ * ellipsis, and so is the path of a deeply nested value (its start and its end are what locate it).
+ */
 export function displayField(path: DocPath): string {
   let out = '';
   for (const step of path) {
     if (typeof step === 'number') out += `[${step}]`;
-    else out += out ? `.${step}` : step;
+    else out += out ? `.${shortText(step)}` : shortText(step);
+    if (out.length > 4 * FIELD_PATH_MAX) break;
+  }
+  if (out.length > FIELD_PATH_MAX) {
+    let tail = '';
+    for (let i = path.length - 1; i >= 0 && tail.length < FIELD_PATH_MAX / 2; i--) {
+      const step = path[i];
+      tail = (typeof step === 'number' ? `[${step}]` : `.${shortText(step)}`) + tail;
+    }
+    out = `${out.slice(0, FIELD_PATH_MAX / 2)}…${tail}`;
   }
   return out || '(document)';
 }
@@ -62,42 +85,6 @@ function pointerToPath(pointer: string, value: unknown): DocPath {
     cur = cur?.[step as any];
   }
   return out;
-}
-
-/**
- * The candidate closest to `word`, if it is close enough to be a likely typo: edit distance with
- * transpositions, case-insensitive, at most 1 for short words and about a third of longer ones.
- */
-export function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestScore) {
-      bestScore = d;
-      best = c;
-    }
-  }
-  const allowed = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
-  return best !== undefined && bestScore <= allowed ? best : undefined;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0].push(j);
-        continue;
-      }
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i].push(d);
-    }
-  }
-  return rows[a.length][b.length];
 }
 
 /**
@@ -120,6 +107,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '\\S': 'not blank',
   '^(?!.*\\.\\.)[^/]+$': 'without / or ..',
   '^[1-9][0-9]*$': 'a positive whole number',
+  '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': 'text without control characters such as a newline or a tab',
+  '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$': 'lower-case letters, digits and - only, starting and ending with a letter or digit',
 };
 
 export const FORMAT_WORDS: Record<string, string> = {
@@ -130,6 +119,7 @@ export const FORMAT_WORDS: Record<string, string> = {
   hostname: 'a host name',
   ipv4: 'an IPv4 address',
   ipv6: 'an IPv6 address',
+  'time-zone': 'an IANA time zone such as Europe/Berlin, America/New_York or UTC',
 };
 
 const TYPE_WORDS: Record<string, string> = {
@@ -202,7 +192,7 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
   const out: SchemaIssue[] = [];
   const seen = new Set<string>();
   const push = (path: DocPath, message: string) => {
-    const key = `${displayField(path)}\u0000${message}`;
+    const key = `${JSON.stringify(path)}\u0000${message}`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push({ path, message });
@@ -215,7 +205,8 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
   const shown = (path: DocPath): string => {
     if (secret(path)) return '(sensitive)';
     const v = valueAt(path);
-    if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+    // JSON.stringify leaves DEL, C1 controls and line separators as they are.
+    if (typeof v === 'string') return escapeControls(JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v));
     if (Array.isArray(v)) return 'a list';
     if (v && typeof v === 'object') return 'a mapping';
     return String(v);

@@ -41,6 +41,8 @@ export interface Resource {
   secretPointers: Set<string>;
   /** Directory of the manifest file, for paths such as items_file. */
   dir: string;
+  /** The repository root: files named by the manifest (items_file) are read only from inside it (confined-file.ts). */
+  root: string;
 }
 
 export function subjectOf(r: { kind: string; name: string }): string {

@@ -5,6 +5,8 @@ import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
 import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
+import { quotedText, shortText } from './short-text.js';
+import { unsendableNumbers } from './numbers.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -15,6 +17,11 @@ export interface ValidateOptions {
   redactor?: Redactor;
   /** The kinds manifests may declare (the kinds registry's KIND_CATALOG). */
   kinds: KindCatalog;
+  /**
+   * The repository root (absolute): ${file:...} and items_file read only regular files inside it.
+   * The CLI passes --root, else the directory of svcform.yaml, else the working directory (the default here).
+   */
+  root?: string;
 }
 
 export interface ValidationResult {
@@ -63,29 +70,36 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const raw = doc.value as Record<string, any>;
   const kind = raw.kind;
   const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
-  const subject = typeof kind === 'string' && name !== undefined ? subjectOf({ kind, name }) : typeof kind === 'string' ? kind : undefined;
+  const subject = typeof kind === 'string' && name !== undefined ? subjectOf({ kind: shortText(kind), name: shortText(name) }) : typeof kind === 'string' ? shortText(kind) : undefined;
   const error = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), subject, message });
   // Without a kind svcform knows, a `Kind/name` subject would only repeat the mistake.
   const kindError = (path: DocPath, message: string) => out.push({ severity: 'error', pos: doc.posOf(path), message });
   if (raw.apiVersion === undefined) error([], `apiVersion is required (${API_VERSION})`);
-  else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${JSON.stringify(raw.apiVersion)}`);
+  else if (raw.apiVersion !== API_VERSION) error(['apiVersion'], `apiVersion must be ${API_VERSION}, not ${shortText(JSON.stringify(raw.apiVersion) ?? String(raw.apiVersion))}`);
   if (typeof kind !== 'string') {
     if (kind === undefined) kindError([], `kind is required: one of ${options.kinds.kinds().join(', ')}`);
-    else kindError(['kind'], `kind must be one of ${options.kinds.kinds().join(', ')}, not ${JSON.stringify(kind)}`);
+    else kindError(['kind'], `kind must be one of ${options.kinds.kinds().join(', ')}, not ${shortText(JSON.stringify(kind) ?? String(kind))}`);
     return undefined;
   }
   const adapter = lookup(kind);
   if (!adapter) {
     const near = closest(kind, options.kinds.kinds());
-    kindError(['kind'], `unknown kind ${JSON.stringify(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${options.kinds.kinds().join(', ')}`);
+    kindError(['kind'], `unknown kind ${quotedText(kind)}${near ? ` (did you mean ${near}?)` : ''}; known kinds: ${options.kinds.kinds().join(', ')}`);
     return undefined;
   }
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
+  const root = options.root ?? process.cwd();
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
   out.push(...interpolated.diagnostics);
   for (const ref of shellStyleReferences(raw)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   const failed = new Set(interpolated.failedPaths.map(pathKey));
+  // JSON cannot carry .inf or .nan, and whole numbers past 2^53 change on the way: an error at the
+  // number whatever the field (the schema's bounds do not catch +infinity where there is no maximum).
+  for (const issue of unsendableNumbers(value)) {
+    failed.add(pathKey(issue.path));
+    error(issue.path, issue.message);
+  }
   const validate = schemaValidator(adapter.schema);
   // apiVersion has its own message above; the schema judges the rest of the document.
   const checked = value.apiVersion === API_VERSION ? value : { ...value, apiVersion: API_VERSION };
@@ -112,6 +126,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     posOf: doc.posOf,
     secretPointers,
     dir: doc.dir,
+    root,
   };
   let issues: CheckIssue[] = [];
   try {
@@ -138,7 +153,8 @@ function specPointer(path: DocPath): string | undefined {
  * secret past text redaction: secret names are shown as (sensitive) here.
  */
 function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor): void {
-  const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : JSON.stringify(name));
+  const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : quotedText(name));
+  const subject = (r: Resource) => subjectOf({ kind: r.kind, name: shortText(r.name) });
   const seen = new Map<string, Resource>();
   for (const r of resources) {
     const key = `${r.kind}\u0000${r.space}\u0000${r.name}`;
@@ -148,7 +164,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
       out.push({
         severity: 'error',
         pos: r.posOf(['metadata', 'name']),
-        subject: subjectOf(r),
+        subject: subject(r),
         message: `duplicate ${r.kind} ${quoted(r.name)} in space ${r.space}: also declared at ${at.file}:${at.line}:${at.col}`,
       });
     } else seen.set(key, r);
@@ -160,7 +176,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
         out.push({
           severity: 'warning',
           pos: r.posOf(ref.path),
-          subject: subjectOf(r),
+          subject: subject(r),
           message: `${displayField(ref.path)} names ${ref.kind} ${quoted(ref.name, pointer !== undefined && r.secretPointers.has(pointer))}, which no manifest declares in space ${r.space}; it must exist on the server`,
         });
       }

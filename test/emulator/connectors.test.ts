@@ -49,6 +49,18 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(long.body.error, 'Bad Request');
   });
 
+  it('takes only lower-case letters, digits and hyphens in an id, starting and ending with a letter or digit (real source: x-pack/platform/plugins/shared/actions/common/validate_connector_id.ts)', async () => {
+    for (const id of ['a', 'soc-log-2', '0f8e2b1c-6d3a-4b5e-9c7d-1a2b3c4d5e6f']) assert.equal((await api('POST', `/api/actions/connector/${id}`, webhook())).status, 200, id);
+    for (const id of ['SOC-log', 'soc_log', 'soc.log', '-soc', 'soc-', 'soc%20log', '%0Asoc']) {
+      const res = await api('POST', `/api/actions/connector/${id}`, webhook());
+      assert.equal(res.status, 400, id);
+      assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message: '[request params.id]: Connector ID must contain only lowercase letters, numbers, and hyphens.' }, id);
+    }
+    const traversal = await api('POST', '/api/actions/connector/a..b', webhook());
+    assert.equal(traversal.body.message, '[request params.id]: Connector ID must not contain path separators ("/") or traversal sequences ("..").');
+    assert.equal((await api('GET', '/api/actions/connectors')).body.filter((c: any) => /[A-Z_.]|^-|-$/.test(c.id) && !c.is_preconfigured && !c.is_system_action).length, 0, 'nothing was created');
+  });
+
   it('answers 409 for a duplicate id (wire-facts 1.1: "duplicate id gives 409")', async () => {
     await api('POST', '/api/actions/connector/dup', webhook());
     const res = await api('POST', '/api/actions/connector/dup', webhook());

@@ -147,6 +147,8 @@ function variablesEnv(dir: string): Record<string, string> {
 
 const roots: string[] = [];
 /** A path for --out inside a fresh temporary folder (the path itself does not exist yet). */
+// Exports go to temporary directories, outside the working directory (the default repository root):
+// validate and plan get --root so that an exported items_file may be read.
 function newDir(tag: string): string {
   const root = mkdtempSync(join(tmpdir(), `svcform-export-${tag}-`));
   roots.push(root);
@@ -179,9 +181,9 @@ describe('export round trip: objects made through the API, export, validate, pla
       const names = files.flatMap((f) => docsOf(readFileSync(join(dir, f), 'utf8'))).map((d) => d.kind);
       assert.ok(names.length >= 1 && names.every((k) => k === kind), `only ${kind} documents`);
       const env = variablesEnv(dir);
-      const validated = await cli(['validate', dir], env);
+      const validated = await cli(['validate', dir, '--root', dir], env);
       assert.equal(validated.code, 0, validated.err);
-      const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode', '--json'], env);
+      const planned = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode', '--json'], env);
       assert.equal(planned.code, 0, planned.out + planned.err);
       const summary = JSON.parse(planned.out).summary;
       assert.deepEqual({ ...summary, unmanaged: 0 }, { create: 0, update: 0, delete: 0, unchanged: names.length, unmanaged: 0 });
@@ -206,8 +208,8 @@ describe('export round trip: objects made through the API, export, validate, pla
         : ['default/rule/ssh-brute-force.yaml', 'default/connector/soc-chat.yaml', 'default/maintenance-window/weekly-patching.yaml', 'default/host-query-pack/incident-response.yaml'];
       for (const f of expected) assert.ok(tree.has(f), `${f} written`);
       const env = variablesEnv(dir);
-      assert.equal((await cli(['validate', dir], env)).code, 0);
-      const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], env);
+      assert.equal((await cli(['validate', dir, '--root', dir], env)).code, 0);
+      const planned = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode'], env);
       assert.equal(planned.code, 0, planned.out + planned.err);
       assert.match(planned.out, /Plan: 0 to create, 0 to update, 0 to delete, \d+ unchanged/);
     });
@@ -246,7 +248,7 @@ describe('export round trip: objects made through the API, export, validate, pla
     assert.equal((await cli(['export', '--out', dir, '--url', emu.url, '--kind', 'Rule'])).code, 0);
     await ok(call(emu, 'PATCH', '/api/detection_engine/rules', { rule_id: 'failed-logins-threshold', risk_score: 91 }), 'patch');
     try {
-      const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+      const planned = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode']);
       assert.equal(planned.code, 2, planned.out + planned.err);
       assert.match(planned.out, /failed-logins-threshold/);
     } finally {
@@ -276,7 +278,7 @@ describe('export round trip: objects made through the API, export, validate, pla
     assert.deepEqual(docsOf(incl.get('.readonly/default/rule.yaml')!).length, 3);
     assert.equal(incl.get('default/connector.yaml'), tree.get('default/connector.yaml'), 'the owned files are the same as without --include-builtin');
     const env = variablesEnv(withBuiltin);
-    const planned = await cli(['plan', withBuiltin, '--url', emu.url, '--detailed-exitcode'], env);
+    const planned = await cli(['plan', withBuiltin, '--root', withBuiltin, '--url', emu.url, '--detailed-exitcode'], env);
     assert.equal(planned.code, 0, planned.out + planned.err);
   });
 
@@ -290,13 +292,13 @@ describe('export round trip: objects made through the API, export, validate, pla
       { kind: 'MaintenanceWindow', spaces: ['default'], selector: { names: ['Datacenter migration', 'Weekly patching'] } },
     ]);
     const env = variablesEnv(dir);
-    const clean = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], env);
+    const clean = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode'], env);
     assert.equal(clean.code, 0, clean.out + clean.err);
 
     await ok(call(emu, 'POST', '/api/actions/connector/made-by-hand', { name: 'Later', connector_type_id: '.server-log' }), 'new connector');
     const connectors = readFileSync(join(dir, 'default/connector.yaml'), 'utf8');
     writeFileSync(join(dir, 'default/connector.yaml'), connectors.split('\n---\n').filter((d) => !/name: soc-log\n/.test(d)).join('\n---\n'));
-    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode', '--json'], env);
+    const planned = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode', '--json'], env);
     assert.equal(planned.code, 2, planned.out + planned.err);
     const changes = JSON.parse(planned.out).changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`);
     assert.deepEqual(changes, ['delete Connector/soc-log']);

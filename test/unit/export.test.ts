@@ -93,7 +93,7 @@ describe('export escaping of ${...}', () => {
   it('writes every literal ${ as $${ so that loading gives the live text back', () => {
     const spec = { query: 'process.args:"${file:x}" and ${env:HOME} and $${ and ${other}', nested: [{ v: 'a ${b}' }] };
     const escaped = escapeInterpolation(spec, new Set());
-    const back = interpolate(escaped, { env: { HOME: '/root' }, dir: '/', redactor: new Redactor(), posOf: () => ({ file: 'x', line: 1, col: 1 }) });
+    const back = interpolate(escaped, { env: { HOME: '/root' }, dir: '/', root: '/', redactor: new Redactor(), posOf: () => ({ file: 'x', line: 1, col: 1 }) });
     assert.deepEqual(back.diagnostics, []);
     assert.deepEqual(back.value, spec);
     assert.deepEqual(back.secretPaths, []);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,10 +19,12 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
+
 /** Interpolates `value`; positions are reported as the JSON of the path, so tests can see which string an error names. */
 function run(value: unknown, env: Record<string, string> = {}): InterpolationResult & { redactor: Redactor } {
   const redactor = new Redactor();
-  const result = interpolate(value, { env, dir, redactor, posOf: (path: DocPath) => ({ file: JSON.stringify(path), line: 1, col: 1 }), subject: 'Connector/x' });
+  const result = interpolate(value, { env, dir, root: dir, redactor, posOf: (path: DocPath) => ({ file: JSON.stringify(path), line: 1, col: 1 }), subject: 'Connector/x' });
   return { ...result, redactor };
 }
 
@@ -90,7 +93,7 @@ describe('interpolate', () => {
       r.diagnostics.map((d) => `${d.pos.file} ${d.message}`),
       [
         '["a"] ${file:secrets/none.txt}: file not found: secrets/none.txt',
-        '["b"] ${file:secrets}: secrets is a directory, not a file',
+        '["b"] ${file:secrets}: secrets is a directory, not a regular file',
         '["c"] ${env:9LIVES}: not a valid environment variable name',
         '["d",0] ${file:}: a path is required',
       ],
@@ -120,5 +123,32 @@ describe('interpolate', () => {
     const r = run({ spec: { method: '${env:METHOD}' } }, { METHOD: 'get' });
     assert.deepEqual(r.secretPaths, [['spec', 'method']]);
     assert.equal(r.redactor.has('get'), false, 'a 3-letter value would redact ordinary words');
+  });
+
+  it('${file:...} reads only regular files inside the repository root: outside, a named pipe and a device are errors at their strings', () => {
+    mkfifo(join(dir, 'secrets', 'pipe'));
+    const r = run({ a: '${file:/etc/passwd}', b: '${file:../../etc/hostname}', c: '${file:secrets/pipe}', d: 'x ${file:/proc/self/environ}' });
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.pos.file, d.message.replace(dir, 'ROOT')]),
+      [
+        ['["a"]', '${file:/etc/passwd}: /etc/passwd is outside the repository root ROOT: files may be read only from inside it (set the root with --root)'],
+        ['["b"]', '${file:../../etc/hostname}: ../../etc/hostname is outside the repository root ROOT: files may be read only from inside it (set the root with --root)'],
+        ['["c"]', '${file:secrets/pipe}: secrets/pipe is a named pipe, not a regular file'],
+        ['["d"]', '${file:/proc/self/environ}: /proc/self/environ is outside the repository root ROOT: files may be read only from inside it (set the root with --root)'],
+      ],
+    );
+    assert.deepEqual(r.value, { a: '${file:/etc/passwd}', b: '${file:../../etc/hostname}', c: '${file:secrets/pipe}', d: 'x ${file:/proc/self/environ}' });
+  });
+
+  it('is linear in the length of a string: 1 MB of unclosed ${env: references (quadratic with a regular expression: 14 s for 240 KB)', () => {
+    const text = '${env:'.repeat(200_000);
+    const started = performance.now();
+    const r = run({ a: text, b: `${text}}` });
+    assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
+    assert.equal((r.value as any).a, text, 'a reference without its closing brace is literal text');
+    // The closed one is one reference whose name is everything up to the brace: its message quotes it shortened.
+    assert.equal(r.diagnostics.length, 1);
+    assert.ok(r.diagnostics[0].message.length < 200);
+    assert.match(r.diagnostics[0].message, /^\$\{env:\$\{env:.*…\}: not a valid environment variable name$/);
   });
 });

@@ -29,6 +29,37 @@ describe('closest (did-you-mean)', () => {
     assert.equal(closest('get', ['post', 'put']), undefined);
     assert.equal(closest('string', ['keyword', 'ip', 'text']), undefined);
   });
+
+  it('costs next to nothing for a huge word (a 300 KB unknown key took 42 s; 10 MB never finished)', () => {
+    const candidates = Object.keys((schemaValidator('Rule.schema.json').schema as any).properties.spec.properties);
+    for (const size of [300_000, 10_000_000]) {
+      const word = 'x'.repeat(size - 4) + 'name';
+      const started = performance.now();
+      assert.equal(closest(word, candidates), undefined);
+      assert.ok(performance.now() - started < 50, `${size} characters took ${performance.now() - started} ms`);
+    }
+    // Near the cap, a long typo is still found, and a long word far from every candidate is skipped by length alone.
+    assert.equal(closest('threat_indicator_pathh', candidates), 'threat_indicator_path');
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) closest('y'.repeat(64), candidates);
+    assert.ok(performance.now() - started < 200, '1,000 words at the cap');
+  });
+});
+
+describe('displayField', () => {
+  it('shortens a very long key to 80 characters with an ellipsis, and escapes control characters', () => {
+    assert.equal(displayField(['spec', 'k'.repeat(10_000)]), `spec.${'k'.repeat(79)}…`);
+    assert.equal(displayField(['spec', 'a\nb\u001b']), 'spec.a\\nb\\u001b');
+  });
+
+  it('a message about a 10 MB unknown key stays short', () => {
+    const long = 'q'.repeat(10 * 1024 * 1024);
+    const started = performance.now();
+    const out = messages('Rule.schema.json', rule({ type: 'query', query: 'a', [long]: 1 }));
+    assert.ok(performance.now() - started < 2000, `took ${performance.now() - started} ms`);
+    assert.deepEqual(out.map((m) => m.length < 400), [true]);
+    assert.match(out[0], /is not a known field/);
+  });
 });
 
 describe('describeSchemaErrors', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -21,6 +21,20 @@ describe('svcform validate: interpolation', () => {
       mistake: 'missing file',
       errors: ['10:5 Connector/soc-chat: ${file:secrets/does-not-exist.txt}: file not found: secrets/does-not-exist.txt'],
     });
+  });
+
+  it('${file:...} outside the repository root (/proc/self/environ, ../.. up to /etc/passwd, /etc/shadow, /dev/zero) is an error, and nothing is read', async () => {
+    const run = await checkFixture({
+      fixture: 'interpolation/file-outside-root.yaml',
+      mistake: 'files outside the root',
+      errors: [
+        '9:3 Rule/exfiltration-attempt: ${file:/proc/self/environ}: /proc/self/environ is outside the repository root',
+        '12:3 Rule/exfiltration-attempt: ${file:../../../../../../../../etc/passwd}: ../../../../../../../../etc/passwd is outside the repository root',
+        '16:3 Rule/exfiltration-attempt: ${file:/etc/shadow}: /etc/shadow is outside the repository root',
+        '17:10 Rule/exfiltration-attempt: ${file:/dev/zero}: /dev/zero is outside the repository root',
+      ],
+    });
+    assert.match(run.stderr, /files may be read only from inside it \(set the root with --root\)/);
   });
 
   it('an invalid variable name and an empty file path are both reported', async () => {
@@ -67,6 +81,34 @@ describe('svcform validate: interpolation', () => {
     const json = await svcform(['validate', '--json', file], env);
     for (const output of [run.stderr, json.stdout]) assert.doesNotMatch(output, /chat|3141/);
     assert.match(JSON.parse(json.stdout).diagnostics[0].message, /names Connector \(sensitive\)/);
+  });
+});
+
+describe('svcform validate: the repository root files may be read from', () => {
+  it('is --root, else the directory of svcform.yaml, else the working directory', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'svcform-root-')));
+    try {
+      mkdirSync(join(dir, 'repo', 'secrets'), { recursive: true });
+      writeFileSync(join(dir, 'repo', 'secrets', 'url.txt'), 'https://chat.example.com/hook\n');
+      const manifest = join(dir, 'repo', 'chat.yaml');
+      writeFileSync(manifest, 'apiVersion: svcform/v1\nkind: Connector\nmetadata:\n  name: soc-chat\nspec:\n  name: Chat\n  connector_type_id: .chat\n  secrets:\n    webhookUrl: ${file:secrets/url.txt}\n');
+      // The working directory (the checkout) is the root: a temporary directory is outside it.
+      const outside = await svcform(['validate', manifest]);
+      expectErrors(outside, manifest, [`9:5 Connector/soc-chat: \${file:secrets/url.txt}: secrets/url.txt is outside the repository root ${process.cwd()}: files may be read only from inside it (set the root with --root)`]);
+      assert.equal((await svcform(['validate', manifest, '--root', join(dir, 'repo')])).code, 0);
+      // A root above the repository is fine too; one beside it is not.
+      assert.equal((await svcform(['validate', manifest, '--root', dir])).code, 0);
+      mkdirSync(join(dir, 'other'));
+      assert.equal((await svcform(['validate', manifest, '--root', join(dir, 'other')])).code, 1);
+      writeFileSync(join(dir, 'repo', 'svcform.yaml'), 'space: default\n');
+      const configured = await svcform(['validate', join(dir, 'repo')]);
+      assert.equal(configured.code, 0, configured.stderr);
+      const missing = await svcform(['validate', manifest, '--root', join(dir, 'nope')]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /--root .*nope: no such directory/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -114,6 +114,21 @@ describe('svcform validate: input that is not a manifest file never crashes', ()
     assert.match(run.lines[0].text, /^invalid YAML: the document nests too deeply to be read$/);
   });
 
+  it('the nesting error points at the document, wherever the stack ran out (the same position in any caller)', async () => {
+    const file = join(dir, 'deep-position.yaml');
+    writeFileSync(file, `# deep\napiVersion: svcform/v1\nkind: Rule\nmetadata: {name: deep}\nspec:\n  meta: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
+    expectErrors(await svcform(['validate', file]), shown(file), ['2:1 invalid YAML: the document nests too deeply to be read']);
+  });
+
+  it('an alias inside the node it names (a cyclic value) is an error at the alias, not a stack overflow', async () => {
+    const merge = join(dir, 'cycle-merge.yaml');
+    writeFileSync(merge, 'apiVersion: svcform/v1\nkind: Rule\nmetadata: &m\n  name: loop\n  <<: *m\nspec: {}\n');
+    expectErrors(await svcform(['validate', merge]), shown(merge), ['5:7 invalid YAML: this alias refers to a node that contains it, which would make the document infinite']);
+    const sequence = join(dir, 'cycle-sequence.yaml');
+    writeFileSync(sequence, 'apiVersion: svcform/v1\nkind: Rule\nmetadata: {name: loop}\nspec:\n  tags: &t [a, *t]\n');
+    expectErrors(await svcform(['validate', sequence]), shown(sequence), ['5:16 invalid YAML: this alias refers to a node that contains it, which would make the document infinite']);
+  });
+
   it('a directory that does not exist', async () => {
     const missing = join(dir, 'no-such-dir');
     const run = await svcform(['validate', missing]);

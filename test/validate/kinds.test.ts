@@ -217,6 +217,32 @@ const CASES: FixtureCase[] = [
     mistake: '`kuery` instead of `kql` in the scope',
     errors: ['10:7 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kql is required', '11:9 MaintenanceWindow/Weekly Linux patching: spec.scope.alerting.query.kuery is not a known field (known fields: kql)'],
   },
+  {
+    // The server: `moment.tz.zone(tz)` in the maintenance window schedule schema's validateTimezone.
+    fixture: 'maintenance-window/unknown-time-zone.yaml',
+    mistake: 'a time zone the IANA database does not know, and an offset instead of a zone name',
+    errors: [
+      '11:7 MaintenanceWindow/Weekly Linux patching: spec.schedule.custom.timezone must be an IANA time zone such as Europe/Berlin, America/New_York or UTC, not "Mars/Base"',
+      '22:7 MaintenanceWindow/Weekly Windows patching: spec.schedule.custom.timezone must be an IANA time zone such as Europe/Berlin, America/New_York or UTC, not "+02:00"',
+    ],
+  },
+  {
+    // x-pack/platform/plugins/shared/actions/common/validate_connector_id.ts
+    fixture: 'connector/id-characters.yaml',
+    mistake: 'connector ids `.` and SOC_Server_Log: the server takes lower-case letters, digits and hyphens only',
+    errors: [
+      '6:3 Connector/.: metadata.name must be lower-case letters, digits and - only, starting and ending with a letter or digit, not "."',
+      '14:3 Connector/SOC_Server_Log: metadata.name must be lower-case letters, digits and - only, starting and ending with a letter or digit, not "SOC_Server_Log"',
+    ],
+  },
+  {
+    fixture: 'value-list/items-file-outside-root.yaml',
+    mistake: 'an items_file outside the repository root (an absolute path, a device): refused without reading it',
+    errors: [
+      '10:3 ValueList/bad-domains: items_file cannot be read: /etc/passwd: it is outside the repository root',
+      '20:3 ValueList/zeros: items_file cannot be read: /dev/zero: it is outside the repository root',
+    ],
+  },
 ];
 
 describe('svcform validate: Connector, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery and MaintenanceWindow manifests', () => {

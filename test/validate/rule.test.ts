@@ -104,6 +104,23 @@ const CASES: FixtureCase[] = [
       `17:60 ${S}: spec.references[1] must not be empty`,
     ],
   },
+  {
+    fixture: 'rule/max-signals-infinite.yaml',
+    mistake: '.inf, 1e400 and .nan (JSON cannot carry them; the schema minimum let +infinity through): one error each, no schema error on top',
+    errors: [
+      `13:3 ${S}: spec.risk_score must be a finite number, not infinity (.inf, or a number too large to represent such as 1e400)`,
+      `15:3 ${S}: spec.max_signals must be a finite number, not infinity`,
+      `16:3 ${S}: spec.concurrent_searches must be a number, not .nan (not a number)`,
+    ],
+  },
+  {
+    fixture: 'rule/id-control-characters.yaml',
+    mistake: 'rule ids with a newline and an escape character (printed escaped, so each message stays on its line)',
+    errors: [
+      '5:3 Rule/ssh-brute\\nforce: metadata.name must be text without control characters such as a newline or a tab, not "ssh-brute\\nforce"',
+      '19:3 Rule/ssh-\\u001b[31mred: metadata.name must be text without control characters such as a newline or a tab, not "ssh-\\u001b[31mred"',
+    ],
+  },
 ];
 
 describe('svcform validate: Rule manifests', () => {

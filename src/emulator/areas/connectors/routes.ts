@@ -29,6 +29,9 @@ export function create(req: EmuRequest, ctx: EmulatorContext) {
   if (id !== undefined && (typeof id !== 'string' || id.length < 1 || id.length > 36)) {
     throw badRequest(`[request params.id]: value has length [${String(id ?? '').length}] but it must be between 1 and 36 characters`);
   }
+  // validateConnectorId (x-pack/platform/plugins/shared/actions/common/validate_connector_id.ts): lower-case slug.
+  if (id !== undefined && (id.includes('/') || id.includes('..'))) throw badRequest('[request params.id]: Connector ID must not contain path separators ("/") or traversal sequences ("..").');
+  if (id !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(id)) throw badRequest('[request params.id]: Connector ID must contain only lowercase letters, numbers, and hyphens.');
   const name = body.name as string;
   const typeId = body.connector_type_id as string;
   if (!CREATABLE_TYPE_IDS.includes(typeId)) throw badRequest(`Action type "${typeId}" is not registered.`);
