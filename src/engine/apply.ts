@@ -1,7 +1,7 @@
 import type { AdapterContext, KindAdapter } from '../kinds/types.js';
 import type { PlannedChange } from './plan.js';
 import { contextFor, withAnswerCheck } from './context.js';
-import { createConfirmed } from './confirm.js';
+import { createConfirmed, settled } from './confirm.js';
 import { describeObject } from '../manifest/types.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
@@ -108,10 +108,8 @@ async function execute(c: PlannedChange, options: ApplyOptions): Promise<string 
     case 'create':
       return withAnswerCheck(ctx, what, (x) => createConfirmed(x, adapter, c));
     case 'update':
-      await withAnswerCheck(ctx, what, (x) => adapter.update(x, c.resource, c.live, { rotateSecrets: !!options.rotateSecrets }));
-      return undefined;
+      return withAnswerCheck(ctx, what, (x) => settled(x, adapter, c, () => adapter.update(x, c.resource, c.live, { rotateSecrets: !!options.rotateSecrets })));
     case 'delete':
-      await withAnswerCheck(ctx, what, (x) => adapter.delete(x, c.live));
-      return undefined;
+      return withAnswerCheck(ctx, what, (x) => settled(x, adapter, c, () => adapter.delete(x, c.live)));
   }
 }

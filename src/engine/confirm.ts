@@ -1,7 +1,7 @@
 import { ApiError, TransportError } from '../client/errors.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
-import { diffSpecs, withoutIgnored } from './diff.js';
-import type { CreateChange } from './plan.js';
+import { compareWithLive } from './compare.js';
+import type { CreateChange, DeleteChange, UpdateChange } from './plan.js';
 
 /** Creates tried in all when each attempt's answer is lost and the server shows nothing. */
 const MAX_CREATE_ATTEMPTS = 3;
@@ -13,11 +13,38 @@ function uncertainty(err: unknown): 'lost answer' | 'conflict' | undefined {
   return undefined;
 }
 
-function matchesManifest(adapter: KindAdapter, change: CreateChange, live: LiveObject): boolean {
-  const diff = diffSpecs(withoutIgnored(adapter.normalizeLive(live), change.ignore), withoutIgnored(adapter.normalizeDesired(change.resource), change.ignore), {
-    setFields: adapter.setFields,
-  });
-  return diff.equal;
+function matchesManifest(adapter: KindAdapter, change: CreateChange | UpdateChange, live: LiveObject): boolean {
+  return compareWithLive(adapter, change.resource, live, change.ignore).equal;
+}
+
+/** A failure after which the server may or may not hold the change: no answer, or a server error. */
+function outcomeUnknown(err: unknown): boolean {
+  if (err instanceof TransportError) return true;
+  return err instanceof ApiError && (err.ambiguous || err.status >= 500);
+}
+
+/**
+ * An update or delete whose last attempt failed without a clear answer may still have landed.
+ * svcform reads the object back: if the server holds what the change meant to leave (the manifest,
+ * or nothing), the change is done and the summary says so; otherwise the failure stands.
+ */
+export async function settled(ctx: AdapterContext, adapter: KindAdapter, change: UpdateChange | DeleteChange, write: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (err) {
+    // Secrets cannot be read back, so a rotation's outcome cannot be confirmed.
+    if (!outcomeUnknown(err) || change.reason === 'rotate secrets') throw err;
+    let found: LiveObject[];
+    try {
+      found = (await adapter.list(ctx, change.space)).filter((o) => o.name === change.name);
+    } catch {
+      throw err;
+    }
+    if (change.action === 'delete' && found.length === 0) return 'confirmed gone from the server after a failed answer';
+    if (change.action === 'update' && found.length === 1 && matchesManifest(adapter, change, found[0])) return 'confirmed on the server after a failed answer';
+    throw err;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * A lease on a space for the length of an apply, so two applies never write the same space at once
  * (both would plan the same creates, and kinds whose identity the server does not enforce would be
@@ -40,10 +41,12 @@ function inForce(lease: StoredLease | undefined, now: number): boolean {
   return !!lease && !lease.released && Date.parse(lease.expires) > now;
 }
 
-async function takeOne(store: LeaseStore, space: string, options: LeaseOptions): Promise<number> {
+async function takeOne(store: LeaseStore, space: string, options: LeaseOptions): Promise<{ n: number; token: string; since: string }> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const started = now();
+  const token = randomBytes(8).toString('hex');
+  let lostAnswers = 0;
   for (;;) {
     const leases = await store.list(space);
     const newest = leases.reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
@@ -61,8 +64,18 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
     }
     const n = (newest?.n ?? 0) + 1;
     const t = now();
-    const record: LeaseRecord = { holder: options.holder, since: new Date(t).toISOString(), expires: new Date(t + options.ttlMs).toISOString(), released: false };
-    if (!(await store.create(space, n, record))) continue;
+    const record: LeaseRecord = { holder: options.holder, token, since: new Date(t).toISOString(), expires: new Date(t + options.ttlMs).toISOString(), released: false };
+    let created: boolean;
+    try {
+      created = await store.create(space, n, record);
+    } catch (err) {
+      // The answer was lost: the lease may be ours. Our token says so; a lease left behind
+      // unread would block every apply until it expired.
+      const mine = (await store.list(space)).some((l) => l.n === n && l.token === token);
+      if (!mine && ++lostAnswers >= 3) throw err;
+      created = mine;
+    }
+    if (!created) continue;
     const after = await store.list(space);
     if (after.some((l) => l.n > n)) {
       // Our number was stale: someone took a later one. Step back and try again.
@@ -70,7 +83,7 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
       continue;
     }
     for (const old of after) if (old.n < n - KEEP_BEHIND) await store.remove(space, old.n).catch(() => undefined);
-    return n;
+    return { n, token, since: record.since };
   }
 }
 
@@ -80,25 +93,24 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
  */
 export async function acquireLeases(store: LeaseStore, spaces: string[], options: LeaseOptions): Promise<HeldLeases> {
   const now = options.now ?? Date.now;
-  const held: Array<{ space: string; n: number; since: string }> = [];
+  const held: Array<{ space: string; n: number; token: string; since: string }> = [];
   const release = async () => {
     clearInterval(timer);
     for (const h of held.splice(0)) {
       const t = now();
-      await store.update(h.space, h.n, { holder: options.holder, since: h.since, expires: new Date(t).toISOString(), released: true }).catch(() => undefined);
+      await store.update(h.space, h.n, { holder: options.holder, token: h.token, since: h.since, expires: new Date(t).toISOString(), released: true }).catch(() => undefined);
     }
   };
   const timer = setInterval(() => {
     for (const h of held) {
       const t = now();
-      store.update(h.space, h.n, { holder: options.holder, since: h.since, expires: new Date(t + options.ttlMs).toISOString(), released: false }).catch(() => undefined);
+      store.update(h.space, h.n, { holder: options.holder, token: h.token, since: h.since, expires: new Date(t + options.ttlMs).toISOString(), released: false }).catch(() => undefined);
     }
   }, Math.max(1000, options.ttlMs / 3));
   timer.unref();
   try {
     for (const space of [...new Set(spaces)].sort()) {
-      const n = await takeOne(store, space, options);
-      held.push({ space, n, since: new Date(now()).toISOString() });
+      held.push({ space, ...(await takeOne(store, space, options)) });
     }
   } catch (err) {
     await release();

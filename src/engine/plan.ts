@@ -5,12 +5,13 @@ import { hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
-import { diffSpecs, withoutIgnored, type FieldChange } from './diff.js';
+import type { FieldChange } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
 import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
+import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
 
 interface ChangeBase {
@@ -43,6 +44,8 @@ export interface UpdateChange extends ChangeBase {
   action: 'update';
   resource: Resource;
   live: LiveObject;
+  /** Pointers left out when the update's outcome is read back (see confirm.ts). */
+  ignore: string[];
 }
 
 export interface DeleteChange extends ChangeBase {
@@ -167,13 +170,9 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
     // Fields the listing did not report are left out of the comparison (but not carried from the
     // live side like ignored ones: the update writes the manifest's value).
-    const uncompared = [...ignore, ...(adapter.unreported?.(current) ?? [])];
     let diff;
     try {
-      diff = diffSpecs(withoutIgnored(normalizeLive(current), uncompared), withoutIgnored(adapter.normalizeDesired(res), uncompared), {
-        setFields: adapter.setFields,
-        secretPointers: res.secretPointers,
-      });
+      diff = compareWithLive(adapter, res, current, ignore, normalizeLive(current));
     } catch (err) {
       errors.push({ subject, source: res.source, message: `cannot compare with the live object: ${(err as Error).message}` });
       continue;
@@ -184,6 +183,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       // What the update writes: the manifest with ignored fields as the server holds them.
       resource: { ...res, spec: carryIgnored(res.spec, ignore, normalizeLive(current)) },
       live: current,
+      ignore,
     });
     if (!diff.equal) changes.push({ ...update(), fields: diff.fields, patch: diff.patch });
     else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) changes.push({ ...update(), reason: 'rotate secrets' });

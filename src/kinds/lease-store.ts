@@ -10,6 +10,8 @@ import type { Requester } from '../client/types.js';
  */
 export interface LeaseRecord {
   holder: string;
+  /** Random per take: tells a lease of ours from another's when a create's answer was lost. */
+  token: string;
   since: string;
   expires: string;
   released: boolean;
@@ -41,7 +43,7 @@ function parse(id: string, name: unknown): StoredLease | undefined {
   if (!m || typeof name !== 'string' || !name.startsWith(PREFIX)) return undefined;
   try {
     const r = JSON.parse(name.slice(PREFIX.length));
-    return { n: Number(m[1]), holder: String(r.holder), since: String(r.since), expires: String(r.expires), released: !!r.released };
+    return { n: Number(m[1]), holder: String(r.holder), token: String(r.token ?? ''), since: String(r.since), expires: String(r.expires), released: !!r.released };
   } catch {
     return undefined;
   }

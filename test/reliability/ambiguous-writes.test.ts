@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
@@ -60,5 +60,18 @@ describe('creates are never blindly repeated (issue 11: items 1 and 3)', () => {
     assert.equal(applied.code, 0, applied.out + applied.err);
     assert.match(applied.out, /Connector\/soc-server-log.*already on the server, as the manifest says \(409 on create\)/);
     assert.match(applied.out, /Apply: 4 done, 0 failed, 0 skipped\./);
+  });
+
+  it('an update whose answers were all lost but which landed is reported done (found by the fault campaign)', async () => {
+    const dir = windowsRepo();
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    const file = join(dir, 'windows.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('duration: 4h', 'duration: 3h'));
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'PATCH', path: '^/api/maintenance_window/', statusAfterServe: 504 }] });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    await call(emu, 'DELETE', '/__emulator/faults');
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.match(applied.out, /confirmed on the server after a failed answer/);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 });

@@ -94,11 +94,23 @@ describe('two applies at once (issue 11: item 2)', () => {
     assert.doesNotMatch(plan.out, /svcform-lease/);
   });
 
+  it('a lease whose create answer was lost is recognised as ours by its token (found by the fault campaign)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
+    cpSync('examples/maintenance', dir, { recursive: true });
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: '^/api/actions/connector/svcform-lease-1$', dropAfterServe: true, times: 1 }] });
+    const run = await cli(['apply', dir, '--url', emu.url]);
+    await call(emu, 'DELETE', '/__emulator/faults');
+    assert.equal(run.code, 0, run.out + run.err);
+    // Released at the end, so the next apply is not blocked until the lease expires.
+    const next = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(next.code, 0, next.out + next.err);
+  });
+
   it('without --lock-timeout the second fails at once, naming the holder, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
     cpSync('examples/maintenance', dir, { recursive: true });
     await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', {
-      name: `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released: false })}`,
+      name: `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released: false })}`,
       connector_type_id: '.server-log',
       config: {},
       secrets: {},

@@ -29,7 +29,7 @@ const all = (nodes: Node[], type: string): Node[] => nodes.flatMap((n) => [...(n
 const base = (kind: string, name: string) => ({ id: `${kind}/default/${name}`, kind, space: 'default', name, patch: [], dependsOn: [], wave: 0 });
 const live = (kind: string, name: string) => ({ kind, space: 'default', name, body: {} });
 const create = (kind: string, name: string): PlannedChange => ({ ...base(kind, name), action: 'create', fields: [], resource: resource(kind, name, {}), ignore: [] });
-const update = (kind: string, name: string, fields: FieldChange[]): PlannedChange => ({ ...base(kind, name), action: 'update', fields, resource: resource(kind, name, {}), live: live(kind, name) });
+const update = (kind: string, name: string, fields: FieldChange[]): PlannedChange => ({ ...base(kind, name), action: 'update', fields, resource: resource(kind, name, {}), live: live(kind, name), ignore: [] });
 const remove = (kind: string, name: string): PlannedChange => ({ ...base(kind, name), action: 'delete', fields: [], live: live(kind, name) });
 
 function planOf(changes: PlannedChange[], errors: PlanError[] = []): Plan {

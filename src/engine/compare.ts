@@ -1,0 +1,22 @@
+import type { KindAdapter, LiveObject } from '../kinds/types.js';
+import type { Resource } from '../manifest/types.js';
+import { diffSpecs, withoutIgnored, type ResourceDiff } from './diff.js';
+
+/**
+ * The one comparison of a manifest with a live object, for the plan and for apply's read-backs
+ * alike: both sides normalized by the adapter, ignored pointers and fields the listing did not
+ * report left out, set-like arrays compared as sets, secrets masked.
+ */
+export function compareWithLive(
+  adapter: KindAdapter,
+  res: Resource,
+  live: LiveObject,
+  ignore: readonly string[],
+  normalizedLive: Record<string, any> = adapter.normalizeLive(live),
+): ResourceDiff {
+  const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? [])];
+  return diffSpecs(withoutIgnored(normalizedLive, uncompared), withoutIgnored(adapter.normalizeDesired(res), uncompared), {
+    setFields: adapter.setFields,
+    secretPointers: res.secretPointers,
+  });
+}
