@@ -6,21 +6,26 @@ import type { CreateChange, DeleteChange, UpdateChange } from './plan.js';
 /** Creates tried in all when each attempt's answer is lost and the server shows nothing. */
 const MAX_CREATE_ATTEMPTS = 3;
 
-/** Why a create's outcome is unknown: its answer was lost, or the server says the id is taken. */
+/**
+ * Why a create's outcome is unknown: the server says the id is taken, or no attempt got a clear
+ * answer (no answer, a server error, or any failure after an earlier attempt that may have landed).
+ */
 function uncertainty(err: unknown): 'lost answer' | 'conflict' | undefined {
-  if ((err instanceof ApiError || err instanceof TransportError) && err.ambiguous) return 'lost answer';
   if (err instanceof ApiError && err.status === 409) return 'conflict';
-  return undefined;
+  return outcomeUnknown(err) ? 'lost answer' : undefined;
 }
 
 function matchesManifest(adapter: KindAdapter, change: CreateChange | UpdateChange, live: LiveObject): boolean {
   return compareWithLive(adapter, change.resource, live, change.ignore).equal;
 }
 
-/** A failure after which the server may or may not hold the change: no answer, or a server error. */
+/**
+ * A failure after which the server may or may not hold the change: no answer, a server error or
+ * 429, or any failure of a request that was tried more than once (an earlier try may have landed).
+ */
 function outcomeUnknown(err: unknown): boolean {
   if (err instanceof TransportError) return true;
-  return err instanceof ApiError && (err.ambiguous || err.status >= 500);
+  return err instanceof ApiError && (err.ambiguous || err.status >= 500 || err.status === 429 || err.attempts > 1);
 }
 
 /**

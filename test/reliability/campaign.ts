@@ -105,7 +105,7 @@ function faultRules(rate: number) {
   ];
 }
 
-type ApplyJson = { results: Array<{ kind: string; space: string; name: string; action: string; outcome: string }> };
+type ApplyJson = { results: Array<{ kind: string; space: string; name: string; action: string; outcome: string; error?: string }> };
 const idOf = (c: { kind: string; space: string; name: string }) => `${c.kind}/${c.space}/${c.name}`;
 
 /** What still needs doing, by change id and action (a plan without faults). */
@@ -126,7 +126,7 @@ function misreports(results: ApplyJson['results'], left: Map<string, string>): s
     if (r.action === 'prerequisite') continue;
     const still = left.has(idOf(r));
     if (r.outcome === 'done' && still) out.push(`${idOf(r)}: ${r.action} reported done, but the server does not hold it`);
-    if (r.outcome !== 'done' && !still) out.push(`${idOf(r)}: ${r.action} reported ${r.outcome}, but the server holds it`);
+    if (r.outcome !== 'done' && !still) out.push(`${idOf(r)}: ${r.action} reported ${r.outcome}, but the server holds it${r.error ? ` (${r.error})` : ''}`);
   }
   return out;
 }

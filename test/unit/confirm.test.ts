@@ -55,6 +55,12 @@ describe('create confirmation (engine/confirm.ts)', () => {
     assert.equal(a.creates, 3);
   });
 
+  it('a failure after several attempts (an earlier one may have landed) is read back: found in the campaign', async () => {
+    const exhausted = () => new ApiError({ method: 'POST', path: '/api/things', status: 429, reason: 'Too Many Requests', serverMessage: '', body: {}, attempts: 5 });
+    const a = adapterWith(exhausted, () => [liveThing({ x: 1 })]);
+    assert.match((await createConfirmed(ctx, a, change({ x: 1 })))!, /confirmed on the server/);
+  });
+
   it('an error that is neither is not retried and not looked up', async () => {
     let listed = 0;
     const a = adapterWith(() => new Error('400 bad'), () => {
