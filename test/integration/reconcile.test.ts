@@ -227,8 +227,9 @@ describe('saved plans and partial failures', () => {
     // Every other rule create fails; one connector create is answered after the write happened and the connection dropped.
     await call(emu, 'PUT', '/__emulator/faults', {
       faults: [
-        // Rule creates are safe to repeat (the rule_id is ours), so 500s are retried: enough of them to exhaust a few creates' attempts.
-        { method: 'POST', path: '^/api/detection_engine/rules$', status: 500, rate: 1, skip: 1, times: 15 },
+        // Rule creates are safe to repeat (the rule_id is ours), so 500s are retried, and a create that
+        // still fails is read back and tried again (3 x 5 attempts): enough 500s to exhaust a few creates.
+        { method: 'POST', path: '^/api/detection_engine/rules$', status: 500, rate: 1, skip: 1, times: 60 },
         { method: 'POST', path: '^/api/actions/connector/soc-chat$', dropAfterServe: true, times: 1 },
       ],
     });
