@@ -56,6 +56,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   common(program.command('validate').description('check manifests offline: YAML, interpolation, schemas, cross-document references').argument('[paths...]', 'files or directories (- for stdin)'))
     .option('--json', 'print diagnostics as JSON')
+    .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
     .action((paths: string[], opts) => setExit(validateCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))

@@ -6,13 +6,14 @@ import { KIND_CATALOG } from '../kinds/registry.js';
 
 export interface ValidateOptions extends CommonOptions {
   json?: boolean;
+  offlineSecrets?: boolean;
 }
 
 /** `svcform validate`: offline checks only; never contacts a server. */
 export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
   const config = readConfig(opts, paths);
   const started = Date.now();
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config), offlineSecrets: !!opts.offlineSecrets });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);

@@ -12,6 +12,12 @@ export interface InterpolationContext {
   redactor: Redactor;
   posOf(path: DocPath): SourcePos;
   subject?: string;
+  /**
+   * `validate --offline-secrets`: a variable that is not set, or a secret file that does not exist,
+   * is a warning, and the string is left as written (its schema checks skipped), so pull requests
+   * from forks, which get no secrets, still validate. Files outside the root stay errors.
+   */
+  offlineSecrets?: boolean;
 }
 
 export interface InterpolationResult {
@@ -88,6 +94,7 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
 
   const visitString = (s: string, path: DocPath): string => {
     let secret = false;
+    let unresolved = false;
     const failuresBefore = diagnostics.length;
     let out = '';
     for (const piece of pieces(s)) {
@@ -108,7 +115,10 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
         }
         const v = ctx.env[name];
         if (v === undefined) {
-          diagnostics.push(diag(path, `environment variable ${name} is not set (referenced as ${written})`));
+          if (ctx.offlineSecrets) {
+            diagnostics.push(warn(path, `environment variable ${name} is not set (referenced as ${written}); checked without it (--offline-secrets)`));
+            unresolved = true;
+          } else diagnostics.push(diag(path, `environment variable ${name} is not set (referenced as ${written})`));
           continue;
         }
         secret = true;
@@ -122,14 +132,17 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
       }
       const content = readSecretFile(name);
       if (content instanceof Error) {
-        diagnostics.push(diag(path, `${written}: ${content.message}`));
+        if (ctx.offlineSecrets && content.message.startsWith('file not found')) {
+          diagnostics.push(warn(path, `${written}: ${content.message}; checked without it (--offline-secrets)`));
+          unresolved = true;
+        } else diagnostics.push(diag(path, `${written}: ${content.message}`));
         continue;
       }
       secret = true;
       ctx.redactor.add(content);
       out += content;
     }
-    if (diagnostics.length > failuresBefore) {
+    if (diagnostics.length > failuresBefore || unresolved) {
       // Half-resolved text would be judged by the schema as if it were the value: keep it out of the way.
       failedPaths.push(path);
       return s;
@@ -142,6 +155,7 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
   };
 
   const diag = (path: DocPath, message: string): Diagnostic => ({ severity: 'error', pos: ctx.posOf(path), subject: ctx.subject, message });
+  const warn = (path: DocPath, message: string): Diagnostic => ({ ...diag(path, message), severity: 'warning' });
 
   // Copy on write: most documents hold no reference at all, and copying every rule of a large
   // repository costs more than reading it. Containers are copied only where a string changed; the

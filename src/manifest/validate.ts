@@ -22,6 +22,8 @@ export interface ValidateOptions {
    * The CLI passes --root, else the directory of svcform.yaml, else the working directory (the default here).
    */
   root?: string;
+  /** `validate --offline-secrets`: missing variables and secret files are warnings (interpolate.ts). */
+  offlineSecrets?: boolean;
 }
 
 export interface ValidationResult {
@@ -49,17 +51,28 @@ export function loadAndValidate(paths: string[], options: ValidateOptions): Vali
 export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { resources: Resource[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const resources: Resource[] = [];
+  // Documents that name an identity but failed: references to them get no "not declared" warning
+  // on top of the document's own errors (a missing secret is not a missing connector).
+  const declaredInvalid = new Set<string>();
   const lookup = (kind: string) => options.kinds.lookup(kind);
   for (const doc of docs) {
     const found: Diagnostic[] = [];
     const res = validateDoc(doc, lookup, options, found);
     if (res) resources.push(res);
+    else declaredInvalid.add(identityOf(doc, options));
     // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
     found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
     diagnostics.push(...found);
   }
-  crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor);
+  crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid);
   return { resources, diagnostics };
+}
+
+/** `kind, space, name` of a document, as far as it can be read (for references to invalid documents). */
+function identityOf(doc: LoadedDoc, options: ValidateOptions): string {
+  const raw = (doc.value ?? {}) as Record<string, any>;
+  const space = typeof raw.metadata?.space === 'string' ? raw.metadata.space : (options.defaultSpace ?? 'default');
+  return `${raw.kind}\u0000${space}\u0000${raw.metadata?.name}`;
 }
 
 function pathKey(path: DocPath): string {
@@ -88,7 +101,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     return undefined;
   }
   const root = options.root ?? process.cwd();
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject });
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets });
   out.push(...interpolated.diagnostics);
   for (const ref of shellStyleReferences(raw)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
   const value = interpolated.value as Record<string, any>;
@@ -152,7 +165,7 @@ function specPointer(path: DocPath): string | undefined {
  * may hold them). Names are quoted in messages, and quoting escapes characters, which would slip a
  * secret past text redaction: secret names are shown as (sensitive) here.
  */
-function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor): void {
+function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor, declaredInvalid: Set<string>): void {
   const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : quotedText(name));
   const subject = (r: Resource) => subjectOf({ kind: r.kind, name: shortText(r.name) });
   const seen = new Map<string, Resource>();
@@ -171,7 +184,8 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
   }
   for (const r of resources) {
     for (const ref of lookup(r.kind)?.references(r.spec) ?? []) {
-      if (!seen.has(`${ref.kind}\u0000${r.space}\u0000${ref.name}`)) {
+      const key = `${ref.kind}\u0000${r.space}\u0000${ref.name}`;
+      if (!seen.has(key) && !declaredInvalid.has(key)) {
         const pointer = specPointer(ref.path);
         out.push({
           severity: 'warning',
