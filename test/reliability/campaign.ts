@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli } from '../../src/cli/main.js';
+import { seededRandom } from '../../bench/generate.js';
 import type { Io } from '../../src/cli/context.js';
 
 export interface CampaignOptions {
@@ -37,17 +38,8 @@ export interface RunResult {
   notes: string[];
 }
 
-/** mulberry32: small, fast and good enough to make fault draws repeatable. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Fault draws from the benchmarks' seeded generator, so a run can be replayed. */
+export const seeded = seededRandom;
 
 /** Kinds whose examples are copied under new names; the others (Fleet, packs) stay as written. */
 const MULTIPLY = new Set(['Rule', 'Connector', 'HostQuerySavedQuery', 'MaintenanceWindow', 'ValueList']);
