@@ -17,6 +17,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli, type CliRun } from '../helpers/cli.js';
 import { CASES, ok, type ConformanceCase } from './cases/index.js';
+import { readTree, variablesEnv } from '../helpers/export-files.js';
 
 /** The space check every server-facing command makes once per space; not a read of any kind. */
 const SPACE_ROUTE = '/api/spaces/space/:id';
@@ -45,31 +46,6 @@ function manifests(tag: string, docs: string[]): string {
   return dir;
 }
 
-/** Every file under a directory, relative path -> content. */
-function readTree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.set(relative(dir, full), readFileSync(full, 'utf8'));
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The variables an export listed in variables.txt, each given a value. */
-function variablesEnv(dir: string): Record<string, string> {
-  const file = join(dir, 'variables.txt');
-  if (!existsSync(file)) return {};
-  const env: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^([A-Z0-9_]+)=/.exec(line);
-    if (m) env[m[1]] = `value-for-${m[1].toLowerCase()}`;
-  }
-  return env;
-}
 
 // ---- manifests and pointers ----
 

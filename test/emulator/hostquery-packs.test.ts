@@ -2,19 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-
-const SQ = '/api/hostquery/saved_queries';
-const PACKS = '/api/hostquery/packs';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}`;
-
-async function createSavedQuery(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
-  const res = await call(emu, 'POST', `${space}${SQ}`, { id: unique('sq'), query: 'SELECT 1;', interval: '60', ...body });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data;
-}
+import { createSavedQuery, PACKS, SQ, unique, UUID } from '../helpers/hostquery.js';
 
 async function createPack(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
   const res = await call(emu, 'POST', `${space}${PACKS}`, {

@@ -11,6 +11,7 @@ import { call, emulator, postFile } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 import { VERSION } from '../../src/cli/main.js';
 import { DEFAULT_WORKLOAD, seedExportWorkload } from '../../bench/export.js';
+import { readTree, variablesEnv } from '../helpers/export-files.js';
 
 /** Secret values seeded into connectors; none may ever reach an exported file or the output. */
 const SECRETS = {
@@ -119,31 +120,6 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
   await ok(call(emu, 'POST', `${p}/api/maintenance_window`, { title: 'Datacenter migration', enabled: false, schedule: { custom: { start: '2030-03-01T08:00:00.000Z', duration: '1d' } } }), 'one-off window');
 }
 
-/** Every exported file, relative path -> content. */
-function readTree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.set(relative(dir, full).split('\\').join('/'), readFileSync(full, 'utf8'));
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The variables an export listed in variables.txt, each set to a value (not the real secret). */
-function variablesEnv(dir: string): Record<string, string> {
-  const file = join(dir, 'variables.txt');
-  if (!existsSync(file)) return {};
-  const env: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^([A-Z0-9_]+)=/.exec(line);
-    if (m) env[m[1]] = `value-for-${m[1].toLowerCase()}`;
-  }
-  return env;
-}
 
 const roots: string[] = [];
 /** A path for --out inside a fresh temporary folder (the path itself does not exist yet). */
