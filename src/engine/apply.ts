@@ -94,17 +94,19 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
   };
 }
 
-/** Carries out one change; a note says how a create was confirmed when its own answer was lost. */
+/** Carries out one change; a note says how its outcome was confirmed when the write's own answer was lost. */
 async function execute(c: PlannedChange, options: ApplyOptions): Promise<string | undefined> {
   const adapter = options.adapterFor(c.kind);
   if (!adapter) throw new Error(`no adapter for kind ${c.kind}`);
   const ctx = contextFor(options.ctx, adapter);
   const what = `${c.action} ${describeObject(c)}`;
   switch (c.action) {
-    case 'prerequisite':
-      if (!adapter.prerequisite) throw new Error(`kind ${c.kind} has no prerequisite step`);
-      await withAnswerCheck(ctx, what, (x) => adapter.prerequisite!.ensure(x, c.space));
+    case 'prerequisite': {
+      const prerequisite = adapter.prerequisite;
+      if (!prerequisite) throw new Error(`kind ${c.kind} has no prerequisite step`);
+      await withAnswerCheck(ctx, what, (x) => prerequisite.ensure(x, c.space));
       return undefined;
+    }
     case 'create':
       return withAnswerCheck(ctx, what, (x) => createConfirmed(x, adapter, c));
     case 'update':
