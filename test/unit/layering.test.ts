@@ -6,17 +6,19 @@ import { dirname, join, relative, resolve } from 'node:path';
 /**
  * The folders of src/ form layers: each may import only the ones below it, so there is no import
  * cycle between folders (docs/architecture.md). manifest/ knows kinds only through the KindCatalog
- * interface it defines; the engine never reads configuration files; the emulator stands alone.
+ * interface it defines; the engine never reads configuration files; the emulator stands alone but for the query
+ * languages it previews rules with.
  */
 const ALLOWED: Record<string, string[]> = {
   common: [],
   client: ['common'],
   manifest: ['common'],
-  kinds: ['common', 'client', 'manifest'],
+  query: ['common'],
+  kinds: ['common', 'client', 'manifest', 'query'],
   engine: ['common', 'client', 'manifest', 'kinds'],
   report: ['common', 'manifest', 'kinds', 'engine'],
-  emulator: ['common'],
-  cli: ['common', 'client', 'manifest', 'kinds', 'engine', 'report', 'emulator'],
+  emulator: ['common', 'query'],
+  cli: ['common', 'client', 'manifest', 'query', 'kinds', 'engine', 'report', 'emulator'],
 };
 
 function sources(dir: string): string[] {
