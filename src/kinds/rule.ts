@@ -1,13 +1,15 @@
 import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import { listAllPages } from './paging.js';
-import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import { importRules } from './rule-import.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
- * full replaces (PUT), the way to toggle `enabled` on 9.4.3. Defaults mirror the server's
+ * full replaces (PUT), the way to toggle `enabled` on 9.4.3; many creates or updates at once go
+ * through `_import` (rule-import.ts). Defaults mirror the server's
  * applyRuleDefaults (wire-facts 2.3) so that an omitted field never shows as a difference.
  */
 
@@ -223,6 +225,10 @@ export const ruleAdapter: KindAdapter = {
   async delete(ctx: AdapterContext, live: LiveObject) {
     const query = live.serverId ? { id: live.serverId } : { rule_id: live.name };
     await ctx.api.request({ method: 'DELETE', path: RULES_PATH, space: live.space, query });
+  },
+
+  writeBatch(ctx: AdapterContext, space: string, writes: BatchWrite[]) {
+    return importRules(ctx, space, writes, writeBody);
   },
 
   toSpec(live: LiveObject) {

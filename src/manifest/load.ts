@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node
 import { dirname, join, relative, resolve } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
-import { parseFast, type FastDocument } from './yaml-fast.js';
+import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 
 /** One YAML document of a manifest file, with what is needed to point at any of its values. */
 export interface LoadedDoc {
@@ -151,17 +151,44 @@ export interface ParseOptions {
 export function parseManifestText(text: string, file: string, options: ParseOptions = {}): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } {
   const shown = displayPath(file);
   const dir = file === '-' ? process.cwd() : dirname(resolve(file));
-  const lineCounter = new LineCounter();
   const fast = options.fast === false ? undefined : parseFast(text);
-  if (fast) {
-    for (const offset of fast.lineStarts) lineCounter.addNewLine(offset);
-    const at = (offset: number): SourcePos => {
-      const { line, col } = lineCounter.linePos(offset);
-      return { file: shown, line, col };
-    };
-    const docs = fast.documents.map((doc): LoadedDoc => ({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)) }));
-    return { docs, diagnostics: [] };
+  // A document the fast reader left that has YAML errors sends the whole file to the full parser,
+  // so that every message and position is exactly the one it gives for the file.
+  return (fast && readMixed(fast, shown, dir)) ?? readFull(text, shown, dir);
+}
+
+/** The fast reader's documents, and the full parser's reading of each document it left. */
+function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } | undefined {
+  const lineCounter = new LineCounter();
+  for (const offset of fast.lineStarts) lineCounter.addNewLine(offset);
+  const at = (offset: number): SourcePos => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file: shown, line, col };
+  };
+  const docs: LoadedDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const doc of fast.documents) {
+    if (!isLeft(doc)) {
+      docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)) });
+      continue;
+    }
+    let parsed: Document.Parsed[];
+    try {
+      parsed = parseAllDocuments(fast.text.slice(doc.from, doc.to), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(parsed) || parsed.length !== 1 || parsed[0].errors.length > 0) return undefined;
+    const out = readParsedDoc(parsed[0], doc.index, (offset) => at(doc.from + offset), shown, dir);
+    if (out.doc) docs.push(out.doc);
+    if (out.diagnostic) diagnostics.push(out.diagnostic);
   }
+  return { docs, diagnostics };
+}
+
+/** Every document of the file read by the full parser. */
+function readFull(text: string, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const docs: LoadedDoc[] = [];
   const at = (offset: number): SourcePos => {
@@ -177,7 +204,6 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
   }
   if (!Array.isArray(parsed)) parsed = [parsed as unknown as Document.Parsed];
   parsed.forEach((doc, index) => {
-    const start = at(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
     if (doc.errors.length > 0) {
       // One parse mistake often yields several errors on one line; the first says it best.
       const lines = new Set<number>();
@@ -190,28 +216,34 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
       }
       return;
     }
-    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return; // empty document (e.g. a trailing ---)
-    if (!isMap(doc.contents)) {
-      const found = isSeq(doc.contents) ? 'a list' : isScalar(doc.contents) ? `a ${typeof doc.contents.value === 'string' ? 'string' : 'scalar'}` : 'another kind of YAML node';
-      diagnostics.push({ severity: 'error', pos: start, message: `a manifest document must be a mapping (apiVersion, kind, metadata, spec), not ${found}` });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIASES });
-    } catch (err) {
-      const message = firstLine((err as Error).message);
-      const words = /alias count/i.test(message)
-        ? `anchors and aliases expand too far (limit ${MAX_ALIASES}): refusing what looks like an entity-expansion ("billion laughs") attack`
-        : err instanceof RangeError
-          ? 'the document nests too deeply to be read'
-          : message;
-      diagnostics.push({ severity: 'error', pos: start, message: `invalid YAML: ${words}` });
-      return;
-    }
-    docs.push({ file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) });
+    const out = readParsedDoc(doc, index, at, shown, dir);
+    if (out.doc) docs.push(out.doc);
+    if (out.diagnostic) diagnostics.push(out.diagnostic);
   });
   return { docs, diagnostics };
+}
+
+/** One error-free document of the full parser; `at` turns its offsets into positions in the file. */
+function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number) => SourcePos, shown: string, dir: string): { doc?: LoadedDoc; diagnostic?: Diagnostic } {
+  const start = at(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return {}; // empty document (e.g. a trailing ---)
+  if (!isMap(doc.contents)) {
+    const found = isSeq(doc.contents) ? 'a list' : isScalar(doc.contents) ? `a ${typeof doc.contents.value === 'string' ? 'string' : 'scalar'}` : 'another kind of YAML node';
+    return { diagnostic: { severity: 'error', pos: start, message: `a manifest document must be a mapping (apiVersion, kind, metadata, spec), not ${found}` } };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (err) {
+    const message = firstLine((err as Error).message);
+    const words = /alias count/i.test(message)
+      ? `anchors and aliases expand too far (limit ${MAX_ALIASES}): refusing what looks like an entity-expansion ("billion laughs") attack`
+      : err instanceof RangeError
+        ? 'the document nests too deeply to be read'
+        : message;
+    return { diagnostic: { severity: 'error', pos: start, message: `invalid YAML: ${words}` } };
+  }
+  return { doc: { file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) } };
 }
 
 function firstLine(s: string): string {

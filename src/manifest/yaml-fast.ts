@@ -1,17 +1,20 @@
 /**
- * A fast reader for the plain block YAML that manifests are written in: block mappings and
- * sequences, one-line plain and quoted scalars, one-line flow collections, literal and folded block
- * scalars, comments and `---` separators. The general YAML parser reads about 2 MB/s, which makes a
- * rule repository of 10,000 rules take many seconds; this reader covers the common shape at a
- * fraction of that cost.
+ * A fast reader for the block YAML that manifests are written in: block mappings and sequences,
+ * plain and quoted scalars (multi-line ones folded), one-line flow collections, literal and folded
+ * block scalars with any chomping and indentation indicator, comments, `---` separators, CRLF line
+ * ends. The general YAML parser reads about 2 MB/s, which makes a rule repository of thousands of
+ * rules take seconds; this reader covers what real manifests contain at a fraction of that cost.
  *
- * It is deliberately conservative: on anything outside that subset (anchors, aliases, tags,
- * multi-line plain or quoted scalars, complex keys, tabs, CRLF, duplicate keys, non-mapping
- * documents, any syntax error...) it gives up on the whole file and the caller uses the full
- * parser, which also produces the error messages. What it accepts, it must read exactly as the full
- * parser does (YAML 1.2 core schema), values and positions alike; test/unit/load.test.ts checks that
- * differentially.
+ * It is deliberately conservative: a document that uses anything outside that subset (anchors,
+ * aliases, tags, complex keys, multi-line flow collections, tabs outside quoted and block scalars,
+ * duplicate keys, a non-mapping root, any syntax error...) is left to the full parser, document by
+ * document, with its place in the file; directives and `...` markers leave the whole file to it.
+ * What it reads, it must read exactly as the full parser does (YAML 1.2 core schema), values and
+ * positions alike; test/unit/load.test.ts and yaml-differential.test.ts check that.
  */
+import { blockScalarValue, doubleQuotedValue, resolvePlain, unfoldLines, unsupported, type BlockLine } from './yaml-fast-scalars.js';
+
+export { resolvePlain } from './yaml-fast-scalars.js';
 
 /** Offsets of a mapping's keys, or of a sequence's items, in the source text. */
 export type Offsets = Record<string, number> | number[];
@@ -26,15 +29,24 @@ export interface FastDocument {
   offsets: Map<object, Offsets>;
 }
 
-export interface FastParse {
-  documents: FastDocument[];
-  /** Offsets where lines start (for a LineCounter). */
-  lineStarts: number[];
+/** A document left to the full parser: its index and its text, `---` line included. */
+export interface LeftDocument {
+  index: number;
+  left: true;
+  from: number;
+  to: number;
 }
 
-/** Thrown to abandon the fast path; never escapes this module. */
-class Unsupported extends Error {}
-const unsupported = new Unsupported();
+export interface FastParse {
+  documents: Array<FastDocument | LeftDocument>;
+  /** Offsets where lines start (for a LineCounter). */
+  lineStarts: number[];
+  /**
+   * The text all offsets refer to: the input with CRLF line ends made LF. Lines and columns are
+   * the same in both, so positions computed from it hold for the file as written.
+   */
+  text: string;
+}
 
 const SPACE = 32;
 const HASH = 35;
@@ -51,40 +63,22 @@ const enum LineType {
 /** Characters a plain scalar cannot start with (YAML c-indicator), `-?:` handled apart. */
 const INDICATORS = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', '\t']);
 
-const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\',
-};
-
-/** The YAML 1.2 core schema resolution of a plain scalar (as the full parser does it). */
-export function resolvePlain(s: string): unknown {
-  const c = s[0];
-  const maybeSpecial = (c >= '0' && c <= '9') || c === '-' || c === '+' || c === '.' || c === '~' || c === 'n' || c === 'N' || c === 't' || c === 'T' || c === 'f' || c === 'F';
-  if (!maybeSpecial) return s;
-  if (/^(?:~|[Nn]ull|NULL)$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return c === 't' || c === 'T';
-  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
-  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
-    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return parseFloat(s);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
-  return s;
-}
-
 class Reader {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
   /** Leading spaces of each line; -1 for a `---` line so that it closes every open block. */
   private readonly indents: number[] = [];
   private readonly types: LineType[] = [];
+  /** Offsets of every tab: allowed only inside quoted and block scalars (see tabsAllowed). */
+  private readonly tabs: number[] = [];
   /** Next line to look at, after a value has been read. */
   private line = 0;
   private offsets = new Map<object, Offsets>();
+  /** Ranges of the current document where tabs are content (quoted and block scalars). */
+  private tabRanges: number[] = [];
 
   constructor(private readonly text: string) {
+    for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
     let start = 0;
     while (start <= text.length) {
       let end = text.indexOf('\n', start);
@@ -113,33 +107,61 @@ class Reader {
     return this.starts;
   }
 
-  documents(): FastDocument[] {
-    const docs: FastDocument[] = [];
+  documents(): Array<FastDocument | LeftDocument> {
+    const docs: Array<FastDocument | LeftDocument> = [];
+    const total = this.starts.length;
     let index = 0;
     let line = this.skipBlank(0);
-    const total = this.starts.length;
     let first = true;
     while (line < total) {
+      let from = 0;
       if (this.types[line] === LineType.DocStart) {
         const rest = this.skipSpaces(this.starts[line] + 3, this.ends[line]);
         if (rest < this.ends[line] && this.text.charCodeAt(rest) !== HASH) throw unsupported; // `--- value`
         if (!first) index++;
+        from = this.starts[line];
         line = this.skipBlank(line + 1);
-      } else if (!first) {
-        throw unsupported;
       }
       first = false;
       if (line >= total || this.types[line] === LineType.DocStart) continue; // an empty document
-      this.offsets = new Map();
-      const indent = this.indents[line];
-      const col = this.starts[line] + indent;
-      if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
-      const value = this.blockMap(line, col, indent);
-      line = this.skipBlank(this.line);
-      if (line < total && this.types[line] !== LineType.DocStart) throw unsupported;
-      docs.push({ index, value, start: col, offsets: this.offsets });
+      let next = line + 1;
+      while (next < total && this.types[next] !== LineType.DocStart) next++;
+      const to = next < total ? this.starts[next] : this.text.length;
+      try {
+        docs.push(this.document(line, index, from, to));
+      } catch (err) {
+        // Nesting deep enough to exhaust the stack is left to the full parser too, which reports it.
+        if (err !== unsupported && !(err instanceof RangeError)) throw err;
+        docs.push({ index, left: true, from, to });
+      }
+      line = next;
     }
     return docs;
+  }
+
+  /** The document whose root mapping starts on `line`, its text spanning [from, to). */
+  private document(line: number, index: number, from: number, to: number): FastDocument {
+    this.offsets = new Map();
+    this.tabRanges = [];
+    const indent = this.indents[line];
+    const col = this.starts[line] + indent;
+    if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
+    const value = this.blockMap(line, col, indent);
+    const after = this.skipBlank(this.line);
+    if (after < this.types.length && this.types[after] !== LineType.DocStart) throw unsupported;
+    if (!this.tabsAllowed(from, to)) throw unsupported;
+    return { index, value, start: col, offsets: this.offsets };
+  }
+
+  /** Whether every tab in [from, to) lies inside a quoted or block scalar, where it is content. */
+  private tabsAllowed(from: number, to: number): boolean {
+    for (const t of this.tabs) {
+      if (t < from || t >= to) continue;
+      let inside = false;
+      for (let r = 0; r < this.tabRanges.length && !inside; r += 2) inside = t >= this.tabRanges[r] && t < this.tabRanges[r + 1];
+      if (!inside) return false;
+    }
+    return true;
   }
 
   /** First line at or after `line` that is neither blank nor a comment. */
@@ -185,7 +207,7 @@ class Reader {
     return false;
   }
 
-  /** Offset just after the closing quote of the quoted scalar at `pos`, or -1 if it does not close on its line. */
+  /** Offset just after the closing quote of the quoted scalar at `pos`, or -1 if it does not close before `end`. */
   private quotedEnd(pos: number, end: number): number {
     const text = this.text;
     const q = text[pos];
@@ -200,33 +222,47 @@ class Reader {
     return -1;
   }
 
+  /** A quoted scalar that closes on its line. */
   private quoted(pos: number, end: number): { value: string; end: number } {
-    const text = this.text;
     const close = this.quotedEnd(pos, end);
-    if (close < 0) throw unsupported; // multi-line quoted scalars fold lines: full parser
-    const body = text.slice(pos + 1, close - 1);
-    if (text[pos] === "'") return { value: body.includes("''") ? body.replace(/''/g, "'") : body, end: close };
-    if (!body.includes('\\')) return { value: body, end: close };
-    let out = '';
-    for (let i = 0; i < body.length; i++) {
-      const ch = body[i];
-      if (ch !== '\\') {
-        out += ch;
+    if (close < 0) throw unsupported;
+    this.tabRanges.push(pos, close);
+    const body = this.text.slice(pos + 1, close - 1);
+    if (this.text[pos] === "'") return { value: body.includes("''") ? body.replace(/''/g, "'") : body, end: close };
+    return { value: doubleQuotedValue(body), end: close };
+  }
+
+  /**
+   * A quoted scalar that runs on over the following lines, each of them indented more than the
+   * enclosing block (`indent`). Sets `this.line` to the line after its closing quote.
+   */
+  private multiLineQuoted(line: number, pos: number, indent: number): string {
+    const text = this.text;
+    const q = text[pos];
+    let l = line;
+    let i = pos + 1;
+    let close = -1;
+    while (close < 0) {
+      if (i >= this.ends[l]) {
+        l++;
+        if (l >= this.types.length || this.types[l] === LineType.DocStart) throw unsupported; // never closed
+        if (this.types[l] !== LineType.Blank && this.indents[l] <= indent) throw unsupported; // not indented enough
+        i = this.starts[l];
         continue;
       }
-      const e = body[++i];
-      if (e in ESCAPES) out += ESCAPES[e];
-      else if (e === 'x' || e === 'u' || e === 'U') {
-        const length = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-        const hex = body.substr(i + 1, length);
-        if (hex.length !== length || !/^[0-9a-fA-F]+$/.test(hex)) throw unsupported;
-        const code = parseInt(hex, 16);
-        if (code > 0x10ffff) throw unsupported;
-        out += String.fromCodePoint(code);
-        i += length;
-      } else throw unsupported;
+      const ch = text[i];
+      if (q === '"' && ch === '\\') i = i + 1 >= this.ends[l] ? this.ends[l] : i + 2;
+      else if (ch === q && q === "'" && text[i + 1] === "'") i += 2;
+      else if (ch === q) close = i + 1;
+      else i++;
     }
-    return { value: out, end: close };
+    const rest = this.skipSpaces(close, this.ends[l]);
+    // Anything but a comment after it (`: ` makes it a multi-line key): the full parser.
+    if (rest < this.ends[l] && !(text.charCodeAt(rest) === HASH && rest > close)) throw unsupported;
+    this.tabRanges.push(pos, close);
+    this.line = l + 1;
+    const body = text.slice(pos + 1, close - 1);
+    return q === '"' ? doubleQuotedValue(body) : unfoldLines(body).replace(/''/g, "'");
   }
 
   /** A key (plain or quoted) at `pos`; returns the key and the offset after its `:`. */
@@ -308,7 +344,10 @@ class Reader {
         const col = this.starts[next] + nextIndent;
         if (this.isSeqItem(next)) return this.blockSeq(next, nextIndent);
         if (this.isMapEntry(next, col)) return this.blockMap(next, col, nextIndent);
-        throw unsupported; // a scalar on the following lines
+        // A plain or quoted scalar on the following lines, with nothing but blank lines before it.
+        for (let l = line + 1; l < next; l++) if (this.types[l] !== LineType.Blank) throw unsupported;
+        if (pos < end || !inMap || '|>[{'.includes(text[col])) throw unsupported;
+        return this.value(next, col, indent, inMap);
       }
       if (inMap && nextIndent === indent && this.isSeqItem(next)) return this.blockSeq(next, indent);
       return null;
@@ -322,93 +361,120 @@ class Reader {
       value = flow.value;
       after = flow.end;
     } else if (c === '"' || c === "'") {
+      if (this.quotedEnd(pos, end) < 0) return this.multiLineQuoted(line, pos, indent);
       const q = this.quoted(pos, end);
       value = q.value;
       after = q.end;
     } else {
-      if (INDICATORS.has(c)) throw unsupported;
-      if ((c === '-' || c === '?' || c === ':') && (pos + 1 === end || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
-      let p = pos;
-      let stop = end;
-      for (; p < end; p++) {
-        const ch = text.charCodeAt(p);
-        if (ch === HASH && text.charCodeAt(p - 1) === SPACE) {
-          stop = p;
-          break;
-        }
-        if (ch === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE)) throw unsupported; // `a: b: c`
-      }
-      let last = stop;
-      while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
-      value = resolvePlain(text.slice(pos, last));
-      after = stop;
-      // A more-indented line after a plain scalar continues it (multi-line plain scalar).
-      if (this.indentOf(this.skipBlank(line + 1)) > indent) throw unsupported;
-      return value;
+      return this.plain(line, pos, indent);
     }
     const rest = this.skipSpaces(after, end);
     if (rest < end && !(text.charCodeAt(rest) === HASH && rest > after)) throw unsupported;
     return value;
   }
 
-  /** A literal (`|`) or folded (`>`) block scalar whose header is at `pos`. */
-  private blockScalar(line: number, pos: number, indent: number): string {
+  /**
+   * A plain scalar from `pos`, folded over the following lines that are indented more than the
+   * enclosing block (`indent`) until a comment, a less indented line or the document's end.
+   */
+  private plain(line: number, pos: number, indent: number): unknown {
     const text = this.text;
-    const end = this.ends[line];
-    const folded = text[pos] === '>';
-    let p = pos + 1;
-    let strip = false;
-    if (text[p] === '-') {
-      strip = true;
-      p++;
-    } else if (text[p] === '+' || (text[p] >= '0' && text[p] <= '9')) {
-      throw unsupported; // keep-chomping and explicit indentation: full parser
-    }
-    const rest = this.skipSpaces(p, end);
-    if (rest < end && !(text.charCodeAt(rest) === HASH && rest > p)) throw unsupported;
-    if (p < end && text.charCodeAt(p) !== SPACE) throw unsupported;
-
-    const first = line + 1;
-    if (first >= this.types.length || this.types[first] === LineType.Blank) throw unsupported; // leading empty lines
-    const trim = this.indents[first];
-    if (trim <= indent) throw unsupported; // an empty block scalar
-    const lines: string[] = [];
+    const c = text[pos];
+    if (INDICATORS.has(c)) throw unsupported;
+    if ((c === '-' || c === '?' || c === ':') && (pos + 1 === this.ends[line] || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
+    const first = this.plainLine(line, pos);
+    if (first.comment) return resolvePlain(first.text);
+    let folded = first.text;
     let blanks = 0;
-    let l = first;
-    for (; l < this.types.length; l++) {
+    let last = line;
+    for (let l = line + 1; l < this.types.length; l++) {
       const type = this.types[l];
-      const lineIndent = this.indents[l];
       if (type === LineType.Blank) {
-        if (this.ends[l] - this.starts[l] > trim) throw unsupported; // whitespace-only lines longer than the indentation
         blanks++;
         continue;
       }
+      if (type !== LineType.Content || this.indents[l] <= indent) break;
+      // A continuation line may start with any character but white space (and `#`: a comment line).
+      const start = this.starts[l] + this.indents[l];
+      if (text[start] === '\t') throw unsupported;
+      const next = this.plainLine(l, start);
+      folded += (blanks ? '\n'.repeat(blanks) : ' ') + next.text;
+      blanks = 0;
+      last = l;
+      if (next.comment) break;
+    }
+    this.line = last + 1;
+    return resolvePlain(folded);
+  }
+
+  /** One line of a plain scalar from `pos`: its text without trailing spaces, and whether a comment ends it. */
+  private plainLine(line: number, pos: number): { text: string; comment: boolean } {
+    const text = this.text;
+    const end = this.ends[line];
+    let stop = end;
+    let comment = false;
+    for (let p = pos; p < end; p++) {
+      const ch = text.charCodeAt(p);
+      if (ch === HASH && text.charCodeAt(p - 1) === SPACE) {
+        stop = p;
+        comment = true;
+        break;
+      }
+      if (ch === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE)) throw unsupported; // `a: b: c`
+    }
+    let last = stop;
+    while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
+    return { text: text.slice(pos, last), comment };
+  }
+
+  /** A literal (`|`) or folded (`>`) block scalar whose header is at `pos`; the enclosing block sits at `indent`. */
+  private blockScalar(line: number, pos: number, indent: number): string {
+    const text = this.text;
+    const end = this.ends[line];
+    let p = pos + 1;
+    let chomp: '' | '-' | '+' = '';
+    let explicit = 0;
+    for (; p < end; p++) {
+      const ch = text[p];
+      if (!chomp && (ch === '-' || ch === '+')) chomp = ch;
+      else if (!explicit && ch >= '1' && ch <= '9') explicit = Number(ch);
+      else break;
+    }
+    if (p < end && text.charCodeAt(p) !== SPACE) throw unsupported;
+    const rest = this.skipSpaces(p, end);
+    if (rest < end && text.charCodeAt(rest) !== HASH) throw unsupported;
+
+    const total = this.types.length;
+    let l = line + 1;
+    let longestLeading = 0;
+    for (; l < total && this.types[l] === LineType.Blank; l++) longestLeading = Math.max(longestLeading, this.ends[l] - this.starts[l]);
+    if (l >= total || this.types[l] === LineType.DocStart || this.indents[l] <= indent) throw unsupported; // an empty block scalar
+    const trim = explicit ? indent + explicit : this.indents[l];
+    // Leading spaces-only lines longer than the content's indentation, or content less indented than an indicator says.
+    if (longestLeading > trim || this.indents[l] < trim) throw unsupported;
+    const lines: BlockLine[] = [];
+    for (let k = line + 1; k < l; k++) lines.push({ indent: this.ends[k] - this.starts[k], content: '' });
+    for (; l < total; l++) {
+      const type = this.types[l];
+      if (type === LineType.DocStart) break;
+      if (type === LineType.Blank) {
+        lines.push({ indent: this.ends[l] - this.starts[l], content: '' });
+        continue;
+      }
+      const lineIndent = this.indents[l];
       if (lineIndent < trim) {
         if (lineIndent <= indent) break;
-        throw unsupported; // less indented than the first line: an error
+        throw unsupported; // less indented than the content: an error the full parser reports
       }
-      for (; blanks > 0; blanks--) lines.push('');
-      const content = text.slice(this.starts[l] + trim, this.ends[l]);
-      if (folded && (lineIndent > trim || content[0] === '\t')) throw unsupported; // more-indented folded lines
-      lines.push(content);
+      lines.push({ indent: lineIndent, content: text.slice(this.starts[l] + lineIndent, this.ends[l]) });
     }
+    // The full parser treats trailing spaces-only lines after an indentation indicator in its own way.
+    if (explicit) for (let k = lines.length - 1; k >= 0 && lines[k].content === ''; k--) if (lines[k].indent > trim) throw unsupported;
+    // A line after the scalar means one more line break at its end (the one before that line).
+    if (l < total) lines.push({ indent: 0, content: '' });
+    this.tabRanges.push(this.starts[line + 1], l < total ? this.starts[l] : text.length);
     this.line = l;
-    let value: string;
-    if (!folded) value = lines.join('\n');
-    else {
-      value = '';
-      let sep = '';
-      for (const content of lines) {
-        if (content === '') {
-          if (sep === '\n') value += '\n';
-          else sep = '\n';
-        } else {
-          value += sep + content;
-          sep = ' ';
-        }
-      }
-    }
-    return strip ? value : value + '\n';
+    return blockScalarValue({ folded: text[pos] === '>', chomp }, lines, trim);
   }
 
   /** A flow collection or scalar starting at `pos`, closed on the same line. */
@@ -475,17 +541,26 @@ class Reader {
   }
 }
 
+export function isLeft(doc: FastDocument | LeftDocument): doc is LeftDocument {
+  return 'left' in doc;
+}
+
 /**
- * Reads `text` with the fast reader, or returns undefined when the file uses anything outside its
- * subset (the caller then uses the full parser).
+ * Reads `text` with the fast reader. Documents outside its subset come back as LeftDocument for
+ * the full parser; undefined means the whole file is the full parser's (directives, `...`, a
+ * byte order mark, a carriage return that does not end a line).
  */
 export function parseFast(text: string): FastParse | undefined {
-  if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.includes('\r')) {
+    const lf = text.replace(/\r\n/g, '\n');
+    if (lf.includes('\r')) return undefined;
+    text = lf;
+  }
   try {
     const reader = new Reader(text);
-    return { documents: reader.documents(), lineStarts: reader.lineStarts };
+    return { documents: reader.documents(), lineStarts: reader.lineStarts, text };
   } catch (err) {
-    // Nesting deep enough to exhaust the stack is left to the full parser, which reports it.
     if (err === unsupported || err instanceof RangeError) return undefined;
     throw err;
   }
