@@ -13,11 +13,11 @@
  * positions alike; test/unit/load.test.ts and yaml-differential.test.ts check that.
  */
 import { blockScalarValue, doubleQuotedValue, resolvePlain, unfoldLines, unsupported, type BlockLine } from './yaml-fast-scalars.js';
+import { flow, INDICATORS, quoted, quotedEnd, type FlowContext, type Offsets } from './yaml-fast-flow.js';
 
 export { resolvePlain } from './yaml-fast-scalars.js';
 
-/** Offsets of a mapping's keys, or of a sequence's items, in the source text. */
-export type Offsets = Record<string, number> | number[];
+export type { Offsets } from './yaml-fast-flow.js';
 
 export interface FastDocument {
   /** 0-based index of the document among the file's documents (empty ones included). */
@@ -60,8 +60,6 @@ const enum LineType {
   DocStart,
 }
 
-/** Characters a plain scalar cannot start with (YAML c-indicator), `-?:` handled apart. */
-const INDICATORS = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', '\t']);
 
 class Reader {
   private readonly starts: number[] = [];
@@ -73,11 +71,11 @@ class Reader {
   private readonly tabs: number[] = [];
   /** Next line to look at, after a value has been read. */
   private line = 0;
-  private offsets = new Map<object, Offsets>();
-  /** Ranges of the current document where tabs are content (quoted and block scalars). */
-  private tabRanges: number[] = [];
+  /** The current document's position tables and tab ranges. */
+  private ctx: FlowContext;
 
   constructor(private readonly text: string) {
+    this.ctx = { text, offsets: new Map(), tabRanges: [] };
     for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
     let start = 0;
     while (start <= text.length) {
@@ -141,8 +139,7 @@ class Reader {
 
   /** The document whose root mapping starts on `line`, its text spanning [from, to). */
   private document(line: number, index: number, from: number, to: number): FastDocument {
-    this.offsets = new Map();
-    this.tabRanges = [];
+    this.ctx = { text: this.text, offsets: new Map(), tabRanges: [] };
     const indent = this.indents[line];
     const col = this.starts[line] + indent;
     if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
@@ -150,7 +147,7 @@ class Reader {
     const after = this.skipBlank(this.line);
     if (after < this.types.length && this.types[after] !== LineType.DocStart) throw unsupported;
     if (!this.tabsAllowed(from, to)) throw unsupported;
-    return { index, value, start: col, offsets: this.offsets };
+    return { index, value, start: col, offsets: this.ctx.offsets };
   }
 
   /** Whether every tab in [from, to) lies inside a quoted or block scalar, where it is content. */
@@ -158,7 +155,7 @@ class Reader {
     for (const t of this.tabs) {
       if (t < from || t >= to) continue;
       let inside = false;
-      for (let r = 0; r < this.tabRanges.length && !inside; r += 2) inside = t >= this.tabRanges[r] && t < this.tabRanges[r + 1];
+      for (let r = 0; r < this.ctx.tabRanges.length && !inside; r += 2) inside = t >= this.ctx.tabRanges[r] && t < this.ctx.tabRanges[r + 1];
       if (!inside) return false;
     }
     return true;
@@ -193,7 +190,7 @@ class Reader {
     const end = this.ends[line];
     const c = text[pos];
     if (c === '"' || c === "'") {
-      const close = this.quotedEnd(pos, end);
+      const close = quotedEnd(this.text, pos, end);
       if (close < 0) return false;
       const p = this.skipSpaces(close, end);
       return text.charCodeAt(p) === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE);
@@ -205,31 +202,6 @@ class Reader {
       if (ch === HASH && text.charCodeAt(i - 1) === SPACE) return false;
     }
     return false;
-  }
-
-  /** Offset just after the closing quote of the quoted scalar at `pos`, or -1 if it does not close before `end`. */
-  private quotedEnd(pos: number, end: number): number {
-    const text = this.text;
-    const q = text[pos];
-    for (let i = pos + 1; i < end; i++) {
-      const ch = text[i];
-      if (q === '"' && ch === '\\') i++;
-      else if (ch === q) {
-        if (q === "'" && text[i + 1] === "'") i++;
-        else return i + 1;
-      }
-    }
-    return -1;
-  }
-
-  /** A quoted scalar that closes on its line. */
-  private quoted(pos: number, end: number): { value: string; end: number } {
-    const close = this.quotedEnd(pos, end);
-    if (close < 0) throw unsupported;
-    this.tabRanges.push(pos, close);
-    const body = this.text.slice(pos + 1, close - 1);
-    if (this.text[pos] === "'") return { value: body.includes("''") ? body.replace(/''/g, "'") : body, end: close };
-    return { value: doubleQuotedValue(body), end: close };
   }
 
   /**
@@ -259,7 +231,7 @@ class Reader {
     const rest = this.skipSpaces(close, this.ends[l]);
     // Anything but a comment after it (`: ` makes it a multi-line key): the full parser.
     if (rest < this.ends[l] && !(text.charCodeAt(rest) === HASH && rest > close)) throw unsupported;
-    this.tabRanges.push(pos, close);
+    this.ctx.tabRanges.push(pos, close);
     this.line = l + 1;
     const body = text.slice(pos + 1, close - 1);
     return q === '"' ? doubleQuotedValue(body) : unfoldLines(body).replace(/''/g, "'");
@@ -273,7 +245,7 @@ class Reader {
     let p: number;
     const c = text[pos];
     if (c === '"' || c === "'") {
-      const q = this.quoted(pos, end);
+      const q = quoted(this.ctx, pos, end);
       key = q.value;
       p = this.skipSpaces(q.end, end);
     } else {
@@ -293,7 +265,7 @@ class Reader {
   private blockMap(line: number, pos: number, indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
     const keys: Record<string, number> = Object.create(null);
-    this.offsets.set(map, keys);
+    this.ctx.offsets.set(map, keys);
     for (;;) {
       const { key, after } = this.key(line, pos);
       if (key in keys) throw unsupported; // duplicate key: the full parser reports it
@@ -311,7 +283,7 @@ class Reader {
   private blockSeq(line: number, indent: number): unknown[] {
     const seq: unknown[] = [];
     const at: number[] = [];
-    this.offsets.set(seq, at);
+    this.ctx.offsets.set(seq, at);
     for (;;) {
       const end = this.ends[line];
       const pos = this.skipSpaces(this.starts[line] + indent + 1, end);
@@ -357,12 +329,12 @@ class Reader {
     let after: number;
     if (c === '|' || c === '>') return this.blockScalar(line, pos, indent);
     if (c === '[' || c === '{') {
-      const flow = this.flow(pos, end);
-      value = flow.value;
-      after = flow.end;
+      const read = flow(this.ctx, pos, end);
+      value = read.value;
+      after = read.end;
     } else if (c === '"' || c === "'") {
-      if (this.quotedEnd(pos, end) < 0) return this.multiLineQuoted(line, pos, indent);
-      const q = this.quoted(pos, end);
+      if (quotedEnd(this.text, pos, end) < 0) return this.multiLineQuoted(line, pos, indent);
+      const q = quoted(this.ctx, pos, end);
       value = q.value;
       after = q.end;
     } else {
@@ -472,73 +444,11 @@ class Reader {
     if (explicit) for (let k = lines.length - 1; k >= 0 && lines[k].content === ''; k--) if (lines[k].indent > trim) throw unsupported;
     // A line after the scalar means one more line break at its end (the one before that line).
     if (l < total) lines.push({ indent: 0, content: '' });
-    this.tabRanges.push(this.starts[line + 1], l < total ? this.starts[l] : text.length);
+    this.ctx.tabRanges.push(this.starts[line + 1], l < total ? this.starts[l] : text.length);
     this.line = l;
     return blockScalarValue({ folded: text[pos] === '>', chomp }, lines, trim);
   }
 
-  /** A flow collection or scalar starting at `pos`, closed on the same line. */
-  private flow(pos: number, end: number): { value: unknown; end: number } {
-    const text = this.text;
-    const c = text[pos];
-    if (c === '[') {
-      const seq: unknown[] = [];
-      const at: number[] = [];
-      this.offsets.set(seq, at);
-      let p = this.skipSpaces(pos + 1, end);
-      if (text[p] === ']') return { value: seq, end: p + 1 };
-      for (;;) {
-        at.push(p);
-        const item = this.flow(p, end);
-        seq.push(item.value);
-        p = this.skipSpaces(item.end, end);
-        if (text[p] === ']') return { value: seq, end: p + 1 };
-        if (text[p] !== ',') throw unsupported; // `a: b` pairs, comments, line breaks...
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === ']' || text[p] === ',') throw unsupported;
-      }
-    }
-    if (c === '{') {
-      const map: Record<string, unknown> = {};
-      const keys: Record<string, number> = Object.create(null);
-      this.offsets.set(map, keys);
-      let p = this.skipSpaces(pos + 1, end);
-      if (text[p] === '}') return { value: map, end: p + 1 };
-      for (;;) {
-        const keyAt = p;
-        const key = this.flow(p, end);
-        if (typeof key.value !== 'string' || (text[keyAt] !== '"' && text[keyAt] !== "'" && typeof resolvePlain(key.value) !== 'string')) throw unsupported;
-        const name = key.value;
-        if (name in keys || name === '__proto__' || name === '<<') throw unsupported;
-        p = key.end;
-        if (text[p] !== ':' || text[p + 1] !== ' ') throw unsupported;
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === ',' || text[p] === '}') throw unsupported; // `{a: }`
-        keys[name] = keyAt;
-        const value = this.flow(p, end);
-        map[name] = value.value;
-        p = this.skipSpaces(value.end, end);
-        if (text[p] === '}') return { value: map, end: p + 1 };
-        if (text[p] !== ',') throw unsupported;
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === '}' || text[p] === ',') throw unsupported;
-      }
-    }
-    if (c === '"' || c === "'") return this.quoted(pos, end);
-    if (pos >= end || INDICATORS.has(c)) throw unsupported;
-    if ((c === '-' || c === '?' || c === ':') && (pos + 1 >= end || text[pos + 1] === ' ' || text[pos + 1] === ',')) throw unsupported;
-    let p = pos;
-    for (; p < end; p++) {
-      const ch = text[p];
-      if (ch === ',' || ch === ']' || ch === '}') break;
-      if (ch === '[' || ch === '{') throw unsupported;
-      if (ch === ':' && (text[p + 1] === ' ' || text[p + 1] === ',' || text[p + 1] === ']' || text[p + 1] === '}' || p + 1 === end)) break;
-      if (ch === '#' && text[p - 1] === ' ') throw unsupported;
-    }
-    let last = p;
-    while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
-    return { value: resolvePlain(text.slice(pos, last)), end: p };
-  }
 }
 
 export function isLeft(doc: FastDocument | LeftDocument): doc is LeftDocument {
