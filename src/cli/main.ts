@@ -2,14 +2,17 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, SpaceNotFoundError, TransportError } from '../client/client.js';
+import { ApiError, SpaceNotFoundError, TransportError } from '../client/errors.js';
 import { redactor } from '../manifest/redact.js';
-import { applyCommand } from './apply.js';
 import { processIo, UsageError, type Io } from './context.js';
-import { emulatorCommand } from './emulator.js';
-import { exportCommand } from './export.js';
-import { planCommand } from './plan.js';
-import { validateCommand } from './validate.js';
+
+// Each command's module is loaded when that command runs: `validate` never loads the HTTP client,
+// `plan` against a URL never loads the emulator, and nothing loads the exporter but `export`.
+const validateCommand = async (...args: Parameters<typeof import('./validate.js').validateCommand>) => (await import('./validate.js')).validateCommand(...args);
+const planCommand = async (...args: Parameters<typeof import('./plan.js').planCommand>) => (await import('./plan.js')).planCommand(...args);
+const applyCommand = async (...args: Parameters<typeof import('./apply.js').applyCommand>) => (await import('./apply.js')).applyCommand(...args);
+const exportCommand = async (...args: Parameters<typeof import('./export.js').exportCommand>) => (await import('./export.js')).exportCommand(...args);
+const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js').emulatorCommand>) => (await import('./emulator.js')).emulatorCommand(...args);
 
 export const VERSION = '0.1.0';
 
@@ -43,7 +46,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   common(program.command('validate').description('check manifests offline: YAML, interpolation, schemas, cross-document references').argument('[paths...]', 'files or directories (- for stdin)'))
     .option('--json', 'print diagnostics as JSON')
-    .action((paths: string[], opts) => setExit(validateCommand(paths.length ? paths : ['.'], opts, io)));
+    .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')

@@ -66,10 +66,7 @@ export function diffSpecs(
     }
     const sensitive = isSecret(pointer, secrets);
     if (sets.has(pointer) && (Array.isArray(a) || a === undefined) && (Array.isArray(b) || b === undefined)) {
-      const before = new Map(((a as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
-      const after = new Map(((b as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
-      const added = [...after.entries()].filter(([k]) => !before.has(k)).map(([, v]) => v);
-      const removed = [...before.entries()].filter(([k]) => !after.has(k)).map(([, v]) => v);
+      const { added, removed } = setDifference((a as unknown[]) ?? [], (b as unknown[]) ?? []);
       if (added.length || removed.length) {
         fields.push({ pointer, added: sensitive ? added.map(() => SENSITIVE) : added, removed: sensitive ? removed.map(() => SENSITIVE) : removed, sensitive });
       }
@@ -86,6 +83,24 @@ export function diffSpecs(
     'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
   ) as Operation[];
   return { equal: false, fields, patch };
+}
+
+/** Whether every member is a string: such sets (tags, a list's values) compare without canonical JSON. */
+const allStrings = (arr: unknown[]) => arr.every((x) => typeof x === 'string');
+
+/** Members of `after` missing from `before` and the reverse, each once, by canonical JSON (strings as they are). */
+function setDifference(before: unknown[], after: unknown[]): { added: unknown[]; removed: unknown[] } {
+  if (allStrings(before) && allStrings(after)) {
+    const had = new Set(before as string[]);
+    const has = new Set(after as string[]);
+    return { added: [...has].filter((v) => !had.has(v)), removed: [...had].filter((v) => !has.has(v)) };
+  }
+  const had = new Map(before.map((x) => [canonicalJson(x), x]));
+  const has = new Map(after.map((x) => [canonicalJson(x), x]));
+  return {
+    added: [...has.entries()].filter(([k]) => !had.has(k)).map(([, v]) => v),
+    removed: [...had.entries()].filter(([k]) => !has.has(k)).map(([, v]) => v),
+  };
 }
 
 /** A copy without the set-like arrays, which are patched member by member instead. */
@@ -111,8 +126,9 @@ function setPatch(live: Record<string, any>, fields: FieldChange[], sets: Set<st
       ops.push({ op: 'add', path: f.pointer, value: f.added ?? [] });
       continue;
     }
-    const removed = new Set((f.removed ?? []).map((v) => canonicalJson(v)));
-    const indices = current.flatMap((v, i) => (removed.has(canonicalJson(v)) ? [i] : []));
+    const key = allStrings(current) && allStrings(f.removed ?? []) ? (v: unknown) => v as string : canonicalJson;
+    const removed = new Set((f.removed ?? []).map(key));
+    const indices = current.flatMap((v, i) => (removed.has(key(v)) ? [i] : []));
     for (const i of indices.reverse()) ops.push({ op: 'remove', path: `${f.pointer}/${i}` });
     for (const v of f.added ?? []) ops.push({ op: 'add', path: `${f.pointer}/-`, value: v });
   }

@@ -1,7 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
-import { listAllPages } from './paging.js';
-import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, ListOptions, LiveObject, Reference } from './types.js';
+import { listRules } from './rule-list.js';
 import { importRules } from './rule-import.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
@@ -13,10 +13,7 @@ import { withActionTypes } from './rule-actions.js';
  * applyRuleDefaults (wire-facts 2.3) so that an omitted field never shows as a difference.
  */
 
-const FIND_PATH = '/api/detection_engine/rules/_find';
 const RULES_PATH = '/api/detection_engine/rules';
-const PAGE_SIZE = 1000;
-const SEARCH_WINDOW = 10_000;
 
 /** Server defaults of every rule (output_index is compared only when non-empty, see dropEmptyNoEffect). */
 const RULE_DEFAULTS: Record<string, unknown> = {
@@ -83,9 +80,14 @@ function dropUiMeta(rule: Record<string, any>): void {
   else delete rule.meta;
 }
 
-/** A live rule in spec shape, unsorted: server-managed fields and server-added parts of actions removed. */
+/**
+ * A live rule in spec shape, unsorted: server-managed fields and server-added parts of actions
+ * removed. The copy is shallow: every change below replaces a top-level value, never edits one
+ * in place, so the body is left as it was (and copying 2,000 rules deeply costs more than the
+ * comparison).
+ */
 function liveSpec(body: Record<string, any>): Record<string, any> {
-  const rule = clone(body);
+  const rule = { ...body };
   for (const key of SERVER_FIELDS) delete rule[key];
   if (Array.isArray(rule.actions)) rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, unknown>) => a);
   if (Array.isArray(rule.required_fields)) rule.required_fields = rule.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
@@ -108,8 +110,9 @@ function withRuleDefaults(rule: Record<string, any>): Record<string, any> {
   return rule;
 }
 
+/** The manifest's rule as the server holds it; a shallow copy, as in liveSpec. */
 function desiredSpec(spec: Record<string, any>): Record<string, any> {
-  const rule = withRuleDefaults(clone(spec));
+  const rule = withRuleDefaults({ ...spec });
   delete rule.rule_id;
   for (const key of DISCARDED_FIELDS) delete rule[key];
   if (isPlainObject(rule.threshold) && typeof rule.threshold.field === 'string') rule.threshold = { ...rule.threshold, field: [rule.threshold.field] };
@@ -179,22 +182,8 @@ export const ruleAdapter: KindAdapter = {
     return refs;
   },
 
-  async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
-    const rules = await listAllPages<Record<string, any>>(ctx.api, {
-      path: FIND_PATH,
-      space,
-      // A fixed order keeps pages consistent with each other while they are fetched in parallel.
-      query: { sort_field: 'created_at', sort_order: 'asc' },
-      sizeParam: 'per_page',
-      pageSize: PAGE_SIZE,
-      items: (body) => body.data,
-      total: (body) => {
-        if (body.total > SEARCH_WINDOW) {
-          throw new Error(`space ${space} holds ${body.total} rules; _find pages only through the first ${SEARCH_WINDOW} (page x per_page <= ${SEARCH_WINDOW})`);
-        }
-        return body.total;
-      },
-    });
+  async list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]> {
+    const rules = await listRules(ctx.api, space, options?.expected);
     return rules.map((body) => ({
       kind: 'Rule',
       space,
@@ -232,7 +221,8 @@ export const ruleAdapter: KindAdapter = {
   },
 
   toSpec(live: LiveObject) {
-    const rule = liveSpec(live.body);
+    // A deep copy: the exported spec is the caller's to change.
+    const rule = liveSpec(clone(live.body));
     let spec = withoutDefaults(rule, { ...RULE_DEFAULTS, ...typeDefaults(rule.type) });
     if (Array.isArray(spec.actions)) {
       spec.actions = spec.actions.map((a: Record<string, any>) => {

@@ -56,6 +56,11 @@ export type BatchWrite = { action: 'create'; resource: Resource } | { action: 'u
  */
 export type BatchOutcome = { status: 'done'; note?: string } | { status: 'failed'; error: string } | { status: 'alone' } | { status: 'unknown'; reason: string };
 
+export interface ListOptions {
+  /** About how many objects the caller expects (the manifests declare that many): a paged listing may ask for that many pages at once. */
+  expected?: number;
+}
+
 /** A variable an exported manifest needs (a connector secret written as ${env:NAME}). */
 export interface ExportVariable {
   name: string;
@@ -65,7 +70,8 @@ export interface ExportVariable {
 /**
  * Everything svcform knows about one kind. The engine never looks inside a spec: it diffs
  * `normalizeDesired(res)` against `normalizeLive(live)` (which must be deep-equal when the server
- * holds what the manifest says), orders work by `references`, and calls create/update/delete.
+ * holds what the manifest says, the arrays of `setFields` up to their order), orders work by
+ * `references`, and calls create/update/delete.
  */
 export interface KindAdapter extends KindRules {
   /**
@@ -79,7 +85,7 @@ export interface KindAdapter extends KindRules {
    */
   setFields?: string[];
   /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
-  list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
+  list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]>;
   /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */
   normalizeDesired(res: Resource): Record<string, any>;
   /** A live object in the manifest's spec shape: server-managed fields dropped, defaults kept. */

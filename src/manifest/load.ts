@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
@@ -112,8 +113,6 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 function readSource(file: string): { text?: string; error?: string } {
   let bytes: Buffer;
   try {
@@ -132,11 +131,11 @@ function readSource(file: string): { text?: string; error?: string } {
   }
   if (bytes.length > MAX_FILE_BYTES) return { error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file` };
   if (bytes.subarray(0, 8192).includes(0)) return { error: 'not a text file (it contains NUL bytes); manifests are YAML text' };
-  try {
-    return { text: utf8.decode(bytes) };
-  } catch {
-    return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
-  }
+  // isUtf8 validates at memory speed; a fatal TextDecoder is several times slower on 16 MB of rules.
+  if (!isUtf8(bytes)) return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
+  const text = bytes.toString('utf8');
+  // A byte order mark is not content (TextDecoder drops it too).
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
 export interface ParseOptions {
@@ -159,11 +158,17 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
 
 /** The fast reader's documents, and the full parser's reading of each document it left. */
 function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } | undefined {
-  const lineCounter = new LineCounter();
-  for (const offset of fast.lineStarts) lineCounter.addNewLine(offset);
+  const starts = fast.lineStarts;
   const at = (offset: number): SourcePos => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file: shown, line, col };
+    // The last line starting at or before the offset.
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: shown, line: lo + 1, col: offset - starts[lo] + 1 };
   };
   const docs: LoadedDoc[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -338,11 +343,12 @@ function offsetOf(doc: Document.Parsed, path: DocPath): number {
 
 /** The same answer as offsetOf, from the fast reader's position tables. */
 function fastOffsetOf(doc: FastDocument, path: DocPath): number {
-  let node: unknown = doc.value;
+  const { value, offsets } = doc.positions();
+  let node: unknown = value;
   let best = doc.start;
   for (const step of path) {
     if (node === null || typeof node !== 'object') return best;
-    const table = doc.offsets.get(node);
+    const table = offsets.get(node);
     if (!table) return best;
     let at: number | undefined;
     if (Array.isArray(node)) {
@@ -368,8 +374,31 @@ export function loadFiles(files: string[]): LoadResult {
       continue;
     }
     const out = parseManifestText(text, file);
-    docs.push(...out.docs);
-    diagnostics.push(...out.diagnostics);
+    for (const d of out.docs) docs.push(d);
+    for (const d of out.diagnostics) diagnostics.push(d);
+  }
+  return { docs, diagnostics, files };
+}
+
+/**
+ * loadFiles for a run that talks to a server meanwhile: every file is read first and its text
+ * shown to `onRead` (which may start requests), then each is parsed with a turn of the event loop
+ * in between, so that those requests go out and their answers come in while parsing goes on.
+ */
+export async function loadFilesYielding(files: string[], onRead: (texts: string[]) => void): Promise<LoadResult> {
+  const docs: LoadedDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sources = files.map((file) => ({ file, ...readSource(file) }));
+  onRead(sources.flatMap((s) => (s.text === undefined ? [] : [s.text])));
+  for (const { file, text, error } of sources) {
+    await new Promise((done) => setImmediate(done));
+    if (error !== undefined || text === undefined) {
+      diagnostics.push(fileError(file, error ?? 'cannot read file'));
+      continue;
+    }
+    const out = parseManifestText(text, file);
+    for (const d of out.docs) docs.push(d);
+    for (const d of out.diagnostics) diagnostics.push(d);
   }
   return { docs, diagnostics, files };
 }

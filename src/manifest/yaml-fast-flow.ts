@@ -9,7 +9,8 @@ export type Offsets = Record<string, number> | number[];
 /** What reading a document collects: position tables, and the ranges where tabs are content. */
 export interface FlowContext {
   text: string;
-  offsets: Map<object, Offsets>;
+  /** Absent while positions are not recorded. */
+  offsets: Map<object, Offsets> | undefined;
   /** Pairs of offsets [from, to) of quoted and block scalars. */
   tabRanges: number[];
 }
@@ -18,6 +19,8 @@ const SPACE = 32;
 
 /** Characters a plain scalar cannot start with (YAML c-indicator), `-?:` handled apart. */
 export const INDICATORS = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', '\t']);
+
+export const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
 export function skipSpaces(text: string, pos: number, end: number): number {
   while (pos < end && text.charCodeAt(pos) === SPACE) pos++;
@@ -54,12 +57,12 @@ export function flow(ctx: FlowContext, pos: number, end: number): { value: unkno
   const c = text[pos];
   if (c === '[') {
     const seq: unknown[] = [];
-    const at: number[] = [];
-    ctx.offsets.set(seq, at);
+    const at: number[] | undefined = ctx.offsets && [];
+    if (at) ctx.offsets!.set(seq, at);
     let p = skipSpaces(text, pos + 1, end);
     if (text[p] === ']') return { value: seq, end: p + 1 };
     for (;;) {
-      at.push(p);
+      at?.push(p);
       const item = flow(ctx, p, end);
       seq.push(item.value);
       p = skipSpaces(text, item.end, end);
@@ -71,8 +74,8 @@ export function flow(ctx: FlowContext, pos: number, end: number): { value: unkno
   }
   if (c === '{') {
     const map: Record<string, unknown> = {};
-    const keys: Record<string, number> = Object.create(null);
-    ctx.offsets.set(map, keys);
+    const keys: Record<string, number> | undefined = ctx.offsets && Object.create(null);
+    if (keys) ctx.offsets!.set(map, keys);
     let p = skipSpaces(text, pos + 1, end);
     if (text[p] === '}') return { value: map, end: p + 1 };
     for (;;) {
@@ -80,12 +83,12 @@ export function flow(ctx: FlowContext, pos: number, end: number): { value: unkno
       const key = flow(ctx, p, end);
       if (typeof key.value !== 'string' || (text[keyAt] !== '"' && text[keyAt] !== "'" && typeof resolvePlain(key.value) !== 'string')) throw unsupported;
       const name = key.value;
-      if (name in keys || name === '__proto__' || name === '<<') throw unsupported;
+      if (hasOwn(map, name) || name === '__proto__' || name === '<<') throw unsupported;
       p = key.end;
       if (text[p] !== ':' || text[p + 1] !== ' ') throw unsupported;
       p = skipSpaces(text, p + 1, end);
       if (text[p] === ',' || text[p] === '}') throw unsupported; // `{a: }`
-      keys[name] = keyAt;
+      if (keys) keys[name] = keyAt;
       const value = flow(ctx, p, end);
       map[name] = value.value;
       p = skipSpaces(text, value.end, end);

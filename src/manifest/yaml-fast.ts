@@ -13,7 +13,7 @@
  * positions alike; test/unit/load.test.ts and yaml-differential.test.ts check that.
  */
 import { blockScalarValue, doubleQuotedValue, resolvePlain, unfoldLines, unsupported, type BlockLine } from './yaml-fast-scalars.js';
-import { flow, INDICATORS, quoted, quotedEnd, type FlowContext, type Offsets } from './yaml-fast-flow.js';
+import { flow, hasOwn, INDICATORS, quoted, quotedEnd, type FlowContext, type Offsets } from './yaml-fast-flow.js';
 
 export { resolvePlain } from './yaml-fast-scalars.js';
 
@@ -25,8 +25,11 @@ export interface FastDocument {
   value: Record<string, unknown>;
   /** Offset of the root mapping (its first key). */
   start: number;
-  /** Position tables of every mapping and sequence of `value`. */
-  offsets: Map<object, Offsets>;
+  /**
+   * The document read again with the position of every key and item (only messages need them, so
+   * the first reading records none): the value, and the tables of its mappings and sequences.
+   */
+  positions(): { value: Record<string, unknown>; offsets: Map<object, Offsets> };
 }
 
 /** A document left to the full parser: its index and its text, `---` line included. */
@@ -39,8 +42,8 @@ export interface LeftDocument {
 
 export interface FastParse {
   documents: Array<FastDocument | LeftDocument>;
-  /** Offsets where lines start (for a LineCounter). */
-  lineStarts: number[];
+  /** Offsets where lines start. */
+  lineStarts: Int32Array;
   /**
    * The text all offsets refer to: the input with CRLF line ends made LF. Lines and columns are
    * the same in both, so positions computed from it hold for the file as written.
@@ -60,13 +63,13 @@ const enum LineType {
   DocStart,
 }
 
-
 class Reader {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  // One entry per line, in typed arrays: a rule set has hundreds of thousands of lines.
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
   /** Leading spaces of each line; -1 for a `---` line so that it closes every open block. */
-  private readonly indents: number[] = [];
-  private readonly types: LineType[] = [];
+  private readonly indents: Int32Array;
+  private readonly types: Uint8Array;
   /** Offsets of every tab: allowed only inside quoted and block scalars (see tabsAllowed). */
   private readonly tabs: number[] = [];
   /** Next line to look at, after a value has been read. */
@@ -74,11 +77,21 @@ class Reader {
   /** The current document's position tables and tab ranges. */
   private ctx: FlowContext;
 
-  constructor(private readonly text: string) {
-    this.ctx = { text, offsets: new Map(), tabRanges: [] };
+  constructor(
+    private readonly text: string,
+    /** Whether to record positions (FastDocument.positions). */
+    private readonly record = false,
+  ) {
+    this.ctx = { text, offsets: undefined, tabRanges: [] };
     for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
+    let lines = 1;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
+    this.starts = new Int32Array(lines);
+    this.ends = new Int32Array(lines);
+    this.indents = new Int32Array(lines);
+    this.types = new Uint8Array(lines);
     let start = 0;
-    while (start <= text.length) {
+    for (let line = 0; line < lines; line++) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       let i = start;
@@ -92,16 +105,15 @@ class Reader {
         if (i === start && (text[i] === '%' || text.startsWith('...', start))) throw unsupported;
         type = LineType.Content;
       }
-      this.starts.push(start);
-      this.ends.push(end);
-      this.indents.push(type === LineType.DocStart ? -1 : i - start);
-      this.types.push(type);
-      if (end === text.length) break;
+      this.starts[line] = start;
+      this.ends[line] = end;
+      this.indents[line] = type === LineType.DocStart ? -1 : i - start;
+      this.types[line] = type;
       start = end + 1;
     }
   }
 
-  get lineStarts(): number[] {
+  get lineStarts(): Int32Array {
     return this.starts;
   }
 
@@ -126,7 +138,8 @@ class Reader {
       while (next < total && this.types[next] !== LineType.DocStart) next++;
       const to = next < total ? this.starts[next] : this.text.length;
       try {
-        docs.push(this.document(line, index, from, to));
+        const { value, start } = this.document(line, from, to);
+        docs.push({ index, value, start, positions: this.positionsOf(line, from, to) });
       } catch (err) {
         // Nesting deep enough to exhaust the stack is left to the full parser too, which reports it.
         if (err !== unsupported && !(err instanceof RangeError)) throw err;
@@ -137,9 +150,24 @@ class Reader {
     return docs;
   }
 
+  /** A lazy, cached second reading of a document, with positions, by a reader of its own. */
+  private positionsOf(line: number, from: number, to: number): FastDocument['positions'] {
+    let read: ReturnType<FastDocument['positions']> | undefined;
+    return () => {
+      if (!read) {
+        this.recorder ??= new Reader(this.text, true);
+        const { value, offsets } = this.recorder.document(line, from, to);
+        read = { value, offsets: offsets! };
+      }
+      return read;
+    };
+  }
+
+  private recorder?: Reader;
+
   /** The document whose root mapping starts on `line`, its text spanning [from, to). */
-  private document(line: number, index: number, from: number, to: number): FastDocument {
-    this.ctx = { text: this.text, offsets: new Map(), tabRanges: [] };
+  private document(line: number, from: number, to: number): { value: Record<string, unknown>; start: number; offsets?: Map<object, Offsets> } {
+    this.ctx = { text: this.text, offsets: this.record ? new Map() : undefined, tabRanges: [] };
     const indent = this.indents[line];
     const col = this.starts[line] + indent;
     if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
@@ -147,7 +175,7 @@ class Reader {
     const after = this.skipBlank(this.line);
     if (after < this.types.length && this.types[after] !== LineType.DocStart) throw unsupported;
     if (!this.tabsAllowed(from, to)) throw unsupported;
-    return { index, value, start: col, offsets: this.ctx.offsets };
+    return { value, start: col, offsets: this.ctx.offsets };
   }
 
   /** Whether every tab in [from, to) lies inside a quoted or block scalar, where it is content. */
@@ -264,12 +292,12 @@ class Reader {
   /** A block mapping whose first key is at `pos` on `line`; its keys sit at column `indent`. */
   private blockMap(line: number, pos: number, indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
-    const keys: Record<string, number> = Object.create(null);
-    this.ctx.offsets.set(map, keys);
+    const keys: Record<string, number> | undefined = this.ctx.offsets && Object.create(null);
+    if (keys) this.ctx.offsets!.set(map, keys);
     for (;;) {
       const { key, after } = this.key(line, pos);
-      if (key in keys) throw unsupported; // duplicate key: the full parser reports it
-      keys[key] = pos;
+      if (hasOwn(map, key)) throw unsupported; // duplicate key: the full parser reports it
+      if (keys) keys[key] = pos;
       map[key] = this.value(line, after, indent, true);
       line = this.skipBlank(this.line);
       const next = this.indentOf(line);
@@ -282,14 +310,14 @@ class Reader {
   /** A block sequence whose `-` items sit at column `indent`, from `line`. */
   private blockSeq(line: number, indent: number): unknown[] {
     const seq: unknown[] = [];
-    const at: number[] = [];
-    this.ctx.offsets.set(seq, at);
+    const at: number[] | undefined = this.ctx.offsets && [];
+    if (at) this.ctx.offsets!.set(seq, at);
     for (;;) {
       const end = this.ends[line];
       const pos = this.skipSpaces(this.starts[line] + indent + 1, end);
       if (pos === end || this.text.charCodeAt(pos) === HASH) throw unsupported; // item on the next lines
       if (this.text.charCodeAt(pos) === DASH && (pos + 1 === end || this.text.charCodeAt(pos + 1) === SPACE)) throw unsupported; // `- - x`
-      at.push(pos);
+      at?.push(pos);
       if (this.isMapEntry(line, pos)) seq.push(this.blockMap(line, pos, pos - this.starts[line]));
       else seq.push(this.value(line, pos, indent, false));
       line = this.skipBlank(this.line);

@@ -54,3 +54,25 @@ describe('emulator: rules _import, as svcform\'s bulk writes meet it', () => {
     assert.deepEqual((await call(emu, 'GET', `${RULES}?rule_id=with-list`)).body.exceptions_list, [list]);
   });
 });
+
+describe('emulator: rules _find filters by rule_id prefix, as svcform reads past the search window', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+    await postFile(emu, `${RULES}/_import`, ndjson(['ab-1', 'ab-2', 'Ab-3', 'b-1', '9-x'].map((id) => base(id))));
+  });
+  after(() => emu.stop());
+
+  const ids = async (filter: string) => (await call(emu, 'GET', `${RULES}/_find?per_page=100&filter=${encodeURIComponent(filter)}`)).body.data.map((r: any) => r.rule_id).sort();
+
+  it('matches a keyword wildcard case-sensitively (params.ruleId is a keyword: an ES wildcard query has case_insensitive false by default)', async () => {
+    assert.deepEqual(await ids('alert.attributes.params.ruleId: a*'), ['ab-1', 'ab-2']);
+    assert.deepEqual(await ids('alert.attributes.params.ruleId: A*'), ['Ab-3']);
+  });
+
+  it('takes the remainder query of a partition (NOT over ORed prefixes; wire-facts 2.1 filter syntax)', async () => {
+    assert.deepEqual(await ids('NOT (alert.attributes.params.ruleId: a* OR alert.attributes.params.ruleId: b*)'), ['9-x', 'Ab-3']);
+    assert.deepEqual(await ids('alert.attributes.params.ruleId: a* AND NOT (alert.attributes.params.ruleId: ab*)'), []);
+  });
+});
+

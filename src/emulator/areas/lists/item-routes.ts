@@ -14,6 +14,8 @@ import { LIST_TYPES, valueError, valueFits } from './values.js';
 
 const SECURITY = { errors: 'security' } as const;
 const IMPORT_EXTENSIONS = ['.csv', '.txt'];
+/** The import route's body limit (the lists plugin's maxImportPayloadBytes, default 9000000; wire-facts 3.1). */
+export const MAX_ITEMS_IMPORT_BYTES = 9_000_000;
 
 function checkValue(list: ListRecord, value: string, itemId: string): void {
   if (!valueFits(list.type, value)) throw badRequest(valueError(list.type, value, itemId), 'security');
@@ -156,6 +158,8 @@ export function registerItemRoutes(router: Router): void {
   }, SECURITY);
 
   router.post('/api/lists/items/_import', (req, ctx) => {
+    // The platform refuses a larger body before the route sees it (the route's options.body.maxBytes).
+    if (req.rawBody.length > MAX_ITEMS_IMPORT_BYTES) throw new EmuError(413, `Payload content length greater than maximum allowed: ${MAX_ITEMS_IMPORT_BYTES}`, 'platform');
     const listId = optionalQuery(req.query, 'list_id');
     const type = optionalQuery(req.query, 'type');
     if (type !== undefined && !(LIST_TYPES as readonly string[]).includes(type)) {
