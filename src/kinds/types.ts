@@ -70,7 +70,7 @@ export interface ExportVariable {
 /**
  * Everything svcform knows about one kind. The engine never looks inside a spec: it diffs
  * `normalizeDesired(res)` against `normalizeLive(live)` (which must be deep-equal when the server
- * holds what the manifest says, the arrays of `setFields` up to their order), orders work by
+ * holds what the manifest says, the arrays of `setFields` up to order and repetition), orders work by
  * `references`, and calls create/update/delete.
  */
 export interface KindAdapter extends KindRules {

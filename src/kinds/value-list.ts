@@ -29,13 +29,13 @@ export function parseValues(text: string): string[] {
 }
 
 /**
- * Values compare as a set (`setFields`): unique, in whatever order they come; the diff compares
- * them by membership, so a million values are never sorted.
+ * Values compare as a set (`setFields`): the diff compares them by membership, so order and
+ * repetition do not matter and a million values are neither sorted nor deduplicated here. When
+ * both sides come in the same order (the server keeps the order they were imported in), the
+ * comparison is one pass over the two arrays.
  */
-function valueSet(values: Iterable<unknown>): string[] {
-  const out = new Set<string>();
-  for (const v of values) out.add(String(v));
-  return [...out];
+function valueSet(values: unknown[]): string[] {
+  return values.every((v) => typeof v === 'string') ? (values as string[]) : values.map(String);
 }
 
 // A manifest's items_file is read once per loaded resource, however often it is normalized.
@@ -247,7 +247,7 @@ export const valueListAdapter: KindAdapter = {
     if (isPlainObject(live.body.meta)) spec.meta = live.body.meta;
     if (typeof live.body.version === 'number' && live.body.version !== DEFAULT_VERSION) spec.version = live.body.version;
     // Exported values in one fixed order, so that an export is stable.
-    const values: string[] = [...(live.extra?.items ?? [])].sort();
+    const values: string[] = [...new Set<string>(live.extra?.items ?? [])].sort();
     if (values.length <= INLINE_ITEMS_MAX) {
       spec.items = values;
       return { spec };

@@ -25,8 +25,8 @@ async function lastSeq(emu: RunningEmulator): Promise<number> {
 
 const count = (requests: string[], what: string) => requests.filter((r) => r === what).length;
 
-/** A normalized list with its values in one order: they compare as a set (setFields), in whatever order they come. */
-const asSets = (n: Record<string, any>) => ({ ...n, items: [...n.items].sort() });
+/** A normalized list with its values once each, in one order: they compare as a set (setFields), whatever their order and repetition. */
+const asSets = (n: Record<string, any>) => ({ ...n, items: [...new Set(n.items)].sort() });
 
 function ips(n: number, offset = 0): string[] {
   return Array.from({ length: n }, (_, k) => {
@@ -77,7 +77,7 @@ describe('ValueList adapter', () => {
       assert.equal(obj.readOnly, undefined);
       assert.deepEqual(asSets(adapter.normalizeLive(obj)), asSets(adapter.normalizeDesired(res)), res.name);
     }
-    assert.deepEqual([...adapter.normalizeDesired(manifests[2]).items].sort(), ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
+    assert.deepEqual(asSets(adapter.normalizeDesired(manifests[2])).items, ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
     assert.equal(adapter.normalizeDesired(manifests[0]).version, 1);
   });
 
