@@ -79,10 +79,19 @@ export function diffSpecs(
   };
   walk(live, desired, '');
   if (fields.length === 0) return { equal: true, fields, patch: [] };
-  const patch = [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
-    'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
-  ) as Operation[];
-  return { equal: false, fields, patch };
+  // The patch is for machines (JSON plans, saved plans): made when first read, not for every update of a large apply.
+  let patch: Operation[] | undefined;
+  const makePatch = () =>
+    [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+      'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
+    ) as Operation[];
+  return {
+    equal: false,
+    fields,
+    get patch() {
+      return (patch ??= makePatch());
+    },
+  };
 }
 
 /** Whether every member is a string: such sets (tags, a list's values) compare without canonical JSON. */

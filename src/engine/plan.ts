@@ -179,7 +179,11 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       resource: { ...res, spec: carryIgnored(res.spec, ignore, normalizeLive(current)) },
       live: current,
     });
-    if (!diff.equal) changes.push({ ...update(), fields: diff.fields, patch: diff.patch });
+    if (!diff.equal) {
+      const change = { ...update(), fields: diff.fields };
+      const found = diff;
+      changes.push(Object.defineProperty(change, 'patch', { enumerable: true, get: () => found.patch }));
+    }
     else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) changes.push({ ...update(), reason: 'rotate secrets' });
     else unchanged += 1;
   }

@@ -90,25 +90,6 @@ async function importChunk(ctx: AdapterContext, space: string, update: boolean, 
   }
 }
 
-/** Splits lines into chunks of at most CHUNK_RULES rules and CHUNK_BYTES bytes. */
-function chunks(lines: Line[]): Line[][] {
-  const out: Line[][] = [];
-  let current: Line[] = [];
-  let bytes = 0;
-  for (const line of lines) {
-    const size = Buffer.byteLength(line.json) + 1;
-    if (current.length > 0 && (current.length >= CHUNK_RULES || bytes + size > CHUNK_BYTES)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(line);
-    bytes += size;
-  }
-  if (current.length) out.push(current);
-  return out;
-}
-
 /** The rule adapter's writeBatch: `body` builds a rule's write body (as POST and PUT send it). */
 export async function importRules(
   ctx: AdapterContext,
@@ -119,18 +100,33 @@ export async function importRules(
   const outcomes: BatchOutcome[] = writes.map(() => ({ status: 'alone' }));
   const action = writes[0]?.action;
   if (writes.length < MIN_BULK_WRITES || writes.some((w) => w.action !== action)) return outcomes;
-  const lines: Line[] = [];
-  await Promise.all(
-    writes.map(async (w, index) => {
-      if (namesExceptionLists(w.resource)) return;
-      try {
-        lines.push({ index, ruleId: w.resource.name, json: JSON.stringify(await body(ctx, w.resource)) });
-      } catch (err) {
-        outcomes[index] = { status: 'failed', error: (err as Error).message };
-      }
-    }),
-  );
-  lines.sort((a, b) => a.index - b.index);
-  await Promise.all(chunks(lines).map((chunk) => importChunk(ctx, space, action === 'update', chunk, outcomes)));
+  // Each chunk goes out as soon as it is full, so the server works on it while the next is made.
+  const sent: Array<Promise<void>> = [];
+  let chunk: Line[] = [];
+  let bytes = 0;
+  const send = async () => {
+    const going = importChunk(ctx, space, action === 'update', chunk, outcomes);
+    going.catch(() => undefined); // seen by the Promise.all below; not unhandled meanwhile
+    sent.push(going);
+    chunk = [];
+    bytes = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  for (const [index, w] of writes.entries()) {
+    if (namesExceptionLists(w.resource)) continue;
+    let json: string;
+    try {
+      json = JSON.stringify(await body(ctx, w.resource));
+    } catch (err) {
+      outcomes[index] = { status: 'failed', error: (err as Error).message };
+      continue;
+    }
+    const size = Buffer.byteLength(json) + 1;
+    if (chunk.length > 0 && (chunk.length >= CHUNK_RULES || bytes + size > CHUNK_BYTES)) await send();
+    chunk.push({ index, ruleId: w.resource.name, json });
+    bytes += size;
+  }
+  if (chunk.length > 0) await send();
+  await Promise.all(sent);
   return outcomes;
 }

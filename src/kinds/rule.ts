@@ -130,7 +130,8 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
  * arrive already carried over from the live rule by the engine, so a full replace keeps them.
  */
 async function writeBody(ctx: AdapterContext, res: Resource): Promise<Record<string, any>> {
-  const body: Record<string, any> = { ...clone(res.spec), rule_id: res.name };
+  // A shallow copy: only top-level values are set or removed below.
+  const body: Record<string, any> = { ...res.spec, rule_id: res.name };
   for (const key of DISCARDED_FIELDS) delete body[key];
   body.enabled ??= false;
   if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
