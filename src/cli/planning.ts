@@ -41,6 +41,7 @@ export async function planFromArgs(
   const space = defaultSpace(opts, config);
   // A run that takes a lease first (apply) must read live state after it; plan reads ahead.
   const readAhead = !beforeReading && ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space) : undefined;
+  readAhead?.open();
   let resources: Resource[];
   try {
     resources = await loadResources(paths, opts, io, config, readAhead);

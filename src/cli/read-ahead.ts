@@ -34,18 +34,23 @@ export class ReadAhead {
     return !!url && url !== 'embedded';
   }
 
-  /** Starts opening the target and reading what `texts` (the manifest files) suggest. */
-  start(texts: string[]): void {
+  /** Starts opening the target (before the files are read: the connection is made meanwhile). */
+  open(): void {
     const held: Io = { ...this.io, err: (t) => (this.released ? this.io.err(t) : this.held.push(t)) };
     this.opening = openTarget(this.opts, this.config, held, []);
     this.opening.catch(() => undefined);
+  }
+
+  /** Starts reading what `texts` (the manifest files) suggest. */
+  start(texts: string[]): void {
+    if (!this.opening) this.open();
     const kinds = new Map<string, number>();
     const known = new Set(knownKinds());
     for (const text of texts) for (const m of text.matchAll(/^kind:[ \t]*([A-Za-z]+)[ \t]*$/gm)) if (known.has(m[1])) kinds.set(m[1], (kinds.get(m[1]) ?? 0) + 1);
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
-    this.defaultMissing = this.opening.then((t) => missingSpaces(t.client, [this.space]));
+    this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);
-    this.reading = this.opening.then((t) => fetchLive(t.ctx, pairs, adapterFor, () => true, undefined, (kind) => kinds.get(kind))).catch(() => undefined);
+    this.reading = this.opening!.then((t) => fetchLive(t.ctx, pairs, adapterFor, () => true, undefined, (kind) => kinds.get(kind))).catch(() => undefined);
   }
 
   /** The target, once the manifests are valid: held messages printed, every space of the run checked. */

@@ -1,8 +1,12 @@
-import jsonpatch from 'fast-json-patch';
+import { createRequire } from 'node:module';
 import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt } from '../common/pointer.js';
+
+// Loaded when a patch is first made (JSON and saved plans), not by every plan.
+const require = createRequire(import.meta.url);
+const jsonpatch = () => require('fast-json-patch') as typeof import('fast-json-patch');
 
 /** One changed field of an update, in spec terms. */
 export interface FieldChange {
@@ -82,7 +86,7 @@ export function diffSpecs(
   // The patch is for machines (JSON plans, saved plans): made when first read, not for every update of a large apply.
   let patch: Operation[] | undefined;
   const makePatch = () =>
-    [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+    [...jsonpatch().compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
       'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
     ) as Operation[];
   return {
