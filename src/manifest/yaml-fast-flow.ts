@@ -16,6 +16,13 @@ export interface FlowContext {
 }
 
 const SPACE = 32;
+const HASH = 35;
+const COMMA = 44;
+const COLON = 58;
+const OPEN_SEQ = 91;
+const CLOSE_SEQ = 93;
+const OPEN_MAP = 123;
+const CLOSE_MAP = 125;
 
 /** Characters a plain scalar cannot start with (YAML c-indicator), `-?:` handled apart. */
 export const INDICATORS = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', '\t']);
@@ -103,11 +110,14 @@ export function flow(ctx: FlowContext, pos: number, end: number): { value: unkno
   if ((c === '-' || c === '?' || c === ':') && (pos + 1 >= end || text[pos + 1] === ' ' || text[pos + 1] === ',')) throw unsupported;
   let p = pos;
   for (; p < end; p++) {
-    const ch = text[p];
-    if (ch === ',' || ch === ']' || ch === '}') break;
-    if (ch === '[' || ch === '{') throw unsupported;
-    if (ch === ':' && (text[p + 1] === ' ' || text[p + 1] === ',' || text[p + 1] === ']' || text[p + 1] === '}' || p + 1 === end)) break;
-    if (ch === '#' && text[p - 1] === ' ') throw unsupported;
+    const ch = text.charCodeAt(p);
+    if (ch === COMMA || ch === CLOSE_SEQ || ch === CLOSE_MAP) break;
+    if (ch === OPEN_SEQ || ch === OPEN_MAP) throw unsupported;
+    if (ch === COLON) {
+      const next = text.charCodeAt(p + 1);
+      if (p + 1 === end || next === SPACE || next === COMMA || next === CLOSE_SEQ || next === CLOSE_MAP) break;
+    }
+    if (ch === HASH && text.charCodeAt(p - 1) === SPACE) throw unsupported;
   }
   let last = p;
   while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;

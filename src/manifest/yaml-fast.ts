@@ -12,8 +12,9 @@
  * What it reads, it must read exactly as the full parser does (YAML 1.2 core schema), values and
  * positions alike; test/unit/load.test.ts and yaml-differential.test.ts check that.
  */
-import { blockScalarValue, doubleQuotedValue, resolvePlain, unfoldLines, unsupported, type BlockLine } from './yaml-fast-scalars.js';
-import { flow, hasOwn, INDICATORS, quoted, quotedEnd, type FlowContext, type Offsets } from './yaml-fast-flow.js';
+import { doubleQuotedValue, resolvePlain, unfoldLines, unsupported } from './yaml-fast-scalars.js';
+import { flow, hasOwn, INDICATORS, quoted, quotedEnd, skipSpaces, type FlowContext, type Offsets } from './yaml-fast-flow.js';
+import { blockScalar, LineType, Lines } from './yaml-fast-lines.js';
 
 export { resolvePlain } from './yaml-fast-scalars.js';
 
@@ -56,20 +57,9 @@ const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 
-const enum LineType {
-  Blank,
-  Comment,
-  Content,
-  DocStart,
-}
-
 class Reader {
-  // One entry per line, in typed arrays: a rule set has hundreds of thousands of lines.
-  private readonly starts: Int32Array;
-  private readonly ends: Int32Array;
-  /** Leading spaces of each line; -1 for a `---` line so that it closes every open block. */
-  private readonly indents: Int32Array;
-  private readonly types: Uint8Array;
+  /** The text's lines: where each starts and ends, its indentation and what it holds. */
+  private readonly lines: Lines;
   /** Offsets of every tab: allowed only inside quoted and block scalars (see tabsAllowed). */
   private readonly tabs: number[] = [];
   /** Next line to look at, after a value has been read. */
@@ -84,59 +74,33 @@ class Reader {
   ) {
     this.ctx = { text, offsets: undefined, tabRanges: [] };
     for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
-    let lines = 1;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) lines++;
-    this.starts = new Int32Array(lines);
-    this.ends = new Int32Array(lines);
-    this.indents = new Int32Array(lines);
-    this.types = new Uint8Array(lines);
-    let start = 0;
-    for (let line = 0; line < lines; line++) {
-      let end = text.indexOf('\n', start);
-      if (end === -1) end = text.length;
-      let i = start;
-      while (i < end && text.charCodeAt(i) === SPACE) i++;
-      let type: LineType;
-      if (i === end) type = LineType.Blank;
-      else if (text.charCodeAt(i) === HASH) type = LineType.Comment;
-      else if (i === start && text.startsWith('---', start) && (end === start + 3 || text.charCodeAt(start + 3) === SPACE)) type = LineType.DocStart;
-      else {
-        // Directives and document-end markers change how documents are read: leave them to the full parser.
-        if (i === start && (text[i] === '%' || text.startsWith('...', start))) throw unsupported;
-        type = LineType.Content;
-      }
-      this.starts[line] = start;
-      this.ends[line] = end;
-      this.indents[line] = type === LineType.DocStart ? -1 : i - start;
-      this.types[line] = type;
-      start = end + 1;
-    }
+    this.lines = new Lines(text);
   }
 
   get lineStarts(): Int32Array {
-    return this.starts;
+    return this.lines.starts;
   }
 
   documents(): Array<FastDocument | LeftDocument> {
     const docs: Array<FastDocument | LeftDocument> = [];
-    const total = this.starts.length;
+    const total = this.lines.starts.length;
     let index = 0;
-    let line = this.skipBlank(0);
+    let line = this.lines.skipBlank(0);
     let first = true;
     while (line < total) {
       let from = 0;
-      if (this.types[line] === LineType.DocStart) {
-        const rest = this.skipSpaces(this.starts[line] + 3, this.ends[line]);
-        if (rest < this.ends[line] && this.text.charCodeAt(rest) !== HASH) throw unsupported; // `--- value`
+      if (this.lines.types[line] === LineType.DocStart) {
+        const rest = skipSpaces(this.text, this.lines.starts[line] + 3, this.lines.ends[line]);
+        if (rest < this.lines.ends[line] && this.text.charCodeAt(rest) !== HASH) throw unsupported; // `--- value`
         if (!first) index++;
-        from = this.starts[line];
-        line = this.skipBlank(line + 1);
+        from = this.lines.starts[line];
+        line = this.lines.skipBlank(line + 1);
       }
       first = false;
-      if (line >= total || this.types[line] === LineType.DocStart) continue; // an empty document
+      if (line >= total || this.lines.types[line] === LineType.DocStart) continue; // an empty document
       let next = line + 1;
-      while (next < total && this.types[next] !== LineType.DocStart) next++;
-      const to = next < total ? this.starts[next] : this.text.length;
+      while (next < total && this.lines.types[next] !== LineType.DocStart) next++;
+      const to = next < total ? this.lines.starts[next] : this.text.length;
       try {
         const { value, start } = this.document(line, from, to);
         docs.push({ index, value, start, positions: this.positionsOf(line, from, to) });
@@ -168,12 +132,12 @@ class Reader {
   /** The document whose root mapping starts on `line`, its text spanning [from, to). */
   private document(line: number, from: number, to: number): { value: Record<string, unknown>; start: number; offsets?: Map<object, Offsets> } {
     this.ctx = { text: this.text, offsets: this.record ? new Map() : undefined, tabRanges: [] };
-    const indent = this.indents[line];
-    const col = this.starts[line] + indent;
+    const indent = this.lines.indents[line];
+    const col = this.lines.starts[line] + indent;
     if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
     const value = this.blockMap(line, col, indent);
-    const after = this.skipBlank(this.line);
-    if (after < this.types.length && this.types[after] !== LineType.DocStart) throw unsupported;
+    const after = this.lines.skipBlank(this.line);
+    if (after < this.lines.types.length && this.lines.types[after] !== LineType.DocStart) throw unsupported;
     if (!this.tabsAllowed(from, to)) throw unsupported;
     return { value, start: col, offsets: this.ctx.offsets };
   }
@@ -189,38 +153,15 @@ class Reader {
     return true;
   }
 
-  /** First line at or after `line` that is neither blank nor a comment. */
-  private skipBlank(line: number): number {
-    const total = this.types.length;
-    while (line < total && (this.types[line] === LineType.Blank || this.types[line] === LineType.Comment)) line++;
-    return line;
-  }
-
-  private skipSpaces(pos: number, end: number): number {
-    while (pos < end && this.text.charCodeAt(pos) === SPACE) pos++;
-    return pos;
-  }
-
-  /** Indent of a line for block structure purposes: -1 past the end (closes every block). */
-  private indentOf(line: number): number {
-    return line < this.indents.length ? this.indents[line] : -1;
-  }
-
-  private isSeqItem(line: number): boolean {
-    const pos = this.starts[line] + this.indents[line];
-    const next = pos + 1;
-    return this.text.charCodeAt(pos) === DASH && (next === this.ends[line] || this.text.charCodeAt(next) === SPACE);
-  }
-
   /** Whether the node at `pos` is `key: ...` (a plain or quoted key followed by `:`). */
   private isMapEntry(line: number, pos: number): boolean {
     const text = this.text;
-    const end = this.ends[line];
+    const end = this.lines.ends[line];
     const c = text[pos];
     if (c === '"' || c === "'") {
       const close = quotedEnd(this.text, pos, end);
       if (close < 0) return false;
-      const p = this.skipSpaces(close, end);
+      const p = skipSpaces(this.text, close, end);
       return text.charCodeAt(p) === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE);
     }
     if (INDICATORS.has(c)) return false;
@@ -243,22 +184,22 @@ class Reader {
     let i = pos + 1;
     let close = -1;
     while (close < 0) {
-      if (i >= this.ends[l]) {
+      if (i >= this.lines.ends[l]) {
         l++;
-        if (l >= this.types.length || this.types[l] === LineType.DocStart) throw unsupported; // never closed
-        if (this.types[l] !== LineType.Blank && this.indents[l] <= indent) throw unsupported; // not indented enough
-        i = this.starts[l];
+        if (l >= this.lines.types.length || this.lines.types[l] === LineType.DocStart) throw unsupported; // never closed
+        if (this.lines.types[l] !== LineType.Blank && this.lines.indents[l] <= indent) throw unsupported; // not indented enough
+        i = this.lines.starts[l];
         continue;
       }
       const ch = text[i];
-      if (q === '"' && ch === '\\') i = i + 1 >= this.ends[l] ? this.ends[l] : i + 2;
+      if (q === '"' && ch === '\\') i = i + 1 >= this.lines.ends[l] ? this.lines.ends[l] : i + 2;
       else if (ch === q && q === "'" && text[i + 1] === "'") i += 2;
       else if (ch === q) close = i + 1;
       else i++;
     }
-    const rest = this.skipSpaces(close, this.ends[l]);
+    const rest = skipSpaces(this.text, close, this.lines.ends[l]);
     // Anything but a comment after it (`: ` makes it a multi-line key): the full parser.
-    if (rest < this.ends[l] && !(text.charCodeAt(rest) === HASH && rest > close)) throw unsupported;
+    if (rest < this.lines.ends[l] && !(text.charCodeAt(rest) === HASH && rest > close)) throw unsupported;
     this.ctx.tabRanges.push(pos, close);
     this.line = l + 1;
     const body = text.slice(pos + 1, close - 1);
@@ -268,14 +209,14 @@ class Reader {
   /** A key (plain or quoted) at `pos`; returns the key and the offset after its `:`. */
   private key(line: number, pos: number): { key: string; after: number } {
     const text = this.text;
-    const end = this.ends[line];
+    const end = this.lines.ends[line];
     let key: string;
     let p: number;
     const c = text[pos];
     if (c === '"' || c === "'") {
       const q = quoted(this.ctx, pos, end);
       key = q.value;
-      p = this.skipSpaces(q.end, end);
+      p = skipSpaces(this.text, q.end, end);
     } else {
       if (INDICATORS.has(c) || c === '-' || c === '?' || c === ':') throw unsupported;
       p = pos;
@@ -299,11 +240,11 @@ class Reader {
       if (hasOwn(map, key)) throw unsupported; // duplicate key: the full parser reports it
       if (keys) keys[key] = pos;
       map[key] = this.value(line, after, indent, true);
-      line = this.skipBlank(this.line);
-      const next = this.indentOf(line);
+      line = this.lines.skipBlank(this.line);
+      const next = this.lines.indentOf(line);
       if (next < indent) return map;
       if (next > indent) throw unsupported;
-      pos = this.starts[line] + indent;
+      pos = this.lines.starts[line] + indent;
     }
   }
 
@@ -313,18 +254,18 @@ class Reader {
     const at: number[] | undefined = this.ctx.offsets && [];
     if (at) this.ctx.offsets!.set(seq, at);
     for (;;) {
-      const end = this.ends[line];
-      const pos = this.skipSpaces(this.starts[line] + indent + 1, end);
+      const end = this.lines.ends[line];
+      const pos = skipSpaces(this.text, this.lines.starts[line] + indent + 1, end);
       if (pos === end || this.text.charCodeAt(pos) === HASH) throw unsupported; // item on the next lines
       if (this.text.charCodeAt(pos) === DASH && (pos + 1 === end || this.text.charCodeAt(pos + 1) === SPACE)) throw unsupported; // `- - x`
       at?.push(pos);
-      if (this.isMapEntry(line, pos)) seq.push(this.blockMap(line, pos, pos - this.starts[line]));
+      if (this.isMapEntry(line, pos)) seq.push(this.blockMap(line, pos, pos - this.lines.starts[line]));
       else seq.push(this.value(line, pos, indent, false));
-      line = this.skipBlank(this.line);
-      const next = this.indentOf(line);
+      line = this.lines.skipBlank(this.line);
+      const next = this.lines.indentOf(line);
       if (next < indent) return seq;
       if (next > indent) throw unsupported;
-      if (!this.isSeqItem(line)) return seq; // the mapping this indentless sequence belongs to goes on
+      if (!this.lines.isSeqItem(line)) return seq; // the mapping this indentless sequence belongs to goes on
     }
   }
 
@@ -334,28 +275,32 @@ class Reader {
    */
   private value(line: number, pos: number, indent: number, inMap: boolean): unknown {
     const text = this.text;
-    const end = this.ends[line];
-    pos = this.skipSpaces(pos, end);
+    const end = this.lines.ends[line];
+    pos = skipSpaces(this.text, pos, end);
     this.line = line + 1;
     if (pos === end || text.charCodeAt(pos) === HASH) {
-      const next = this.skipBlank(line + 1);
-      const nextIndent = this.indentOf(next);
+      const next = this.lines.skipBlank(line + 1);
+      const nextIndent = this.lines.indentOf(next);
       if (nextIndent > indent) {
-        const col = this.starts[next] + nextIndent;
-        if (this.isSeqItem(next)) return this.blockSeq(next, nextIndent);
+        const col = this.lines.starts[next] + nextIndent;
+        if (this.lines.isSeqItem(next)) return this.blockSeq(next, nextIndent);
         if (this.isMapEntry(next, col)) return this.blockMap(next, col, nextIndent);
         // A plain or quoted scalar on the following lines, with nothing but blank lines before it.
-        for (let l = line + 1; l < next; l++) if (this.types[l] !== LineType.Blank) throw unsupported;
+        for (let l = line + 1; l < next; l++) if (this.lines.types[l] !== LineType.Blank) throw unsupported;
         if (pos < end || !inMap || '|>[{'.includes(text[col])) throw unsupported;
         return this.value(next, col, indent, inMap);
       }
-      if (inMap && nextIndent === indent && this.isSeqItem(next)) return this.blockSeq(next, indent);
+      if (inMap && nextIndent === indent && this.lines.isSeqItem(next)) return this.blockSeq(next, indent);
       return null;
     }
     const c = text[pos];
     let value: unknown;
     let after: number;
-    if (c === '|' || c === '>') return this.blockScalar(line, pos, indent);
+    if (c === '|' || c === '>') {
+      const read = blockScalar(this.lines, this.text, line, pos, indent, this.ctx.tabRanges);
+      this.line = read.next;
+      return read.value;
+    }
     if (c === '[' || c === '{') {
       const read = flow(this.ctx, pos, end);
       value = read.value;
@@ -368,7 +313,7 @@ class Reader {
     } else {
       return this.plain(line, pos, indent);
     }
-    const rest = this.skipSpaces(after, end);
+    const rest = skipSpaces(this.text, after, end);
     if (rest < end && !(text.charCodeAt(rest) === HASH && rest > after)) throw unsupported;
     return value;
   }
@@ -381,21 +326,21 @@ class Reader {
     const text = this.text;
     const c = text[pos];
     if (INDICATORS.has(c)) throw unsupported;
-    if ((c === '-' || c === '?' || c === ':') && (pos + 1 === this.ends[line] || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
+    if ((c === '-' || c === '?' || c === ':') && (pos + 1 === this.lines.ends[line] || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
     const first = this.plainLine(line, pos);
     if (first.comment) return resolvePlain(first.text);
     let folded = first.text;
     let blanks = 0;
     let last = line;
-    for (let l = line + 1; l < this.types.length; l++) {
-      const type = this.types[l];
+    for (let l = line + 1; l < this.lines.types.length; l++) {
+      const type = this.lines.types[l];
       if (type === LineType.Blank) {
         blanks++;
         continue;
       }
-      if (type !== LineType.Content || this.indents[l] <= indent) break;
+      if (type !== LineType.Content || this.lines.indents[l] <= indent) break;
       // A continuation line may start with any character but white space (and `#`: a comment line).
-      const start = this.starts[l] + this.indents[l];
+      const start = this.lines.starts[l] + this.lines.indents[l];
       if (text[start] === '\t') throw unsupported;
       const next = this.plainLine(l, start);
       folded += (blanks ? '\n'.repeat(blanks) : ' ') + next.text;
@@ -410,7 +355,7 @@ class Reader {
   /** One line of a plain scalar from `pos`: its text without trailing spaces, and whether a comment ends it. */
   private plainLine(line: number, pos: number): { text: string; comment: boolean } {
     const text = this.text;
-    const end = this.ends[line];
+    const end = this.lines.ends[line];
     let stop = end;
     let comment = false;
     for (let p = pos; p < end; p++) {
@@ -425,56 +370,6 @@ class Reader {
     let last = stop;
     while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
     return { text: text.slice(pos, last), comment };
-  }
-
-  /** A literal (`|`) or folded (`>`) block scalar whose header is at `pos`; the enclosing block sits at `indent`. */
-  private blockScalar(line: number, pos: number, indent: number): string {
-    const text = this.text;
-    const end = this.ends[line];
-    let p = pos + 1;
-    let chomp: '' | '-' | '+' = '';
-    let explicit = 0;
-    for (; p < end; p++) {
-      const ch = text[p];
-      if (!chomp && (ch === '-' || ch === '+')) chomp = ch;
-      else if (!explicit && ch >= '1' && ch <= '9') explicit = Number(ch);
-      else break;
-    }
-    if (p < end && text.charCodeAt(p) !== SPACE) throw unsupported;
-    const rest = this.skipSpaces(p, end);
-    if (rest < end && text.charCodeAt(rest) !== HASH) throw unsupported;
-
-    const total = this.types.length;
-    let l = line + 1;
-    let longestLeading = 0;
-    for (; l < total && this.types[l] === LineType.Blank; l++) longestLeading = Math.max(longestLeading, this.ends[l] - this.starts[l]);
-    if (l >= total || this.types[l] === LineType.DocStart || this.indents[l] <= indent) throw unsupported; // an empty block scalar
-    const trim = explicit ? indent + explicit : this.indents[l];
-    // Leading spaces-only lines longer than the content's indentation, or content less indented than an indicator says.
-    if (longestLeading > trim || this.indents[l] < trim) throw unsupported;
-    const lines: BlockLine[] = [];
-    for (let k = line + 1; k < l; k++) lines.push({ indent: this.ends[k] - this.starts[k], content: '' });
-    for (; l < total; l++) {
-      const type = this.types[l];
-      if (type === LineType.DocStart) break;
-      if (type === LineType.Blank) {
-        lines.push({ indent: this.ends[l] - this.starts[l], content: '' });
-        continue;
-      }
-      const lineIndent = this.indents[l];
-      if (lineIndent < trim) {
-        if (lineIndent <= indent) break;
-        throw unsupported; // less indented than the content: an error the full parser reports
-      }
-      lines.push({ indent: lineIndent, content: text.slice(this.starts[l] + lineIndent, this.ends[l]) });
-    }
-    // The full parser treats trailing spaces-only lines after an indentation indicator in its own way.
-    if (explicit) for (let k = lines.length - 1; k >= 0 && lines[k].content === ''; k--) if (lines[k].indent > trim) throw unsupported;
-    // A line after the scalar means one more line break at its end (the one before that line).
-    if (l < total) lines.push({ indent: 0, content: '' });
-    this.ctx.tabRanges.push(this.starts[line + 1], l < total ? this.starts[l] : text.length);
-    this.line = l;
-    return blockScalarValue({ folded: text[pos] === '>', chomp }, lines, trim);
   }
 
 }
