@@ -1,9 +1,9 @@
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { SvcClient, validateSpaces } from '../client/client.js';
+import type { SvcClient } from '../client/client.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
-import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import type { RunningEmulator } from '../emulator/server.js';
 import { knownKinds } from '../kinds/registry.js';
 import type { AdapterContext } from '../kinds/types.js';
 import { redactor } from '../manifest/redact.js';
@@ -210,6 +210,8 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
       throw new UsageError('no target configured and CI=true: set SVC_URL (or --url, or url in svcform.yaml); pass --url embedded to use the embedded emulator on purpose');
     }
     const state = resolve(EMBEDDED_STATE);
+    // Loaded only for the embedded target: a run against a URL never loads the emulator.
+    const { startEmulator } = await import('../emulator/server.js');
     emulator = await startEmulator({ port: 0, stateFile: state });
     // The embedded emulator is a local sandbox: the spaces the manifests use exist in it.
     for (const s of spaces) emulator.store.addSpace(s);
@@ -220,6 +222,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     if (!opts.quiet) io.err(`Target: ${safeUrl(url)}`);
   }
   const auth = config.auth ?? {};
+  const { SvcClient, validateSpaces } = await import('../client/client.js');
   const client = new SvcClient({
     url,
     apiKey: io.env.SVC_API_KEY ?? auth.apiKey,

@@ -2,18 +2,21 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { ApiError, SpaceNotFoundError, TransportError } from '../client/client.js';
+import { ApiError, SpaceNotFoundError, TransportError } from '../client/errors.js';
 import { redactor } from '../manifest/redact.js';
-import { applyCommand } from './apply.js';
 import { processIo, UsageError, type Io } from './context.js';
-import { emulatorCommand } from './emulator.js';
-import { exportCommand } from './export.js';
-import { planCommand } from './plan.js';
-import { showCommand } from './show.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
-import { schemasCommand } from './schemas.js';
-import { validateCommand } from './validate.js';
 import { VERSION } from '../common/version.js';
+
+// Each command's module is loaded when that command runs: `validate` never loads the HTTP client,
+// `plan` against a URL never loads the emulator, and nothing loads the exporter but `export`.
+const validateCommand = async (...args: Parameters<typeof import('./validate.js').validateCommand>) => (await import('./validate.js')).validateCommand(...args);
+const planCommand = async (...args: Parameters<typeof import('./plan.js').planCommand>) => (await import('./plan.js')).planCommand(...args);
+const applyCommand = async (...args: Parameters<typeof import('./apply.js').applyCommand>) => (await import('./apply.js')).applyCommand(...args);
+const exportCommand = async (...args: Parameters<typeof import('./export.js').exportCommand>) => (await import('./export.js')).exportCommand(...args);
+const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js').emulatorCommand>) => (await import('./emulator.js')).emulatorCommand(...args);
+const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
+const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
 
@@ -57,7 +60,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   common(program.command('validate').description('check manifests offline: YAML, interpolation, schemas, cross-document references').argument('[paths...]', 'files or directories (- for stdin)'))
     .option('--json', 'print diagnostics as JSON')
     .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
-    .action((paths: string[], opts) => setExit(validateCommand(paths.length ? paths : ['.'], opts, io)));
+    .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')
@@ -91,7 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option('--no-color', 'no colours in the output'),
     'print only the plan',
     'print nothing more: a saved plan is rendered as it was saved',
-  ).action((file: string, opts) => setExit(showCommand(file, opts, io)));
+  ).action(async (file: string, opts) => setExit(await showCommand(file, opts, io)));
 
   program
     .command('export')
@@ -124,7 +127,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .requiredOption('--out <dir>', 'directory to write <Kind>.schema.json files into'),
     'print nothing but errors',
     'print each file written',
-  ).action((opts) => setExit(schemasCommand(opts, io)));
+  ).action(async (opts) => setExit(await schemasCommand(opts, io)));
 
   verbosity(
     program

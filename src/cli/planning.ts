@@ -1,6 +1,7 @@
 import { computePlan, type Plan } from '../engine/plan.js';
 import { adapterFor, KIND_CATALOG, knownKinds } from '../kinds/registry.js';
-import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { formatDiagnostic, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
+import { ReadAhead } from './read-ahead.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
@@ -14,9 +15,13 @@ export interface Planned {
   resources: Resource[];
 }
 
-/** Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error. */
-export function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Resource[] {
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
+/**
+ * Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error.
+ * With `readAhead`, live state is read while the files are parsed.
+ */
+export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead): Promise<Resource[]> {
+  const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) };
+  const result = readAhead ? await loadAndValidateYielding(paths, options, (texts) => readAhead.start(texts)) : loadAndValidate(paths, options);
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -34,11 +39,29 @@ export async function planFromArgs(
   beforeReading?: (target: Target, spaces: string[]) => Promise<void>,
 ): Promise<Planned> {
   const config = readConfig(opts, paths);
-  const resources = loadResources(paths, opts, io, config);
   const space = defaultSpace(opts, config);
+  // A run that takes a lease first (apply) must read live state after it; plan reads ahead.
+  const readAhead = !beforeReading && ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space) : undefined;
+  // One progress display for every listing, those read ahead included (their lines held like the rest).
+  const progress = liveReadProgress(readAhead?.heldIo ?? io, opts, adapterFor);
+  readAhead?.readThrough(progress.adapterFor);
+  readAhead?.open();
+  let resources: Resource[];
+  try {
+    resources = await loadResources(paths, opts, io, config, readAhead);
+  } catch (err) {
+    progress.done();
+    await readAhead?.abandon();
+    throw err;
+  }
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
-  const target = await openTarget(opts, config, io, spaces);
-  const progress = liveReadProgress(io, opts, adapterFor);
+  let target: Target;
+  try {
+    target = readAhead ? await readAhead.target(spaces) : await openTarget(opts, config, io, spaces);
+  } catch (err) {
+    progress.done();
+    throw err;
+  }
   try {
     await beforeReading?.(target, spaces);
     const plan = await computePlan({
@@ -51,6 +74,7 @@ export async function planFromArgs(
       rotateSecrets: opts.rotateSecrets,
       spaces: [space],
       kinds: knownKinds(),
+      readAhead: readAhead?.live(),
     });
     progress.done();
     return { plan, target, config, resources };

@@ -92,6 +92,8 @@ export function serverMessageOf(body: unknown, text: string): string {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     if (typeof record.message === 'string' && record.message) return record.message;
+    // Security routes answer a list of problems as the message itself (rule request validation).
+    if (Array.isArray(record.message) && record.message.every((m) => typeof m === 'string')) return record.message.join(', ');
     const error = record.error;
     if (error && typeof error === 'object' && typeof (error as Record<string, unknown>).reason === 'string') {
       return (error as Record<string, string>).reason;

@@ -27,6 +27,15 @@ export function withSpacePrefix(fullPath: string, space: string | undefined, bou
  * errors (401, 403, unreachable server) propagate as they are.
  */
 export async function validateSpaces(client: Requester, spaces: string[]): Promise<void> {
+  const missing = await missingSpaces(client, spaces);
+  if (missing.length > 0) {
+    const target = (client as { target?: unknown }).target;
+    throw new SpaceNotFoundError(missing, typeof target === 'string' ? target : 'the server');
+  }
+}
+
+/** The spaces of `spaces` the server does not have, in the order given (one GET per space). */
+export async function missingSpaces(client: Requester, spaces: string[]): Promise<string[]> {
   const distinct = [...new Set(spaces.map((s) => s || DEFAULT_SPACE))];
   const found = await Promise.all(
     distinct.map(async (space) => {
@@ -39,9 +48,5 @@ export async function validateSpaces(client: Requester, spaces: string[]): Promi
       return res.status !== 404;
     }),
   );
-  const missing = distinct.filter((_, i) => !found[i]);
-  if (missing.length > 0) {
-    const target = (client as { target?: unknown }).target;
-    throw new SpaceNotFoundError(missing, typeof target === 'string' ? target : 'the server');
-  }
+  return distinct.filter((_, i) => !found[i]);
 }

@@ -2,6 +2,7 @@ import type { AdapterContext, KindAdapter } from '../kinds/types.js';
 import type { PlannedChange } from './plan.js';
 import { contextFor, withAnswerCheck } from './context.js';
 import { createConfirmed, settled } from './confirm.js';
+import { runBatch, splitBatches, type BatchGroup, type Settled } from './apply-batch.js';
 import { describeObject } from '../manifest/types.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
@@ -40,13 +41,18 @@ export interface ApplyReport {
  * Runs a plan wave by wave. Within a wave, changes run in parallel up to `concurrency`. A failed
  * change makes everything that depends on it (directly or not) skipped; independent work goes on.
  * Every write is one the plan derived from live state, so re-running after a failure plans only
- * what is still missing: nothing is created twice.
+ * what is still missing: nothing is created twice. Creates and updates of a kind whose adapter
+ * writes in bulk go through it, a group per kind, space and action (apply-batch.ts).
  */
 export async function applyPlan(changes: PlannedChange[], options: ApplyOptions): Promise<ApplyReport> {
   const results: ChangeResult[] = [];
   const failedOrSkipped = new Map<string, string>(); // id -> root failure id
   const waves = new Map<number, PlannedChange[]>();
-  for (const c of changes) waves.set(c.wave, [...(waves.get(c.wave) ?? []), c]);
+  for (const c of changes) {
+    const wave = waves.get(c.wave);
+    if (wave) wave.push(c);
+    else waves.set(c.wave, [c]);
+  }
   const total = changes.length;
   const record = (r: ChangeResult) => {
     results.push(r);
@@ -64,6 +70,28 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
         record({ change: c, outcome: 'skipped', blockedBy: root, ms: 0 });
       } else runnable.push(c);
     }
+    const { groups, single } = splitBatches(runnable, options.adapterFor);
+    const settle = (s: Settled) => {
+      if (s.outcome === 'failed') {
+        failedOrSkipped.set(s.change.id, s.change.id);
+        record({ change: s.change, outcome: 'failed', error: withSource(s.change, s.error), ms: s.ms });
+      } else record({ change: s.change, outcome: 'done', ms: s.ms, ...(s.note ? { note: s.note } : {}) });
+    };
+    const runBatchGroup = async (group: BatchGroup) => {
+      if (options.stopRequested?.()) return runOneByOne(group.changes);
+      return runOneByOne(await runBatch(group, options, settle));
+    };
+    await Promise.all([runOneByOne(single), ...groups.map(runBatchGroup)]);
+  }
+  return {
+    results,
+    done: results.filter((r) => r.outcome === 'done').length,
+    failed: results.filter((r) => r.outcome === 'failed').length,
+    skipped: results.filter((r) => r.outcome === 'skipped').length,
+  };
+
+  /** Runs changes one at a time each, up to `concurrency` at once. */
+  async function runOneByOne(runnable: PlannedChange[]): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < runnable.length) {
@@ -80,18 +108,18 @@ export async function applyPlan(changes: PlannedChange[], options: ApplyOptions)
           record({ change: c, outcome: 'done', ms: Date.now() - started, ...(note ? { note } : {}) });
         } catch (err) {
           failedOrSkipped.set(c.id, c.id);
-          record({ change: c, outcome: 'failed', error: (err as Error).message, ms: Date.now() - started });
+          record({ change: c, outcome: 'failed', error: withSource(c, (err as Error).message), ms: Date.now() - started });
         }
       }
     };
+    if (runnable.length === 0) return;
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, runnable.length)) }, worker));
   }
-  return {
-    results,
-    done: results.filter((r) => r.outcome === 'done').length,
-    failed: results.filter((r) => r.outcome === 'failed').length,
-    skipped: results.filter((r) => r.outcome === 'skipped').length,
-  };
+}
+
+/** A failure names the manifest it comes from, so that one object of a bulk write is found at once. */
+function withSource(c: PlannedChange, message: string): string {
+  return c.source ? `${message} (${c.source.file}:${c.source.line}:${c.source.col})` : message;
 }
 
 /** Carries out one change; a note says how its outcome was confirmed when the write's own answer was lost. */

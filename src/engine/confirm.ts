@@ -81,3 +81,29 @@ export async function createConfirmed(ctx: AdapterContext, adapter: KindAdapter,
     }
   }
 }
+
+export type Settled = { status: 'done'; note: string } | { status: 'failed'; error: string } | { status: 'missing' };
+
+/**
+ * The batch form of the same rule: writes of one space whose outcome is unknown (a bulk call's
+ * answer was lost, or did not say which objects it refused) are settled with one listing. An
+ * object the server holds as the manifest says is done; for a create, one that differs or several
+ * of one identity fail; anything else (`missing`) is written again on its own (a create with
+ * createConfirmed, an update, a full replace, as it is).
+ */
+export async function settleWrites(ctx: AdapterContext, adapter: KindAdapter, space: string, changes: Array<CreateChange | UpdateChange>): Promise<Settled[]> {
+  const byName = new Map<string, LiveObject[]>();
+  for (const o of await adapter.list(ctx, space)) byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
+  return changes.map((change): Settled => {
+    const found = byName.get(change.name) ?? [];
+    const confirmed = { status: 'done', note: 'confirmed on the server after an unclear bulk answer' } as const;
+    if (change.action === 'update') return found.length === 1 && matchesManifest(adapter, change, found[0]) ? confirmed : { status: 'missing' };
+    if (found.length > 1) {
+      return { status: 'failed', error: `the server holds ${found.length} objects of this identity (ids: ${found.map((o) => o.serverId ?? o.name).join(', ')}): remove the extra ones, then run again` };
+    }
+    if (found.length === 0) return { status: 'missing' };
+    if (matchesManifest(adapter, change, found[0])) return confirmed;
+    return { status: 'failed', error: 'the server holds this object and it differs from the manifest (made by someone else meanwhile?): run plan again' };
+  });
+}
+

@@ -1,8 +1,12 @@
-import jsonpatch from 'fast-json-patch';
+import { createRequire } from 'node:module';
 import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt } from '../common/pointer.js';
+
+// Loaded when a patch is first made (JSON and saved plans), not by every plan.
+const require = createRequire(import.meta.url);
+const jsonpatch = () => require('fast-json-patch') as typeof import('fast-json-patch');
 
 /** One changed field of an update, in spec terms. */
 export interface FieldChange {
@@ -66,10 +70,7 @@ export function diffSpecs(
     }
     const sensitive = isSecret(pointer, secrets);
     if (sets.has(pointer) && (Array.isArray(a) || a === undefined) && (Array.isArray(b) || b === undefined)) {
-      const before = new Map(((a as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
-      const after = new Map(((b as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
-      const added = [...after.entries()].filter(([k]) => !before.has(k)).map(([, v]) => v);
-      const removed = [...before.entries()].filter(([k]) => !after.has(k)).map(([, v]) => v);
+      const { added, removed } = setDifference((a as unknown[]) ?? [], (b as unknown[]) ?? []);
       if (added.length || removed.length) {
         fields.push({ pointer, added: sensitive ? added.map(() => SENSITIVE) : added, removed: sensitive ? removed.map(() => SENSITIVE) : removed, sensitive });
       }
@@ -82,10 +83,52 @@ export function diffSpecs(
   };
   walk(live, desired, '');
   if (fields.length === 0) return { equal: true, fields, patch: [] };
-  const patch = [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
-    'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
-  ) as Operation[];
-  return { equal: false, fields, patch };
+  // The patch is for machines (JSON plans, saved plans): made when first read, not for every update of a large apply.
+  let patch: Operation[] | undefined;
+  const makePatch = () =>
+    [...jsonpatch().compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+      'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
+    ) as Operation[];
+  return {
+    equal: false,
+    fields,
+    get patch() {
+      return (patch ??= makePatch());
+    },
+  };
+}
+
+/** Whether every member is a string: such sets (tags, a list's values) compare without canonical JSON. */
+const allStrings = (arr: unknown[]) => arr.every((x) => typeof x === 'string');
+
+/** Members of `after` missing from `before` and the reverse, each once, by canonical JSON (strings as they are). */
+function setDifference(before: unknown[], after: unknown[]): { added: unknown[]; removed: unknown[] } {
+  if (allStrings(before) && allStrings(after)) {
+    // One index of `before` and a mark per member: a million values each way cost one table.
+    const at = new Map<string, number>();
+    for (let i = 0; i < before.length; i++) if (!at.has(before[i] as string)) at.set(before[i] as string, i);
+    const kept = new Uint8Array(before.length);
+    const added: string[] = [];
+    const adding = new Set<string>();
+    for (const v of after as string[]) {
+      const i = at.get(v);
+      if (i !== undefined) kept[i] = 1;
+      else if (!adding.has(v)) {
+        adding.add(v);
+        added.push(v);
+      }
+    }
+    const removed: string[] = [];
+    const unique = at.size === before.length;
+    for (let i = 0; i < before.length; i++) if (kept[i] === 0 && (unique || at.get(before[i] as string) === i)) removed.push(before[i] as string);
+    return { added, removed };
+  }
+  const had = new Map(before.map((x) => [canonicalJson(x), x]));
+  const has = new Map(after.map((x) => [canonicalJson(x), x]));
+  return {
+    added: [...has.entries()].filter(([k]) => !had.has(k)).map(([, v]) => v),
+    removed: [...had.entries()].filter(([k]) => !has.has(k)).map(([, v]) => v),
+  };
 }
 
 /** A copy without the set-like arrays, which are patched member by member instead. */
@@ -111,8 +154,9 @@ function setPatch(live: Record<string, any>, fields: FieldChange[], sets: Set<st
       ops.push({ op: 'add', path: f.pointer, value: f.added ?? [] });
       continue;
     }
-    const removed = new Set((f.removed ?? []).map((v) => canonicalJson(v)));
-    const indices = current.flatMap((v, i) => (removed.has(canonicalJson(v)) ? [i] : []));
+    const key = allStrings(current) && allStrings(f.removed ?? []) ? (v: unknown) => v as string : canonicalJson;
+    const removed = new Set((f.removed ?? []).map(key));
+    const indices = current.flatMap((v, i) => (removed.has(key(v)) ? [i] : []));
     for (const i of indices.reverse()) ops.push({ op: 'remove', path: `${f.pointer}/${i}` });
     for (const v of f.added ?? []) ops.push({ op: 'add', path: `${f.pointer}/-`, value: v });
   }

@@ -21,6 +21,10 @@ export async function fetchLive(
   pairs: Array<{ kind: string; space: string }>,
   adapterFor: (kind: string) => KindAdapter | undefined,
   needPrerequisite: (kind: string, space: string) => boolean,
+  /** What was read already (plan reads while manifests load): pairs read without failure are taken from it. */
+  ahead?: LiveState,
+  /** About how many objects of a pair the manifests declare (see ListOptions). */
+  expected?: (kind: string, space: string) => number | undefined,
 ): Promise<LiveState> {
   const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
   const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [] };
@@ -28,10 +32,16 @@ export async function fetchLive(
     [...unique.entries()].map(async ([key, { kind, space }]) => {
       const adapter = adapterFor(kind);
       if (!adapter) return;
+      const read = ahead?.objects.get(key);
+      if (read && (!adapter.prerequisite || ahead!.prerequisites.has(key))) {
+        state.objects.set(key, read);
+        if (adapter.prerequisite) state.prerequisites.set(key, ahead!.prerequisites.get(key)!);
+        return;
+      }
       try {
         const bound = contextFor(ctx, adapter);
         const [objects, prereq] = await Promise.all([
-          withAnswerCheck(bound, `listing ${kind} in space ${space}`, (c) => adapter.list(c, space)),
+          withAnswerCheck(bound, `listing ${kind} in space ${space}`, (c) => adapter.list(c, space, { expected: expected?.(kind, space) })),
           adapter.prerequisite && needPrerequisite(kind, space) ? withAnswerCheck(bound, `checking ${adapter.prerequisite.description}`, (c) => adapter.prerequisite!.check(c, space)) : Promise.resolve(true),
         ]);
         state.objects.set(key, objects);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Operation } from 'fast-json-patch';
-import { canonicalJson, clone } from '../kinds/normalize.js';
-import { hasAt, setAt } from '../common/pointer.js';
+import { asSet, canonicalJson, clone } from '../kinds/normalize.js';
+import { getAt, hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
@@ -91,6 +91,8 @@ export interface PlanOptions {
   spaces?: string[];
   /** Every kind there is: a planned delete reads the kinds that can reference it (references.ts). */
   kinds?: readonly string[];
+  /** Live state read ahead (while the manifests loaded), used where it covers a (kind, space). */
+  readAhead?: Promise<LiveState | undefined>;
 }
 
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
@@ -103,7 +105,10 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   // planning even when no manifest of that kind is in the run.
   const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
   const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
-  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)));
+  // How many manifests each (kind, space) has: a listing sized to it starts with pages that fit.
+  const declaredPerPair = new Map<string, number>();
+  for (const r of resources) declaredPerPair.set(pairKey(r.kind, r.space), (declaredPerPair.get(pairKey(r.kind, r.space)) ?? 0) + 1);
+  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, (kind, space) => declaredPerPair.get(pairKey(kind, space)));
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
   if (referrers.length) {
@@ -185,7 +190,11 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       live: current,
       ignore,
     });
-    if (!diff.equal) changes.push({ ...update(), fields: diff.fields, patch: diff.patch });
+    if (!diff.equal) {
+      const change = { ...update(), fields: diff.fields };
+      const found = diff;
+      changes.push(Object.defineProperty(change, 'patch', { enumerable: true, get: () => found.patch }));
+    }
     else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) changes.push({ ...update(), reason: 'rotate secrets' });
     else unchanged += 1;
   }
@@ -233,7 +242,29 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     unchanged,
     unmanaged,
   };
-  return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, normalizeLive), desiredFingerprint: fingerprintDesired(resources) };
+  // Set-like arrays count as sets: a listing that answers them in another order changes nothing.
+  const comparableLive = (o: LiveObject): Record<string, any> => {
+    const n = normalizeLive(o);
+    const sets = (adapterFor(o.kind)?.setFields ?? []).filter((p) => Array.isArray(getAt(n, p)));
+    if (sets.length === 0) return n;
+    const copy = clone(n);
+    for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
+    return copy;
+  };
+  return withFingerprints({ changes: ordered, errors, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+}
+
+/**
+ * The plan with its fingerprints computed when first read: only a saved or JSON plan needs them
+ * (hashing every normalized object costs as much as the comparison itself).
+ */
+function withFingerprints(plan: Omit<Plan, 'liveFingerprint' | 'desiredFingerprint'>, live: () => string, desired: () => string): Plan {
+  let liveHash: string | undefined;
+  let desiredHash: string | undefined;
+  return Object.defineProperties(plan, {
+    liveFingerprint: { enumerable: true, get: () => (liveHash ??= live()) },
+    desiredFingerprint: { enumerable: true, get: () => (desiredHash ??= desired()) },
+  }) as Plan;
 }
 
 function baseChange(res: Resource): ChangeBase {

@@ -13,6 +13,11 @@ export interface PagedListSpec<T> {
   items(body: any): T[];
   /** The total the server reports. */
   total(body: any): number;
+  /**
+   * About how many objects the caller expects (the manifests declare that many): the pages that
+   * many objects fill are requested at once, with the first, instead of after it.
+   */
+  expected?: number;
 }
 
 /** Pages requested at once: enough to keep the connection pool busy, few enough to stay small. */
@@ -40,12 +45,26 @@ export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): P
     if (!Array.isArray(items)) throw new ResponseError(`GET ${spec.path}: page ${page} of the answer holds no list of items`);
     return items;
   };
-  const first = await fetchPage(1);
+  const guessed = Math.min(PAGE_BATCH, Math.max(1, Math.ceil((spec.expected ?? 0) / spec.pageSize)));
+  const early = Array.from({ length: guessed }, (_, i) => fetchPage(i + 1));
+  // Pages asked for early are awaited (and their failures seen) even when the total makes them unneeded.
+  const settled = Promise.allSettled(early);
+  const first = await early[0];
   const out = [...itemsOf(first, 1)];
   const total = spec.total(first);
   if (!Number.isSafeInteger(total) || total < 0) throw new ResponseError(`GET ${spec.path}: the server reported ${JSON.stringify(total)} objects, which is not a count`);
   const pages = Math.ceil(total / spec.pageSize);
-  for (let start = 2; start <= pages; start += PAGE_BATCH) {
+  const outcomes = await settled;
+  for (let page = 2; page <= Math.min(pages, guessed); page++) {
+    const o = outcomes[page - 1];
+    if (o.status === 'rejected') throw o.reason;
+    const items = itemsOf(o.value, page);
+    if (items.length === 0) {
+      throw new ResponseError(`GET ${spec.path}: the server reported ${total} objects but page ${page} is empty (the list changed while it was read, or the total is wrong); run again`);
+    }
+    out.push(...items);
+  }
+  for (let start = guessed + 1; start <= pages; start += PAGE_BATCH) {
     const numbers = Array.from({ length: Math.min(PAGE_BATCH, pages - start + 1) }, (_, i) => start + i);
     const bodies = await Promise.all(numbers.map(fetchPage));
     for (const [i, body] of bodies.entries()) {

@@ -1,20 +1,19 @@
 import type { Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
-import { listAllPages } from './paging.js';
-import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, ListOptions, LiveObject, Reference } from './types.js';
+import { listRules } from './rule-list.js';
+import { importRules } from './rule-import.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
- * full replaces (PUT), the way to toggle `enabled` on 9.4.3. Defaults mirror the server's
+ * full replaces (PUT), the way to toggle `enabled` on 9.4.3; many creates or updates at once go
+ * through `_import` (rule-import.ts). Defaults mirror the server's
  * applyRuleDefaults (wire-facts 2.3) so that an omitted field never shows as a difference.
  */
 
-const FIND_PATH = '/api/detection_engine/rules/_find';
 const RULES_PATH = '/api/detection_engine/rules';
-const PAGE_SIZE = 1000;
-const SEARCH_WINDOW = 10_000;
 
 /** Server defaults of every rule (output_index is compared only when non-empty, see dropEmptyNoEffect). */
 const RULE_DEFAULTS: Record<string, unknown> = {
@@ -81,9 +80,14 @@ function dropUiMeta(rule: Record<string, any>): void {
   else delete rule.meta;
 }
 
-/** A live rule in spec shape, unsorted: server-managed fields and server-added parts of actions removed. */
+/**
+ * A live rule in spec shape, unsorted: server-managed fields and server-added parts of actions
+ * removed. The copy is shallow: every change below replaces a top-level value, never edits one
+ * in place, so the body is left as it was (and copying 2,000 rules deeply costs more than the
+ * comparison).
+ */
 function liveSpec(body: Record<string, any>): Record<string, any> {
-  const rule = clone(body);
+  const rule = { ...body };
   for (const key of SERVER_FIELDS) delete rule[key];
   if (Array.isArray(rule.actions)) rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, unknown>) => a);
   if (Array.isArray(rule.required_fields)) rule.required_fields = rule.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
@@ -106,8 +110,9 @@ function withRuleDefaults(rule: Record<string, any>): Record<string, any> {
   return rule;
 }
 
+/** The manifest's rule as the server holds it; a shallow copy, as in liveSpec. */
 function desiredSpec(spec: Record<string, any>): Record<string, any> {
-  const rule = withRuleDefaults(clone(spec));
+  const rule = withRuleDefaults({ ...spec });
   delete rule.rule_id;
   for (const key of DISCARDED_FIELDS) delete rule[key];
   if (isPlainObject(rule.threshold) && typeof rule.threshold.field === 'string') rule.threshold = { ...rule.threshold, field: [rule.threshold.field] };
@@ -125,7 +130,8 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
  * arrive already carried over from the live rule by the engine, so a full replace keeps them.
  */
 async function writeBody(ctx: AdapterContext, res: Resource): Promise<Record<string, any>> {
-  const body: Record<string, any> = { ...clone(res.spec), rule_id: res.name };
+  // A shallow copy: only top-level values are set or removed below.
+  const body: Record<string, any> = { ...res.spec, rule_id: res.name };
   for (const key of DISCARDED_FIELDS) delete body[key];
   body.enabled ??= false;
   if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
@@ -178,22 +184,8 @@ export const ruleAdapter: KindAdapter = {
     return refs;
   },
 
-  async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
-    const rules = await listAllPages<Record<string, any>>(ctx.api, {
-      path: FIND_PATH,
-      space,
-      // A fixed order keeps pages consistent with each other while they are fetched in parallel.
-      query: { sort_field: 'created_at', sort_order: 'asc' },
-      sizeParam: 'per_page',
-      pageSize: PAGE_SIZE,
-      items: (body) => body.data,
-      total: (body) => {
-        if (body.total > SEARCH_WINDOW) {
-          throw new Error(`space ${space} holds ${body.total} rules; _find pages only through the first ${SEARCH_WINDOW} (page x per_page <= ${SEARCH_WINDOW})`);
-        }
-        return body.total;
-      },
-    });
+  async list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]> {
+    const rules = await listRules(ctx.api, space, options?.expected);
     return rules.map((body) => ({
       kind: 'Rule',
       space,
@@ -226,8 +218,13 @@ export const ruleAdapter: KindAdapter = {
     await ctx.api.request({ method: 'DELETE', path: RULES_PATH, space: live.space, query });
   },
 
+  writeBatch(ctx: AdapterContext, space: string, writes: BatchWrite[]) {
+    return importRules(ctx, space, writes, writeBody);
+  },
+
   toSpec(live: LiveObject) {
-    const rule = liveSpec(live.body);
+    // A deep copy: the exported spec is the caller's to change.
+    const rule = liveSpec(clone(live.body));
     let spec = withoutDefaults(rule, { ...RULE_DEFAULTS, ...typeDefaults(rule.type) });
     if (Array.isArray(spec.actions)) {
       spec.actions = spec.actions.map((a: Record<string, any>) => {

@@ -43,6 +43,24 @@ export interface SpacePrerequisite {
   ensure(ctx: AdapterContext, space: string): Promise<void>;
 }
 
+/** One create or update of a batch (see KindAdapter.writeBatch). */
+export type BatchWrite = { action: 'create'; resource: Resource } | { action: 'update'; resource: Resource; live: LiveObject };
+
+/**
+ * What became of one write of a batch:
+ * - `done`, `failed` (with the reason): settled;
+ * - `alone`: the bulk call did not carry it out (it rejected the object, or the adapter writes such
+ *   objects one by one): the engine writes it on its own, as any other change;
+ * - `unknown`: it may or may not have been carried out (the bulk call's answer was lost, or a create
+ *   met an object of its identity): the engine reads the objects back before writing again.
+ */
+export type BatchOutcome = { status: 'done'; note?: string } | { status: 'failed'; error: string } | { status: 'alone' } | { status: 'unknown'; reason: string };
+
+export interface ListOptions {
+  /** About how many objects the caller expects (the manifests declare that many): a paged listing may ask for that many pages at once. */
+  expected?: number;
+}
+
 /** A variable an exported manifest needs (a connector secret written as ${env:NAME}). */
 export interface ExportVariable {
   name: string;
@@ -52,7 +70,8 @@ export interface ExportVariable {
 /**
  * Everything svcform knows about one kind. The engine never looks inside a spec: it diffs
  * `normalizeDesired(res)` against `normalizeLive(live)` (which must be deep-equal when the server
- * holds what the manifest says), orders work by `references`, and calls create/update/delete.
+ * holds what the manifest says, the arrays of `setFields` up to order and repetition), orders work by
+ * `references`, and calls create/update/delete.
  */
 export interface KindAdapter extends KindRules {
   /**
@@ -71,7 +90,7 @@ export interface KindAdapter extends KindRules {
    */
   referenceKinds?: readonly string[];
   /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
-  list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
+  list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]>;
   /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */
   normalizeDesired(res: Resource): Record<string, any>;
   /** A live object in the manifest's spec shape: server-managed fields dropped, defaults kept. */
@@ -91,6 +110,13 @@ export interface KindAdapter extends KindRules {
   /** Bring `live` to `res` with the API's own update semantics (replace, merge or patch). */
   update(ctx: AdapterContext, res: Resource, live: LiveObject, options: UpdateOptions): Promise<void>;
   delete(ctx: AdapterContext, live: LiveObject): Promise<void>;
+  /**
+   * Optional: carries out many creates, or many updates, of one space in few requests where the API
+   * has a bulk endpoint (design.md "Layout"). The engine calls it with the changes of one action and
+   * one space that a wave holds; it returns one outcome per write, in the same order, and never
+   * throws for what the server answered about one object.
+   */
+  writeBatch?(ctx: AdapterContext, space: string, writes: BatchWrite[], options: UpdateOptions): Promise<BatchOutcome[]>;
   /**
    * A live object as a person would write its manifest spec: server-managed fields and fields equal
    * to server defaults left out; write-only secrets as ${env:NAME} placeholders listed in `variables`.

@@ -29,9 +29,14 @@ export function parseValues(text: string): string[] {
   return out;
 }
 
-/** Values compare as a set: unique and in one fixed order on both sides of the diff. */
-function valueSet(values: Iterable<unknown>): string[] {
-  return [...new Set([...values].map(String))].sort();
+/**
+ * Values compare as a set (`setFields`): the diff compares them by membership, so order and
+ * repetition do not matter and a million values are neither sorted nor deduplicated here. When
+ * both sides come in the same order (the server keeps the order they were imported in), the
+ * comparison is one pass over the two arrays.
+ */
+function valueSet(values: unknown[]): string[] {
+  return values.every((v) => typeof v === 'string') ? (values as string[]) : values.map(String);
 }
 
 // A manifest's items_file is read once per loaded resource, however often it is normalized.
@@ -98,14 +103,51 @@ async function findAll(api: Requester, space: string, path: string, query: Recor
   }
 }
 
-function importRequest(id: string, space: string, values: string[]) {
-  return {
-    method: 'POST' as const,
-    path: `${BASE}/items/_import`,
-    space,
-    query: { list_id: id },
-    multipart: { field: 'file', filename: 'items.txt', content: values.join('\n') + '\n', contentType: 'text/plain' },
-  };
+/**
+ * The import route takes at most 9,000,000 bytes (the lists plugin's maxImportPayloadBytes,
+ * wire-facts 3.1): values go in as many files below that as they need, written at once.
+ */
+const IMPORT_FILE_BYTES = 8_000_000;
+
+async function importValues(api: Requester, id: string, space: string, values: string[]): Promise<void> {
+  const files: string[] = [];
+  let lines: string[] = [];
+  let bytes = 0;
+  for (const v of values) {
+    const size = Buffer.byteLength(v) + 1;
+    if (lines.length > 0 && bytes + size > IMPORT_FILE_BYTES) {
+      files.push(lines.join('\n') + '\n');
+      lines = [];
+      bytes = 0;
+    }
+    lines.push(v);
+    bytes += size;
+  }
+  if (lines.length) files.push(lines.join('\n') + '\n');
+  await Promise.all(
+    files.map((content) =>
+      api.request({ method: 'POST', path: `${BASE}/items/_import`, space, query: { list_id: id }, multipart: { field: 'file', filename: 'items.txt', content, contentType: 'text/plain' } }),
+    ),
+  );
+}
+
+/**
+ * A list's values: the first page of `_find` (10,000 values), and beyond it the items export
+ * (wire-facts 3.1), which answers every value, one a line, in one request where `_find` needs one
+ * per 10,000 in sequence (each after the previous one's cursor). It is a POST that only reads;
+ * small lists never need it. Should the export not agree with the count (a value holding a line
+ * break), the items are read page by page instead.
+ */
+async function listValues(api: Requester, space: string, listId: string): Promise<string[]> {
+  const first = await api.request({ method: 'GET', path: `${BASE}/items/_find`, space, query: { list_id: listId, page: 1, per_page: LIST_PAGE_SIZE } });
+  const rows: any[] = first.body?.data ?? [];
+  const total = first.body?.total;
+  if (typeof total !== 'number' || rows.length >= total) return rows.map((item) => item.value);
+  const exported = await api.request({ method: 'POST', path: `${BASE}/items/_export`, space, query: { list_id: listId }, idempotent: true });
+  const values = exported.text === '' ? [] : exported.text.split('\n');
+  if (values.length > 0 && values[values.length - 1] === '') values.pop();
+  if (values.length === total) return values;
+  return (await findAll(api, space, `${BASE}/items/_find`, { list_id: listId })).map((item) => item.value);
 }
 
 /** A file name for exported values that is safe whatever characters the list id holds. */
@@ -116,7 +158,7 @@ function valuesFileName(id: string): string {
 /**
  * Value lists and their values. metadata.name is the list `id`; the spec's `items` (or the
  * `items_file` beside the manifest) is the complete set of values. Values are written in bulk:
- * one import request for any number of additions, and a delete only per removed value.
+ * import files of up to 8 MB for any number of additions, and a delete only per removed value.
  */
 export const valueListAdapter: KindAdapter = {
   kind: KIND,
@@ -139,14 +181,13 @@ export const valueListAdapter: KindAdapter = {
     const lists = await findAll(ctx.api, space, `${BASE}/_find`, {}, [404]);
     return Promise.all(
       lists.map(async (list): Promise<LiveObject> => {
-        const items = await findAll(ctx.api, space, `${BASE}/items/_find`, { list_id: list.id });
         return {
           kind: KIND,
           space,
           name: list.id,
           body: list,
           readOnly: list.immutable ? 'immutable list' : undefined,
-          extra: { items: valueSet(items.map((item) => item.value)) },
+          extra: { items: valueSet(await listValues(ctx.api, space, list.id)) },
         };
       }),
     );
@@ -166,7 +207,7 @@ export const valueListAdapter: KindAdapter = {
     if (res.spec.version !== undefined) body.version = res.spec.version;
     await ctx.api.request({ method: 'POST', path: BASE, space: res.space, idempotent: true, body });
     const values = desiredValues(res);
-    if (values.length > 0) await ctx.api.request(importRequest(res.name, res.space, values));
+    if (values.length > 0) await importValues(ctx.api, res.name, res.space, values);
   },
 
   async update(ctx, res, live) {
@@ -192,9 +233,9 @@ export const valueListAdapter: KindAdapter = {
     const have = new Set<string>(live.extra?.items ?? []);
     const missing = [...want].filter((v) => !have.has(v));
     const extra = [...have].filter((v) => !want.has(v));
-    if (missing.length > 0) await ctx.api.request(importRequest(res.name, live.space, missing));
-    // One delete per removed value; the client bounds how many are in flight. A value already gone
-    // (404) is what was wanted.
+    if (missing.length > 0) await importValues(ctx.api, res.name, live.space, missing);
+    // One delete per removed value (the API deletes items one at a time, by id or by value); the
+    // client bounds how many are in flight. A value already gone (404) is what was wanted.
     await Promise.all(
       extra.map((value) =>
         ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, query: { list_id: res.name, value }, accept: [404] }),
@@ -210,7 +251,8 @@ export const valueListAdapter: KindAdapter = {
     const spec: Record<string, any> = { name: live.body.name, description: live.body.description, type: live.body.type };
     if (isPlainObject(live.body.meta)) spec.meta = live.body.meta;
     if (typeof live.body.version === 'number' && live.body.version !== DEFAULT_VERSION) spec.version = live.body.version;
-    const values: string[] = live.extra?.items ?? [];
+    // Exported values in one fixed order, so that an export is stable.
+    const values: string[] = [...new Set<string>(live.extra?.items ?? [])].sort();
     if (values.length <= INLINE_ITEMS_MAX) {
       spec.items = values;
       return { spec };

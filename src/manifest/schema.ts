@@ -1,53 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 import type { DocPath } from './types.js';
 import { parsePointer } from '../common/pointer.js';
 import { escapeControls, shortText } from './short-text.js';
-import { isTimeZone } from './time-zone.js';
 import { closest } from './suggest.js';
 
 export { closest, SUGGEST_MAX_CHARS } from './suggest.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-
-/** The package root (where schemas/ lives), found from this file whether run from src or dist. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schemas'))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error('cannot find the svcform package root (schemas/ folder)');
-}
+export { packageRoot, schemaValidator } from './validators.js';
 
 export interface SchemaIssue {
   /** Path of the value the message is about (for positions). */
   path: DocPath;
   message: string;
-}
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-export function schemaValidator(file: string): ValidateFunction {
-  let fn = compiled.get(file);
-  if (!fn) {
-    if (!ajv) {
-      ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
-      addFormats(ajv);
-      // What the maintenance window API accepts as a schedule's timezone (time-zone.ts). Empty is
-      // left to minLength, which says so in plainer words.
-      ajv.addFormat('time-zone', { type: 'string', validate: (tz: string) => tz === '' || isTimeZone(tz) });
-    }
-    const schema = JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
-    fn = ajv.compile(schema);
-    compiled.set(file, fn);
-  }
-  return fn;
 }
 
 /** Longer field paths keep their start and end around an ellipsis. */

@@ -1,4 +1,4 @@
-import { expandPaths, loadFiles, type LoadedDoc } from './load.js';
+import { expandPaths, loadFiles, loadFilesYielding, type LoadedDoc } from './load.js';
 import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
@@ -40,6 +40,18 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 export function loadAndValidate(paths: string[], options: ValidateOptions): ValidationResult {
   const expanded = expandPaths(paths);
   const loaded = loadFiles(expanded.files);
+  const result = validateDocs(loaded.docs, options);
+  return {
+    resources: result.resources,
+    diagnostics: [...expanded.diagnostics, ...loaded.diagnostics, ...result.diagnostics],
+    files: expanded.files,
+  };
+}
+
+/** loadAndValidate with the files parsed as loadFilesYielding does (`onRead` sees their texts first). */
+export async function loadAndValidateYielding(paths: string[], options: ValidateOptions, onRead: (texts: string[]) => void): Promise<ValidationResult> {
+  const expanded = expandPaths(paths);
+  const loaded = await loadFilesYielding(expanded.files, onRead);
   const result = validateDocs(loaded.docs, options);
   return {
     resources: result.resources,

@@ -1,20 +1,24 @@
 /**
- * A fast reader for the plain block YAML that manifests are written in: block mappings and
- * sequences, one-line plain and quoted scalars, one-line flow collections, literal and folded block
- * scalars, comments and `---` separators. The general YAML parser reads about 2 MB/s, which makes a
- * rule repository of 10,000 rules take many seconds; this reader covers the common shape at a
- * fraction of that cost.
+ * A fast reader for the block YAML that manifests are written in: block mappings and sequences,
+ * plain and quoted scalars (multi-line ones folded), one-line flow collections, literal and folded
+ * block scalars with any chomping and indentation indicator, comments, `---` separators, CRLF line
+ * ends. The general YAML parser reads about 2 MB/s, which makes a rule repository of thousands of
+ * rules take seconds; this reader covers what real manifests contain at a fraction of that cost.
  *
- * It is deliberately conservative: on anything outside that subset (anchors, aliases, tags,
- * multi-line plain or quoted scalars, complex keys, tabs, CRLF, duplicate keys, non-mapping
- * documents, any syntax error...) it gives up on the whole file and the caller uses the full
- * parser, which also produces the error messages. What it accepts, it must read exactly as the full
- * parser does (YAML 1.2 core schema), values and positions alike; test/unit/load.test.ts checks that
- * differentially.
+ * It is deliberately conservative: a document that uses anything outside that subset (anchors,
+ * aliases, tags, complex keys, multi-line flow collections, tabs outside quoted and block scalars,
+ * duplicate keys, a non-mapping root, any syntax error...) is left to the full parser, document by
+ * document, with its place in the file; directives and `...` markers leave the whole file to it.
+ * What it reads, it must read exactly as the full parser does (YAML 1.2 core schema), values and
+ * positions alike; test/unit/load.test.ts and yaml-differential.test.ts check that.
  */
+import { doubleQuotedValue, resolvePlain, unfoldLines, unsupported } from './yaml-fast-scalars.js';
+import { flow, hasOwn, INDICATORS, quoted, quotedEnd, skipSpaces, type FlowContext, type Offsets } from './yaml-fast-flow.js';
+import { blockScalar, LineType, Lines } from './yaml-fast-lines.js';
 
-/** Offsets of a mapping's keys, or of a sequence's items, in the source text. */
-export type Offsets = Record<string, number> | number[];
+export { resolvePlain } from './yaml-fast-scalars.js';
+
+export type { Offsets } from './yaml-fast-flow.js';
 
 export interface FastDocument {
   /** 0-based index of the document among the file's documents (empty ones included). */
@@ -22,158 +26,142 @@ export interface FastDocument {
   value: Record<string, unknown>;
   /** Offset of the root mapping (its first key). */
   start: number;
-  /** Position tables of every mapping and sequence of `value`. */
-  offsets: Map<object, Offsets>;
+  /**
+   * The document read again with the position of every key and item (only messages need them, so
+   * the first reading records none): the value, and the tables of its mappings and sequences.
+   */
+  positions(): { value: Record<string, unknown>; offsets: Map<object, Offsets> };
+}
+
+/** A document left to the full parser: its index and its text, `---` line included. */
+export interface LeftDocument {
+  index: number;
+  left: true;
+  from: number;
+  to: number;
 }
 
 export interface FastParse {
-  documents: FastDocument[];
-  /** Offsets where lines start (for a LineCounter). */
-  lineStarts: number[];
+  documents: Array<FastDocument | LeftDocument>;
+  /** Offsets where lines start. */
+  lineStarts: Int32Array;
+  /**
+   * The text all offsets refer to: the input with CRLF line ends made LF. Lines and columns are
+   * the same in both, so positions computed from it hold for the file as written.
+   */
+  text: string;
 }
-
-/** Thrown to abandon the fast path; never escapes this module. */
-class Unsupported extends Error {}
-const unsupported = new Unsupported();
 
 const SPACE = 32;
 const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 
-const enum LineType {
-  Blank,
-  Comment,
-  Content,
-  DocStart,
-}
-
-/** Characters a plain scalar cannot start with (YAML c-indicator), `-?:` handled apart. */
-const INDICATORS = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', '\t']);
-
-const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\',
-};
-
-/** The YAML 1.2 core schema resolution of a plain scalar (as the full parser does it). */
-export function resolvePlain(s: string): unknown {
-  const c = s[0];
-  const maybeSpecial = (c >= '0' && c <= '9') || c === '-' || c === '+' || c === '.' || c === '~' || c === 'n' || c === 'N' || c === 't' || c === 'T' || c === 'f' || c === 'F';
-  if (!maybeSpecial) return s;
-  if (/^(?:~|[Nn]ull|NULL)$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return c === 't' || c === 'T';
-  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
-  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
-    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return parseFloat(s);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
-  return s;
-}
-
 class Reader {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  /** Leading spaces of each line; -1 for a `---` line so that it closes every open block. */
-  private readonly indents: number[] = [];
-  private readonly types: LineType[] = [];
+  /** The text's lines: where each starts and ends, its indentation and what it holds. */
+  private readonly lines: Lines;
+  /** Offsets of every tab: allowed only inside quoted and block scalars (see tabsAllowed). */
+  private readonly tabs: number[] = [];
   /** Next line to look at, after a value has been read. */
   private line = 0;
-  private offsets = new Map<object, Offsets>();
+  /** The current document's position tables and tab ranges. */
+  private ctx: FlowContext;
 
-  constructor(private readonly text: string) {
-    let start = 0;
-    while (start <= text.length) {
-      let end = text.indexOf('\n', start);
-      if (end === -1) end = text.length;
-      let i = start;
-      while (i < end && text.charCodeAt(i) === SPACE) i++;
-      let type: LineType;
-      if (i === end) type = LineType.Blank;
-      else if (text.charCodeAt(i) === HASH) type = LineType.Comment;
-      else if (i === start && text.startsWith('---', start) && (end === start + 3 || text.charCodeAt(start + 3) === SPACE)) type = LineType.DocStart;
-      else {
-        // Directives and document-end markers change how documents are read: leave them to the full parser.
-        if (i === start && (text[i] === '%' || text.startsWith('...', start))) throw unsupported;
-        type = LineType.Content;
-      }
-      this.starts.push(start);
-      this.ends.push(end);
-      this.indents.push(type === LineType.DocStart ? -1 : i - start);
-      this.types.push(type);
-      if (end === text.length) break;
-      start = end + 1;
-    }
+  constructor(
+    private readonly text: string,
+    /** Whether to record positions (FastDocument.positions). */
+    private readonly record = false,
+  ) {
+    this.ctx = { text, offsets: undefined, tabRanges: [] };
+    for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
+    this.lines = new Lines(text);
   }
 
-  get lineStarts(): number[] {
-    return this.starts;
+  get lineStarts(): Int32Array {
+    return this.lines.starts;
   }
 
-  documents(): FastDocument[] {
-    const docs: FastDocument[] = [];
+  documents(): Array<FastDocument | LeftDocument> {
+    const docs: Array<FastDocument | LeftDocument> = [];
+    const total = this.lines.starts.length;
     let index = 0;
-    let line = this.skipBlank(0);
-    const total = this.starts.length;
+    let line = this.lines.skipBlank(0);
     let first = true;
     while (line < total) {
-      if (this.types[line] === LineType.DocStart) {
-        const rest = this.skipSpaces(this.starts[line] + 3, this.ends[line]);
-        if (rest < this.ends[line] && this.text.charCodeAt(rest) !== HASH) throw unsupported; // `--- value`
+      let from = 0;
+      if (this.lines.types[line] === LineType.DocStart) {
+        const rest = skipSpaces(this.text, this.lines.starts[line] + 3, this.lines.ends[line]);
+        if (rest < this.lines.ends[line] && this.text.charCodeAt(rest) !== HASH) throw unsupported; // `--- value`
         if (!first) index++;
-        line = this.skipBlank(line + 1);
-      } else if (!first) {
-        throw unsupported;
+        from = this.lines.starts[line];
+        line = this.lines.skipBlank(line + 1);
       }
       first = false;
-      if (line >= total || this.types[line] === LineType.DocStart) continue; // an empty document
-      this.offsets = new Map();
-      const indent = this.indents[line];
-      const col = this.starts[line] + indent;
-      if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
-      const value = this.blockMap(line, col, indent);
-      line = this.skipBlank(this.line);
-      if (line < total && this.types[line] !== LineType.DocStart) throw unsupported;
-      docs.push({ index, value, start: col, offsets: this.offsets });
+      if (line >= total || this.lines.types[line] === LineType.DocStart) continue; // an empty document
+      let next = line + 1;
+      while (next < total && this.lines.types[next] !== LineType.DocStart) next++;
+      const to = next < total ? this.lines.starts[next] : this.text.length;
+      try {
+        const { value, start } = this.document(line, from, to);
+        docs.push({ index, value, start, positions: this.positionsOf(line, from, to) });
+      } catch (err) {
+        // Nesting deep enough to exhaust the stack is left to the full parser too, which reports it.
+        if (err !== unsupported && !(err instanceof RangeError)) throw err;
+        docs.push({ index, left: true, from, to });
+      }
+      line = next;
     }
     return docs;
   }
 
-  /** First line at or after `line` that is neither blank nor a comment. */
-  private skipBlank(line: number): number {
-    const total = this.types.length;
-    while (line < total && (this.types[line] === LineType.Blank || this.types[line] === LineType.Comment)) line++;
-    return line;
+  /** A lazy, cached second reading of a document, with positions, by a reader of its own. */
+  private positionsOf(line: number, from: number, to: number): FastDocument['positions'] {
+    let read: ReturnType<FastDocument['positions']> | undefined;
+    return () => {
+      if (!read) {
+        this.recorder ??= new Reader(this.text, true);
+        const { value, offsets } = this.recorder.document(line, from, to);
+        read = { value, offsets: offsets! };
+      }
+      return read;
+    };
   }
 
-  private skipSpaces(pos: number, end: number): number {
-    while (pos < end && this.text.charCodeAt(pos) === SPACE) pos++;
-    return pos;
+  private recorder?: Reader;
+
+  /** The document whose root mapping starts on `line`, its text spanning [from, to). */
+  private document(line: number, from: number, to: number): { value: Record<string, unknown>; start: number; offsets?: Map<object, Offsets> } {
+    this.ctx = { text: this.text, offsets: this.record ? new Map() : undefined, tabRanges: [] };
+    const indent = this.lines.indents[line];
+    const col = this.lines.starts[line] + indent;
+    if (!this.isMapEntry(line, col)) throw unsupported; // not a mapping: the full parser says so
+    const value = this.blockMap(line, col, indent);
+    const after = this.lines.skipBlank(this.line);
+    if (after < this.lines.types.length && this.lines.types[after] !== LineType.DocStart) throw unsupported;
+    if (!this.tabsAllowed(from, to)) throw unsupported;
+    return { value, start: col, offsets: this.ctx.offsets };
   }
 
-  /** Indent of a line for block structure purposes: -1 past the end (closes every block). */
-  private indentOf(line: number): number {
-    return line < this.indents.length ? this.indents[line] : -1;
-  }
-
-  private isSeqItem(line: number): boolean {
-    const pos = this.starts[line] + this.indents[line];
-    const next = pos + 1;
-    return this.text.charCodeAt(pos) === DASH && (next === this.ends[line] || this.text.charCodeAt(next) === SPACE);
+  /** Whether every tab in [from, to) lies inside a quoted or block scalar, where it is content. */
+  private tabsAllowed(from: number, to: number): boolean {
+    for (const t of this.tabs) {
+      if (t < from || t >= to) continue;
+      let inside = false;
+      for (let r = 0; r < this.ctx.tabRanges.length && !inside; r += 2) inside = t >= this.ctx.tabRanges[r] && t < this.ctx.tabRanges[r + 1];
+      if (!inside) return false;
+    }
+    return true;
   }
 
   /** Whether the node at `pos` is `key: ...` (a plain or quoted key followed by `:`). */
   private isMapEntry(line: number, pos: number): boolean {
     const text = this.text;
-    const end = this.ends[line];
+    const end = this.lines.ends[line];
     const c = text[pos];
     if (c === '"' || c === "'") {
-      const close = this.quotedEnd(pos, end);
+      const close = quotedEnd(this.text, pos, end);
       if (close < 0) return false;
-      const p = this.skipSpaces(close, end);
+      const p = skipSpaces(this.text, close, end);
       return text.charCodeAt(p) === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE);
     }
     if (INDICATORS.has(c)) return false;
@@ -185,61 +173,50 @@ class Reader {
     return false;
   }
 
-  /** Offset just after the closing quote of the quoted scalar at `pos`, or -1 if it does not close on its line. */
-  private quotedEnd(pos: number, end: number): number {
+  /**
+   * A quoted scalar that runs on over the following lines, each of them indented more than the
+   * enclosing block (`indent`). Sets `this.line` to the line after its closing quote.
+   */
+  private multiLineQuoted(line: number, pos: number, indent: number): string {
     const text = this.text;
     const q = text[pos];
-    for (let i = pos + 1; i < end; i++) {
-      const ch = text[i];
-      if (q === '"' && ch === '\\') i++;
-      else if (ch === q) {
-        if (q === "'" && text[i + 1] === "'") i++;
-        else return i + 1;
-      }
-    }
-    return -1;
-  }
-
-  private quoted(pos: number, end: number): { value: string; end: number } {
-    const text = this.text;
-    const close = this.quotedEnd(pos, end);
-    if (close < 0) throw unsupported; // multi-line quoted scalars fold lines: full parser
-    const body = text.slice(pos + 1, close - 1);
-    if (text[pos] === "'") return { value: body.includes("''") ? body.replace(/''/g, "'") : body, end: close };
-    if (!body.includes('\\')) return { value: body, end: close };
-    let out = '';
-    for (let i = 0; i < body.length; i++) {
-      const ch = body[i];
-      if (ch !== '\\') {
-        out += ch;
+    let l = line;
+    let i = pos + 1;
+    let close = -1;
+    while (close < 0) {
+      if (i >= this.lines.ends[l]) {
+        l++;
+        if (l >= this.lines.types.length || this.lines.types[l] === LineType.DocStart) throw unsupported; // never closed
+        if (this.lines.types[l] !== LineType.Blank && this.lines.indents[l] <= indent) throw unsupported; // not indented enough
+        i = this.lines.starts[l];
         continue;
       }
-      const e = body[++i];
-      if (e in ESCAPES) out += ESCAPES[e];
-      else if (e === 'x' || e === 'u' || e === 'U') {
-        const length = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-        const hex = body.substr(i + 1, length);
-        if (hex.length !== length || !/^[0-9a-fA-F]+$/.test(hex)) throw unsupported;
-        const code = parseInt(hex, 16);
-        if (code > 0x10ffff) throw unsupported;
-        out += String.fromCodePoint(code);
-        i += length;
-      } else throw unsupported;
+      const ch = text[i];
+      if (q === '"' && ch === '\\') i = i + 1 >= this.lines.ends[l] ? this.lines.ends[l] : i + 2;
+      else if (ch === q && q === "'" && text[i + 1] === "'") i += 2;
+      else if (ch === q) close = i + 1;
+      else i++;
     }
-    return { value: out, end: close };
+    const rest = skipSpaces(this.text, close, this.lines.ends[l]);
+    // Anything but a comment after it (`: ` makes it a multi-line key): the full parser.
+    if (rest < this.lines.ends[l] && !(text.charCodeAt(rest) === HASH && rest > close)) throw unsupported;
+    this.ctx.tabRanges.push(pos, close);
+    this.line = l + 1;
+    const body = text.slice(pos + 1, close - 1);
+    return q === '"' ? doubleQuotedValue(body) : unfoldLines(body).replace(/''/g, "'");
   }
 
   /** A key (plain or quoted) at `pos`; returns the key and the offset after its `:`. */
   private key(line: number, pos: number): { key: string; after: number } {
     const text = this.text;
-    const end = this.ends[line];
+    const end = this.lines.ends[line];
     let key: string;
     let p: number;
     const c = text[pos];
     if (c === '"' || c === "'") {
-      const q = this.quoted(pos, end);
+      const q = quoted(this.ctx, pos, end);
       key = q.value;
-      p = this.skipSpaces(q.end, end);
+      p = skipSpaces(this.text, q.end, end);
     } else {
       if (INDICATORS.has(c) || c === '-' || c === '?' || c === ':') throw unsupported;
       p = pos;
@@ -256,39 +233,39 @@ class Reader {
   /** A block mapping whose first key is at `pos` on `line`; its keys sit at column `indent`. */
   private blockMap(line: number, pos: number, indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
-    const keys: Record<string, number> = Object.create(null);
-    this.offsets.set(map, keys);
+    const keys: Record<string, number> | undefined = this.ctx.offsets && Object.create(null);
+    if (keys) this.ctx.offsets!.set(map, keys);
     for (;;) {
       const { key, after } = this.key(line, pos);
-      if (key in keys) throw unsupported; // duplicate key: the full parser reports it
-      keys[key] = pos;
+      if (hasOwn(map, key)) throw unsupported; // duplicate key: the full parser reports it
+      if (keys) keys[key] = pos;
       map[key] = this.value(line, after, indent, true);
-      line = this.skipBlank(this.line);
-      const next = this.indentOf(line);
+      line = this.lines.skipBlank(this.line);
+      const next = this.lines.indentOf(line);
       if (next < indent) return map;
       if (next > indent) throw unsupported;
-      pos = this.starts[line] + indent;
+      pos = this.lines.starts[line] + indent;
     }
   }
 
   /** A block sequence whose `-` items sit at column `indent`, from `line`. */
   private blockSeq(line: number, indent: number): unknown[] {
     const seq: unknown[] = [];
-    const at: number[] = [];
-    this.offsets.set(seq, at);
+    const at: number[] | undefined = this.ctx.offsets && [];
+    if (at) this.ctx.offsets!.set(seq, at);
     for (;;) {
-      const end = this.ends[line];
-      const pos = this.skipSpaces(this.starts[line] + indent + 1, end);
+      const end = this.lines.ends[line];
+      const pos = skipSpaces(this.text, this.lines.starts[line] + indent + 1, end);
       if (pos === end || this.text.charCodeAt(pos) === HASH) throw unsupported; // item on the next lines
       if (this.text.charCodeAt(pos) === DASH && (pos + 1 === end || this.text.charCodeAt(pos + 1) === SPACE)) throw unsupported; // `- - x`
-      at.push(pos);
-      if (this.isMapEntry(line, pos)) seq.push(this.blockMap(line, pos, pos - this.starts[line]));
+      at?.push(pos);
+      if (this.isMapEntry(line, pos)) seq.push(this.blockMap(line, pos, pos - this.lines.starts[line]));
       else seq.push(this.value(line, pos, indent, false));
-      line = this.skipBlank(this.line);
-      const next = this.indentOf(line);
+      line = this.lines.skipBlank(this.line);
+      const next = this.lines.indentOf(line);
       if (next < indent) return seq;
       if (next > indent) throw unsupported;
-      if (!this.isSeqItem(line)) return seq; // the mapping this indentless sequence belongs to goes on
+      if (!this.lines.isSeqItem(line)) return seq; // the mapping this indentless sequence belongs to goes on
     }
   }
 
@@ -298,194 +275,125 @@ class Reader {
    */
   private value(line: number, pos: number, indent: number, inMap: boolean): unknown {
     const text = this.text;
-    const end = this.ends[line];
-    pos = this.skipSpaces(pos, end);
+    const end = this.lines.ends[line];
+    pos = skipSpaces(this.text, pos, end);
     this.line = line + 1;
     if (pos === end || text.charCodeAt(pos) === HASH) {
-      const next = this.skipBlank(line + 1);
-      const nextIndent = this.indentOf(next);
+      const next = this.lines.skipBlank(line + 1);
+      const nextIndent = this.lines.indentOf(next);
       if (nextIndent > indent) {
-        const col = this.starts[next] + nextIndent;
-        if (this.isSeqItem(next)) return this.blockSeq(next, nextIndent);
+        const col = this.lines.starts[next] + nextIndent;
+        if (this.lines.isSeqItem(next)) return this.blockSeq(next, nextIndent);
         if (this.isMapEntry(next, col)) return this.blockMap(next, col, nextIndent);
-        throw unsupported; // a scalar on the following lines
+        // A plain or quoted scalar on the following lines, with nothing but blank lines before it.
+        for (let l = line + 1; l < next; l++) if (this.lines.types[l] !== LineType.Blank) throw unsupported;
+        if (pos < end || !inMap || '|>[{'.includes(text[col])) throw unsupported;
+        return this.value(next, col, indent, inMap);
       }
-      if (inMap && nextIndent === indent && this.isSeqItem(next)) return this.blockSeq(next, indent);
+      if (inMap && nextIndent === indent && this.lines.isSeqItem(next)) return this.blockSeq(next, indent);
       return null;
     }
     const c = text[pos];
     let value: unknown;
     let after: number;
-    if (c === '|' || c === '>') return this.blockScalar(line, pos, indent);
+    if (c === '|' || c === '>') {
+      const read = blockScalar(this.lines, this.text, line, pos, indent, this.ctx.tabRanges);
+      this.line = read.next;
+      return read.value;
+    }
     if (c === '[' || c === '{') {
-      const flow = this.flow(pos, end);
-      value = flow.value;
-      after = flow.end;
+      const read = flow(this.ctx, pos, end);
+      value = read.value;
+      after = read.end;
     } else if (c === '"' || c === "'") {
-      const q = this.quoted(pos, end);
+      if (quotedEnd(this.text, pos, end) < 0) return this.multiLineQuoted(line, pos, indent);
+      const q = quoted(this.ctx, pos, end);
       value = q.value;
       after = q.end;
     } else {
-      if (INDICATORS.has(c)) throw unsupported;
-      if ((c === '-' || c === '?' || c === ':') && (pos + 1 === end || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
-      let p = pos;
-      let stop = end;
-      for (; p < end; p++) {
-        const ch = text.charCodeAt(p);
-        if (ch === HASH && text.charCodeAt(p - 1) === SPACE) {
-          stop = p;
-          break;
-        }
-        if (ch === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE)) throw unsupported; // `a: b: c`
-      }
-      let last = stop;
-      while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
-      value = resolvePlain(text.slice(pos, last));
-      after = stop;
-      // A more-indented line after a plain scalar continues it (multi-line plain scalar).
-      if (this.indentOf(this.skipBlank(line + 1)) > indent) throw unsupported;
-      return value;
+      return this.plain(line, pos, indent);
     }
-    const rest = this.skipSpaces(after, end);
+    const rest = skipSpaces(this.text, after, end);
     if (rest < end && !(text.charCodeAt(rest) === HASH && rest > after)) throw unsupported;
     return value;
   }
 
-  /** A literal (`|`) or folded (`>`) block scalar whose header is at `pos`. */
-  private blockScalar(line: number, pos: number, indent: number): string {
+  /**
+   * A plain scalar from `pos`, folded over the following lines that are indented more than the
+   * enclosing block (`indent`) until a comment, a less indented line or the document's end.
+   */
+  private plain(line: number, pos: number, indent: number): unknown {
     const text = this.text;
-    const end = this.ends[line];
-    const folded = text[pos] === '>';
-    let p = pos + 1;
-    let strip = false;
-    if (text[p] === '-') {
-      strip = true;
-      p++;
-    } else if (text[p] === '+' || (text[p] >= '0' && text[p] <= '9')) {
-      throw unsupported; // keep-chomping and explicit indentation: full parser
-    }
-    const rest = this.skipSpaces(p, end);
-    if (rest < end && !(text.charCodeAt(rest) === HASH && rest > p)) throw unsupported;
-    if (p < end && text.charCodeAt(p) !== SPACE) throw unsupported;
-
-    const first = line + 1;
-    if (first >= this.types.length || this.types[first] === LineType.Blank) throw unsupported; // leading empty lines
-    const trim = this.indents[first];
-    if (trim <= indent) throw unsupported; // an empty block scalar
-    const lines: string[] = [];
+    const c = text[pos];
+    if (INDICATORS.has(c)) throw unsupported;
+    if ((c === '-' || c === '?' || c === ':') && (pos + 1 === this.lines.ends[line] || text.charCodeAt(pos + 1) === SPACE)) throw unsupported;
+    const first = this.plainLine(line, pos);
+    if (first.comment) return resolvePlain(first.text);
+    let folded = first.text;
     let blanks = 0;
-    let l = first;
-    for (; l < this.types.length; l++) {
-      const type = this.types[l];
-      const lineIndent = this.indents[l];
+    let last = line;
+    for (let l = line + 1; l < this.lines.types.length; l++) {
+      const type = this.lines.types[l];
       if (type === LineType.Blank) {
-        if (this.ends[l] - this.starts[l] > trim) throw unsupported; // whitespace-only lines longer than the indentation
         blanks++;
         continue;
       }
-      if (lineIndent < trim) {
-        if (lineIndent <= indent) break;
-        throw unsupported; // less indented than the first line: an error
-      }
-      for (; blanks > 0; blanks--) lines.push('');
-      const content = text.slice(this.starts[l] + trim, this.ends[l]);
-      if (folded && (lineIndent > trim || content[0] === '\t')) throw unsupported; // more-indented folded lines
-      lines.push(content);
+      if (type !== LineType.Content || this.lines.indents[l] <= indent) break;
+      // A continuation line may start with any character but white space (and `#`: a comment line).
+      const start = this.lines.starts[l] + this.lines.indents[l];
+      if (text[start] === '\t') throw unsupported;
+      const next = this.plainLine(l, start);
+      folded += (blanks ? '\n'.repeat(blanks) : ' ') + next.text;
+      blanks = 0;
+      last = l;
+      if (next.comment) break;
     }
-    this.line = l;
-    let value: string;
-    if (!folded) value = lines.join('\n');
-    else {
-      value = '';
-      let sep = '';
-      for (const content of lines) {
-        if (content === '') {
-          if (sep === '\n') value += '\n';
-          else sep = '\n';
-        } else {
-          value += sep + content;
-          sep = ' ';
-        }
-      }
-    }
-    return strip ? value : value + '\n';
+    this.line = last + 1;
+    return resolvePlain(folded);
   }
 
-  /** A flow collection or scalar starting at `pos`, closed on the same line. */
-  private flow(pos: number, end: number): { value: unknown; end: number } {
+  /** One line of a plain scalar from `pos`: its text without trailing spaces, and whether a comment ends it. */
+  private plainLine(line: number, pos: number): { text: string; comment: boolean } {
     const text = this.text;
-    const c = text[pos];
-    if (c === '[') {
-      const seq: unknown[] = [];
-      const at: number[] = [];
-      this.offsets.set(seq, at);
-      let p = this.skipSpaces(pos + 1, end);
-      if (text[p] === ']') return { value: seq, end: p + 1 };
-      for (;;) {
-        at.push(p);
-        const item = this.flow(p, end);
-        seq.push(item.value);
-        p = this.skipSpaces(item.end, end);
-        if (text[p] === ']') return { value: seq, end: p + 1 };
-        if (text[p] !== ',') throw unsupported; // `a: b` pairs, comments, line breaks...
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === ']' || text[p] === ',') throw unsupported;
+    const end = this.lines.ends[line];
+    let stop = end;
+    let comment = false;
+    for (let p = pos; p < end; p++) {
+      const ch = text.charCodeAt(p);
+      if (ch === HASH && text.charCodeAt(p - 1) === SPACE) {
+        stop = p;
+        comment = true;
+        break;
       }
+      if (ch === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE)) throw unsupported; // `a: b: c`
     }
-    if (c === '{') {
-      const map: Record<string, unknown> = {};
-      const keys: Record<string, number> = Object.create(null);
-      this.offsets.set(map, keys);
-      let p = this.skipSpaces(pos + 1, end);
-      if (text[p] === '}') return { value: map, end: p + 1 };
-      for (;;) {
-        const keyAt = p;
-        const key = this.flow(p, end);
-        if (typeof key.value !== 'string' || (text[keyAt] !== '"' && text[keyAt] !== "'" && typeof resolvePlain(key.value) !== 'string')) throw unsupported;
-        const name = key.value;
-        if (name in keys || name === '__proto__' || name === '<<') throw unsupported;
-        p = key.end;
-        if (text[p] !== ':' || text[p + 1] !== ' ') throw unsupported;
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === ',' || text[p] === '}') throw unsupported; // `{a: }`
-        keys[name] = keyAt;
-        const value = this.flow(p, end);
-        map[name] = value.value;
-        p = this.skipSpaces(value.end, end);
-        if (text[p] === '}') return { value: map, end: p + 1 };
-        if (text[p] !== ',') throw unsupported;
-        p = this.skipSpaces(p + 1, end);
-        if (text[p] === '}' || text[p] === ',') throw unsupported;
-      }
-    }
-    if (c === '"' || c === "'") return this.quoted(pos, end);
-    if (pos >= end || INDICATORS.has(c)) throw unsupported;
-    if ((c === '-' || c === '?' || c === ':') && (pos + 1 >= end || text[pos + 1] === ' ' || text[pos + 1] === ',')) throw unsupported;
-    let p = pos;
-    for (; p < end; p++) {
-      const ch = text[p];
-      if (ch === ',' || ch === ']' || ch === '}') break;
-      if (ch === '[' || ch === '{') throw unsupported;
-      if (ch === ':' && (text[p + 1] === ' ' || text[p + 1] === ',' || text[p + 1] === ']' || text[p + 1] === '}' || p + 1 === end)) break;
-      if (ch === '#' && text[p - 1] === ' ') throw unsupported;
-    }
-    let last = p;
+    let last = stop;
     while (last > pos && text.charCodeAt(last - 1) === SPACE) last--;
-    return { value: resolvePlain(text.slice(pos, last)), end: p };
+    return { text: text.slice(pos, last), comment };
   }
+
+}
+
+export function isLeft(doc: FastDocument | LeftDocument): doc is LeftDocument {
+  return 'left' in doc;
 }
 
 /**
- * Reads `text` with the fast reader, or returns undefined when the file uses anything outside its
- * subset (the caller then uses the full parser).
+ * Reads `text` with the fast reader. Documents outside its subset come back as LeftDocument for
+ * the full parser; undefined means the whole file is the full parser's (directives, `...`, a
+ * byte order mark, a carriage return that does not end a line).
  */
 export function parseFast(text: string): FastParse | undefined {
-  if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.includes('\r')) {
+    const lf = text.replace(/\r\n/g, '\n');
+    if (lf.includes('\r')) return undefined;
+    text = lf;
+  }
   try {
     const reader = new Reader(text);
-    return { documents: reader.documents(), lineStarts: reader.lineStarts };
+    return { documents: reader.documents(), lineStarts: reader.lineStarts, text };
   } catch (err) {
-    // Nesting deep enough to exhaust the stack is left to the full parser, which reports it.
     if (err === unsupported || err instanceof RangeError) return undefined;
     throw err;
   }

@@ -43,7 +43,8 @@ describe('emulator: rule request validation as the real schemas do it', () => {
       assert.match(put.body.message, /actions\.0\.action_type_id: Invalid input: expected string, received undefined/);
       const imported = await postFile(emu, `${RULES}/_import`, ndjson([base('imp-untyped', { actions: [untyped] }), base('imp-typed', { actions: [chatAction()] })]));
       assert.equal(imported.body.success_count, 1);
-      assert.deepEqual(imported.body.errors, [{ rule_id: 'imp-untyped', error: { status_code: 400, message: 'actions.0.action_type_id: Invalid input: expected string, received undefined' } }]);
+      // A line that fails RuleToImport is an Error before its rule_id is read: the answer cannot name it (import_rules_utils.ts).
+      assert.deepEqual(imported.body.errors, [{ rule_id: '(unknown id)', error: { status_code: 400, message: 'actions.0.action_type_id: Invalid input: expected string, received undefined' } }]);
     });
 
     it('is stored as the connector\'s own type whatever the request said (alerting rules_client lib/denormalize_actions.ts)', async () => {

@@ -4,7 +4,7 @@ import { CreateRuleExceptionsBody } from './exception-schemas.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
 import { finishUpdate, ruleParameters, securityError } from './build.js';
 import { writer } from './crud.js';
-import { ruleById, rulesState, saveRule, type StoredRule } from './state.js';
+import { allRules, ruleById, rulesState, saveRule, type StoredRule } from './state.js';
 
 /**
  * POST /api/detection_engine/rules/{id}/exceptions: adds exception items to the rule's default
@@ -72,4 +72,19 @@ export function addRuleExceptions(req: EmuRequest, ctx: EmulatorContext): EmuRes
   for (const item of created) Object.defineProperty(items, item.item_id, { value: item, enumerable: true, writable: true, configurable: true });
   if (target !== rule) saveRule(state, target);
   return { body: created };
+}
+
+/**
+ * The exception lists of a space the emulator holds, by list_id: the rule default lists the route
+ * above created, as rules link them (the emulator has no exception-lists API of its own).
+ */
+export function knownExceptionLists(ctx: EmulatorContext, space: string): Map<string, Record<string, unknown>> {
+  const created = exceptionsState(ctx, space).items;
+  const out = new Map<string, Record<string, unknown>>();
+  for (const rule of allRules(rulesState(ctx, space))) {
+    for (const list of rule.exceptions_list ?? []) {
+      if (Object.prototype.hasOwnProperty.call(created, list.list_id)) out.set(list.list_id, list);
+    }
+  }
+  return out;
 }

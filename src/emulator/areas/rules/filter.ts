@@ -111,8 +111,9 @@ interface FieldSpec {
   match(rule: StoredRule, term: ValueTerm): boolean;
 }
 
-function glob(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+/** A wildcard pattern: case-sensitive on keyword fields (an ES wildcard query's case_insensitive defaults to false). */
+function glob(pattern: string, caseInsensitive = false): RegExp {
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, caseInsensitive ? 'i' : '');
 }
 
 function keyword(get: (r: StoredRule) => unknown): FieldSpec {
@@ -144,7 +145,8 @@ const textName: FieldSpec = {
       if (term.text === '*') return true;
       return term.text.split(/\s+/).some((part) => {
         if (part.includes('*')) {
-          const re = glob(part);
+          // The text field's words are analysed (lower-cased), and so is the pattern.
+          const re = glob(part, true);
           return have.some((w) => re.test(w));
         }
         return words(part).some((w) => have.includes(w));

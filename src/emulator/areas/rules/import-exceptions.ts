@@ -64,6 +64,15 @@ function containers(ctx: EmulatorContext, space: string, namespaceType: string):
   return namespaceType === 'agnostic' ? ctx.store.global('exception_lists', init) : ctx.store.area(space, 'exception_lists', init);
 }
 
+/** The exception lists imported into a space, its own and the agnostic ones, by list_id. */
+export function importedExceptionLists(ctx: EmulatorContext, space: string): Map<string, Row> {
+  const out = new Map<string, Row>();
+  for (const where of [containers(ctx, space, 'agnostic'), containers(ctx, space, 'single')]) {
+    for (const list of Object.values(where.lists)) out.set(list.list_id, list);
+  }
+  return out;
+}
+
 /** Whether an NDJSON line of a rules export is an exception list or item rather than a rule. */
 export function isExceptionLine(line: Row): boolean {
   return 'list_id' in line && !('rule_id' in line);

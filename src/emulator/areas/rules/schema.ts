@@ -82,9 +82,10 @@ export const RESPONSE_ONLY_FIELDS = [
 
 /**
  * The route's checks after the schema (crud/create_rule/request_schema_validation.ts and the
- * update one): answered as a security 400 whose `message` is the list of problems.
+ * update one): answered as a security 400 whose `message` is the list of problems. An imported
+ * rule gets the timeline and threshold checks (import_rules/rule_to_import_validation.ts).
  */
-export function ruleRequestProblems(body: Record<string, any>, mode: 'create' | 'update'): string[] {
+export function ruleRequestProblems(body: Record<string, any>, mode: 'create' | 'update' | 'import'): string[] {
   const problems: string[] = [];
   if (mode === 'update') {
     if (body.id != null && body.rule_id != null) problems.push('both "id" and "rule_id" cannot exist, choose one or the other');

@@ -3,15 +3,18 @@ import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
 import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
 import { buildNewRule, exportable, replaceRule, schemaOptions, securityError } from './build.js';
-import { importSchema } from './schema.js';
+import { importSchema, ruleRequestProblems } from './schema.js';
+import { knownExceptionLists } from './exceptions.js';
 import { array, formatIssues, object, parseBody, parseRequest, string } from '../../zod.js';
 import { writer } from './crud.js';
-import { importExceptions, isExceptionLine } from './import-exceptions.js';
+import { importedExceptionLists, importExceptions, isExceptionLine } from './import-exceptions.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 
 /** _export and _import of rules as NDJSON (wire-facts 0.2 and 2.1). */
 
 const MAX_RULES = 10_000;
+/** The import route's body limit (K-DE server/config.ts maxRuleImportPayloadBytes, default 10485760). */
+export const MAX_IMPORT_BYTES = 10_485_760;
 
 function booleanParam(req: EmuRequest, name: string): boolean {
   const raw = req.query.get(name);
@@ -112,11 +115,34 @@ interface ImportError {
   error: { status_code: number; message: string };
 }
 
+/**
+ * An imported rule's exception list references are checked against the lists the space has
+ * (import_rules/check_rule_exception_references.ts): a reference to a list of that list_id,
+ * namespace_type and type takes that list's id; any other is removed, with a 400 in `errors`,
+ * and the rule is imported all the same.
+ */
+function checkExceptionReferences(ruleId: string, refs: Array<Record<string, any>>, lists: Map<string, Record<string, unknown>>, errors: ImportError[]): Array<Record<string, any>> {
+  const kept: Array<Record<string, any>> = [];
+  for (const ref of refs) {
+    const list = lists.get(ref.list_id);
+    if (list && list.namespace_type === ref.namespace_type && list.type === ref.type) kept.push({ ...ref, id: list.id });
+    else {
+      errors.push({
+        rule_id: ruleId,
+        error: { status_code: 400, message: `Rule with rule_id: "${ruleId}" references a non existent exception list of list_id: "${ref.list_id}". Reference has been removed.` },
+      });
+    }
+  }
+  return kept;
+}
+
 export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const overwrite = booleanParam(req, 'overwrite');
   const overwriteExceptions = booleanParam(req, 'overwrite_exceptions');
   const overwriteConnectors = booleanParam(req, 'overwrite_action_connectors');
   booleanParam(req, 'as_new_list');
+  // The platform refuses a larger body before the route sees it (the route's options.body.maxBytes).
+  if (req.rawBody.length > MAX_IMPORT_BYTES) throw new EmuError(413, `Payload content length greater than maximum allowed: ${MAX_IMPORT_BYTES}`, 'platform');
   if (!req.file) throw new EmuError(400, '[request body]: file: Required', 'platform');
   const ext = /\.[^.]*$/.exec(req.file.name)?.[0] ?? '';
   if (ext !== '.ndjson') throw securityError(400, `Invalid file extension ${ext}`);
@@ -173,6 +199,8 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
   const errors: ImportError[] = [];
   const seen = new Set<string>();
   const ruleSchema = importSchema(schemaOptions(ctx));
+  // The lists this file imported count as well as those the space already had.
+  const exceptionLists = new Map([...knownExceptionLists(ctx, req.space), ...importedExceptionLists(ctx, req.space)]);
   let imported = 0;
   for (const entry of ruleLines) {
     if (entry instanceof Error) {
@@ -193,13 +221,21 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
       continue;
     }
     seen.add(ruleId);
-    // Each line is read as RuleToImport (import_rules/rule_to_import.ts): unknown keys stripped.
+    // Each line is read as RuleToImport (import_rules/rule_to_import.ts): unknown keys stripped,
+    // then validateRuleToImport (rule_to_import_validation.ts). A line that fails either becomes an
+    // Error before the rule_id is read, so the answer cannot name the rule: "(unknown id)"
+    // (import_rules_utils.ts: createBulkErrorObject without ruleId).
     const parsed = parseBody(ruleSchema, entry);
-    if (parsed.issues.length) {
-      errors.push({ rule_id: ruleId, error: { status_code: 400, message: formatIssues(parsed.issues) } });
+    const problems = parsed.issues.length ? [] : ruleRequestProblems(parsed.value as Record<string, any>, 'import');
+    if (parsed.issues.length || problems.length) {
+      errors.push({ rule_id: '(unknown id)', error: { status_code: 400, message: parsed.issues.length ? formatIssues(parsed.issues) : problems.join() } });
       continue;
     }
     const line = parsed.value as Record<string, any>;
+    if (Array.isArray(line.exceptions_list) && line.exceptions_list.length) {
+      const kept = checkExceptionReferences(ruleId, line.exceptions_list, exceptionLists, errors);
+      line.exceptions_list = kept;
+    }
     const missingConnectors = [...new Set<string>((line.actions ?? []).map((a: { id: string }) => a.id))].filter((id) => !findConnector(ctx, req.space, id));
     if (missingConnectors.length) {
       const many = missingConnectors.length > 1;

@@ -1,3 +1,8 @@
+// CommonJS on purpose: the validation code the build compiles from schemas/ (ajv standalone,
+// scripts/build-validators.mjs) is CommonJS and requires its formats from this module, so the
+// formats checked at run time and those of the prebuilt code are one set.
+import { fullFormats } from 'ajv-formats/dist/formats';
+
 /**
  * Whether a maintenance window's schedule may name this time zone. The server checks it against
  * the IANA database of moment-timezone (`validateTimezone` in the maintenance window schedule
@@ -22,3 +27,12 @@ export function isTimeZone(tz: string): boolean {
   }
   return ok;
 }
+
+/**
+ * Every format the schemas use: ajv-formats' full set, and what the maintenance window API accepts
+ * as a schedule's timezone. Empty is left to minLength, which says so in plainer words.
+ */
+export const formats = {
+  ...fullFormats,
+  'time-zone': { type: 'string' as const, validate: (tz: string) => tz === '' || isTimeZone(tz) },
+};

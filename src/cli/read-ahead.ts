@@ -1,0 +1,95 @@
+import { SpaceNotFoundError } from '../client/errors.js';
+import { missingSpaces } from '../client/spaces.js';
+import { fetchLive, type LiveState } from '../engine/live.js';
+import { scopePairs } from '../engine/ownership.js';
+import { adapterFor, knownKinds } from '../kinds/registry.js';
+import type { KindAdapter } from '../kinds/types.js';
+import type { SvcformConfig } from './config.js';
+import { openTarget, type CommonOptions, type Io, type Target } from './context.js';
+
+/**
+ * `plan` against a server: the target is opened and live state read while the manifests load, so
+ * that the round trips and the server's work overlap with parsing instead of following it. What
+ * is read is a guess from the files' `kind:` lines in the default space (and the manage scopes);
+ * whatever the plan needs beyond it is read afterwards as usual. Nothing is written, and nothing
+ * is reported until the manifests are valid: messages wait, and a failure to reach the server is
+ * raised only then, so an invalid manifest is still the error a user sees first.
+ */
+export class ReadAhead {
+  private opening?: Promise<Target>;
+  private defaultMissing?: Promise<string[]>;
+  private reading?: Promise<LiveState | undefined>;
+  private readonly held: string[] = [];
+  private released = false;
+  /** The run's Io with its messages held until the manifests are known to be valid. */
+  readonly heldIo: Io;
+  /** How the reads find each kind's adapter (the progress display wraps them). */
+  private lookup: (kind: string) => KindAdapter | undefined = adapterFor;
+
+  constructor(
+    private readonly opts: CommonOptions,
+    private readonly config: SvcformConfig,
+    private readonly io: Io,
+    private readonly space: string,
+  ) {
+    this.heldIo = { ...this.io, err: (t) => (this.released ? this.io.err(t) : this.held.push(t)) };
+  }
+
+  /** Reads through `lookup` instead of the registry (e.g. to count lists for the progress line). */
+  readThrough(lookup: (kind: string) => KindAdapter | undefined): void {
+    this.lookup = lookup;
+  }
+
+  /** Whether reading ahead applies: a server URL (the embedded emulator adds the manifests' spaces to itself first). */
+  static applies(opts: CommonOptions, config: SvcformConfig, io: Io): boolean {
+    const url = opts.url ?? io.env.SVC_URL ?? config.url;
+    return !!url && url !== 'embedded';
+  }
+
+  /** Starts opening the target (before the files are read: the connection is made meanwhile). */
+  open(): void {
+    this.opening = openTarget(this.opts, this.config, this.heldIo, []);
+    this.opening.catch(() => undefined);
+  }
+
+  /** Starts reading what `texts` (the manifest files) suggest. */
+  start(texts: string[]): void {
+    if (!this.opening) this.open();
+    const kinds = new Map<string, number>();
+    const known = new Set(knownKinds());
+    for (const text of texts) for (const m of text.matchAll(/^kind:[ \t]*([A-Za-z]+)[ \t]*$/gm)) if (known.has(m[1])) kinds.set(m[1], (kinds.get(m[1]) ?? 0) + 1);
+    const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
+    this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
+    this.defaultMissing.catch(() => undefined);
+    this.reading = this.opening!.then((t) => fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind))).catch(() => undefined);
+  }
+
+  /** The target, once the manifests are valid: held messages printed, every space of the run checked. */
+  async target(spaces: string[]): Promise<Target> {
+    this.released = true;
+    for (const line of this.held.splice(0)) this.io.err(line);
+    const target = await this.opening!;
+    try {
+      const [first, others] = await Promise.all([this.defaultMissing!, missingSpaces(target.client, spaces.filter((s) => s !== this.space))]);
+      const missing = spaces.filter((s) => (s === this.space ? first : others).includes(s));
+      if (missing.length > 0) throw new SpaceNotFoundError([...new Set(missing)], target.client.target);
+      return target;
+    } catch (err) {
+      await target.close();
+      throw err;
+    }
+  }
+
+  /** Live state read ahead (undefined when reading failed: then everything is read again). */
+  live(): Promise<LiveState | undefined> {
+    return this.reading ?? Promise.resolve(undefined);
+  }
+
+  /** The manifests are invalid: close whatever was opened, say nothing. */
+  async abandon(): Promise<void> {
+    this.released = true;
+    const target = await this.opening?.catch(() => undefined);
+    await this.reading;
+    await target?.close();
+  }
+}

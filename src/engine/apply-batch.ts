@@ -1,0 +1,90 @@
+import type { BatchOutcome, BatchWrite, KindAdapter } from '../kinds/types.js';
+import type { CreateChange, PlannedChange, UpdateChange } from './plan.js';
+import type { ApplyOptions } from './apply.js';
+import { contextFor, withAnswerCheck } from './context.js';
+import { settleWrites } from './confirm.js';
+
+/**
+ * Bulk writes within a wave: the creates (or updates) of one kind and one space go to the kind's
+ * writeBatch when its adapter has one, and every object's outcome is still reported on its own
+ * (design.md "Layout"). What the bulk call leaves (`alone`) is written change by change afterwards;
+ * writes whose outcome is unknown are read back first (confirm.ts): a create is never blindly repeated.
+ */
+
+type BatchedChange = CreateChange | UpdateChange;
+
+export interface BatchGroup {
+  adapter: KindAdapter;
+  space: string;
+  changes: BatchedChange[];
+}
+
+/** Splits a wave's runnable changes into groups for writeBatch and the changes written one by one. */
+export function splitBatches(changes: PlannedChange[], adapterFor: ApplyOptions['adapterFor']): { groups: BatchGroup[]; single: PlannedChange[] } {
+  const groups = new Map<string, BatchGroup>();
+  const single: PlannedChange[] = [];
+  for (const c of changes) {
+    const adapter = adapterFor(c.kind);
+    if (!adapter?.writeBatch || (c.action !== 'create' && c.action !== 'update')) {
+      single.push(c);
+      continue;
+    }
+    const key = `${c.kind}\u0000${c.space}\u0000${c.action}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { adapter, space: c.space, changes: [] }));
+    group.changes.push(c);
+  }
+  return { groups: [...groups.values()], single };
+}
+
+export type Settled = { change: PlannedChange; outcome: 'done'; note?: string; ms: number } | { change: PlannedChange; outcome: 'failed'; error: string; ms: number };
+
+/**
+ * Runs one group through its adapter's writeBatch. Settled changes are handed to `settle` as they
+ * are known; the returned changes are left to be written on their own.
+ */
+export async function runBatch(group: BatchGroup, options: ApplyOptions, settle: (s: Settled) => void): Promise<PlannedChange[]> {
+  const { adapter, space, changes } = group;
+  const ctx = contextFor(options.ctx, adapter);
+  for (const c of changes) options.onStart?.(c);
+  const started = Date.now();
+  const writes: BatchWrite[] = changes.map((c) => (c.action === 'create' ? { action: 'create', resource: c.resource } : { action: 'update', resource: c.resource, live: c.live }));
+  const what = `${changes[0].action} of ${changes.length} ${adapter.kind} objects in space ${space}`;
+  let outcomes: BatchOutcome[];
+  try {
+    outcomes = await withAnswerCheck(ctx, what, (x) => adapter.writeBatch!(x, space, writes, { rotateSecrets: !!options.rotateSecrets }));
+    if (outcomes.length !== changes.length) throw new Error(`${what}: the adapter reported ${outcomes.length} outcomes`);
+  } catch (err) {
+    // Nothing is known of any of them: they are read back.
+    outcomes = changes.map(() => ({ status: 'unknown', reason: (err as Error).message }));
+  }
+  const alone: PlannedChange[] = [];
+  const unknown: BatchedChange[] = [];
+  changes.forEach((c, i) => {
+    const o = outcomes[i];
+    if (o.status === 'done') settle({ change: c, outcome: 'done', ms: Date.now() - started, ...(o.note ? { note: o.note } : {}) });
+    else if (o.status === 'failed') settle({ change: c, outcome: 'failed', error: o.error, ms: Date.now() - started });
+    else if (o.status === 'unknown') unknown.push(c);
+    else alone.push(c);
+  });
+  if (unknown.length > 0) {
+    let found: Awaited<ReturnType<typeof settleWrites>>;
+    try {
+      found = await withAnswerCheck(ctx, `reading back ${adapter.kind} objects in space ${space}`, (x) => settleWrites(x, adapter, space, unknown));
+    } catch (err) {
+      // Creates are never repeated blindly; updates (full replaces) may be.
+      for (const c of unknown) {
+        if (c.action === 'update') alone.push(c);
+        else settle({ change: c, outcome: 'failed', error: `the outcome of the bulk create is unknown, and reading the objects back failed: ${(err as Error).message}`, ms: Date.now() - started });
+      }
+      return alone;
+    }
+    unknown.forEach((c, i) => {
+      const f = found[i];
+      if (f.status === 'done') settle({ change: c, outcome: 'done', note: f.note, ms: Date.now() - started });
+      else if (f.status === 'failed') settle({ change: c, outcome: 'failed', error: f.error, ms: Date.now() - started });
+      else alone.push(c);
+    });
+  }
+  return alone;
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { stringify } from 'yaml';
+import { seededRandom } from '../../bench/generate.js';
+import { realisticRule, realisticRuleYaml } from '../../bench/realistic.js';
+import { parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
+import type { DocPath } from '../../src/manifest/types.js';
+import { isLeft, parseFast } from '../../src/manifest/yaml-fast.js';
+
+/**
+ * The fast YAML reader against the `yaml` package on a large generated corpus: realistic rule
+ * files in both writing styles (long markdown guides with unicode and escaped quotes, multi-line
+ * queries), random documents serialized with every scalar style and line width the `yaml`
+ * package writes, and mutations of them (indentation shifted, blank lines with spaces, CRLF,
+ * tabs, broken quotes). Whatever the reader takes, values, document starts and the position of
+ * every value must be the full parser's; what it leaves, the answer is the full parser's anyway.
+ */
+
+function pathsOf(value: unknown, path: DocPath = []): DocPath[] {
+  const out: DocPath[] = [path, [...path, 'missing']];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...path, i])));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...path, k]));
+  return out;
+}
+
+/** Compares both readers; returns how many documents the fast reader took itself. */
+function compare(text: string, name: string): number {
+  const fast = parseManifestText(text, name);
+  const full = parseManifestText(text, name, { fast: false });
+  assert.deepEqual(fast.diagnostics, full.diagnostics, `${name}: diagnostics`);
+  assert.equal(fast.docs.length, full.docs.length, `${name}: documents`);
+  fast.docs.forEach((doc: LoadedDoc, i) => {
+    const other = full.docs[i];
+    assert.deepEqual(doc.value, other.value, `${name}: value of document ${i}\n${text}`);
+    assert.deepEqual(doc.start, other.start, `${name}: start of document ${i}`);
+    assert.equal(doc.index, other.index, `${name}: index of document ${i}`);
+    for (const path of pathsOf(other.value)) assert.deepEqual(doc.posOf(path), other.posOf(path), `${name}: posOf ${JSON.stringify(path)}\n${text}`);
+  });
+  return parseFast(text)?.documents.filter((d) => !isLeft(d)).length ?? 0;
+}
+
+const PIECES = ['a', 'b c', 'x: y', '#', ' # c', '"', "'", '\\', '\\n', '-', '- ', '? ', ':', '{', '}', '[', ']', ',', '&a', '*a', '!t', '|', '>', '%', '@', '`', 'é', '→', '日本', '😀', '\t', '  ', ' ', '1', '0x1F', 'true', 'null', '~', '.5', '---', '...', '\n', '\n\n', '\n  ', ' \n', 'word', 'longer words here'];
+
+function randomString(rand: () => number): string {
+  const n = 1 + Math.floor(rand() * 12);
+  let s = '';
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(rand() * PIECES.length)];
+  return s;
+}
+
+function randomValue(rand: () => number, depth: number): unknown {
+  const r = rand();
+  if (depth > 3 || r < 0.45) {
+    const k = rand();
+    if (k < 0.7) return randomString(rand);
+    if (k < 0.8) return Math.floor(rand() * 1000) - 500;
+    if (k < 0.85) return rand() < 0.5;
+    if (k < 0.9) return null;
+    return rand() * 100;
+  }
+  if (r < 0.7) return Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(rand, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (let i = 0, n = 1 + Math.floor(rand() * 5); i < n; i++) out[rand() < 0.8 ? `k${i}_${Math.floor(rand() * 9)}` : randomString(rand)] = randomValue(rand, depth + 1);
+  return out;
+}
+
+const STRING_TYPES = ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'] as const;
+
+function randomDocument(rand: () => number): string {
+  const value = { apiVersion: 'svcform/v1', kind: 'Rule', metadata: { name: `r${Math.floor(rand() * 1e6)}` }, spec: randomValue(rand, 0) };
+  return stringify(value, {
+    lineWidth: [0, 20, 40, 80][Math.floor(rand() * 4)],
+    minContentWidth: Math.floor(rand() * 20),
+    indent: rand() < 0.7 ? 2 : 4,
+    indentSeq: rand() < 0.5,
+    blockQuote: [true, false, 'literal', 'folded'][Math.floor(rand() * 4)] as boolean | 'literal' | 'folded',
+    defaultStringType: STRING_TYPES[Math.floor(rand() * STRING_TYPES.length)],
+    defaultKeyType: rand() < 0.2 ? 'QUOTE_DOUBLE' : null,
+    doubleQuotedAsJSON: rand() < 0.2,
+    doubleQuotedMinMultiLineLength: Math.floor(rand() * 60),
+  });
+}
+
+/** Small edits of the kinds people make by hand, valid or not. */
+function mutate(text: string, rand: () => number): string {
+  const lines = text.split('\n');
+  const i = Math.floor(rand() * lines.length);
+  switch (Math.floor(rand() * 8)) {
+    case 0:
+      lines[i] = ' ' + lines[i];
+      break;
+    case 1:
+      lines[i] = lines[i].replace(/^ /, '');
+      break;
+    case 2:
+      lines.splice(i, 0, ' '.repeat(Math.floor(rand() * 8)));
+      break;
+    case 3:
+      lines[i] = lines[i] + ' '.repeat(1 + Math.floor(rand() * 3));
+      break;
+    case 4:
+      lines[i] = lines[i] + (rand() < 0.5 ? ' # note' : '\t');
+      break;
+    case 5:
+      return lines.join('\r\n');
+    case 6:
+      lines.splice(i, 0, '# comment');
+      break;
+    default:
+      lines[i] = lines[i].replace(/["']/, '');
+  }
+  return lines.join('\n');
+}
+
+describe('the fast YAML reader agrees with the yaml package on a generated corpus', () => {
+  it('realistic rule files, both styles, multi-document: values and positions, nearly all on the fast path', () => {
+    let docs = 0;
+    let fast = 0;
+    for (let f = 0; f < 12; f++) {
+      const rules = Array.from({ length: 8 }, (_, i) => realisticRuleYaml(realisticRule(f * 8 + i, 3), f % 2 ? 'hand' : 'converter'));
+      docs += rules.length;
+      fast += compare(`# file ${f}\n` + rules.join('---\n'), `realistic-${f}.yaml`);
+    }
+    assert.equal(fast, docs, 'every realistic rule document is read by the fast reader');
+  });
+
+  it('random documents in every scalar style the yaml package writes', () => {
+    const rand = seededRandom(10);
+    let fast = 0;
+    const total = 1500;
+    for (let i = 0; i < total; i++) fast += compare(randomDocument(rand), `random-${i}.yaml`);
+    // Most of them are inside the subset (what falls back is compared all the same).
+    assert.ok(fast > total * 0.6, `${fast} of ${total} documents on the fast path`);
+  });
+
+  it('mutated documents, valid or not, single and in multi-document files', () => {
+    const rand = seededRandom(11);
+    for (let i = 0; i < 1500; i++) {
+      let text = rand() < 0.5 ? randomDocument(rand) : realisticRuleYaml(realisticRule(i, 5), rand() < 0.5 ? 'hand' : 'converter');
+      for (let m = 0, n = 1 + Math.floor(rand() * 3); m < n; m++) text = mutate(text, rand);
+      if (rand() < 0.3) text = `${randomDocument(rand)}---\n${text}\n---\n${randomDocument(rand)}`;
+      compare(text, `mutated-${i}.yaml`);
+    }
+  });
+
+  it('a file with one document outside the subset reads the others fast (per-document fallback)', () => {
+    const good = realisticRuleYaml(realisticRule(1), 'hand');
+    const text = `${good}---\nkind: Rule\nanchored: &a {x: 1}\nagain: *a\n---\n${good.replace('real-00001', 'real-00002')}`;
+    const parsed = parseFast(text)!;
+    assert.deepEqual(parsed.documents.map((d) => isLeft(d)), [false, true, false]);
+    compare(text, 'mixed.yaml');
+  });
+});
