@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
+import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
 
 /** One YAML document of a manifest file, with what is needed to point at any of its values. */
 export interface LoadedDoc {
@@ -254,48 +255,6 @@ function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number)
     return { diagnostic: { severity: 'error', pos: at(cyclicAliasOffset(doc) ?? doc.contents.range?.[0] ?? 0), message: 'invalid YAML: this alias refers to a node that contains it, which would make the document infinite' } };
   }
   return { doc: { file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) } };
-}
-
-/** Whether a value contains itself (aliases can make the parsed value cyclic). Iterative: depth is not bounded by the stack. */
-function hasCycle(root: unknown): boolean {
-  const onPath = new Set<object>();
-  const stack: Array<{ node: object; children: unknown[]; next: number }> = [];
-  const enter = (v: unknown): boolean => {
-    if (!v || typeof v !== 'object') return false;
-    if (onPath.has(v)) return true;
-    onPath.add(v);
-    stack.push({ node: v, children: Array.isArray(v) ? v : Object.values(v), next: 0 });
-    return false;
-  };
-  if (enter(root)) return true;
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    if (top.next < top.children.length) {
-      if (enter(top.children[top.next++])) return true;
-    } else {
-      onPath.delete(top.node);
-      stack.pop();
-    }
-  }
-  return false;
-}
-
-/** Offset of the first alias that sits inside the node it refers to. */
-function cyclicAliasOffset(doc: Document.Parsed): number | undefined {
-  let found: number | undefined;
-  visit(doc, {
-    Alias: (_, alias) => {
-      const target = alias.resolve(doc);
-      const inner = alias.range;
-      const outer = (target as Node | undefined)?.range;
-      if (inner && outer && outer[0] <= inner[0] && inner[1] <= outer[2]) {
-        found = inner[0];
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
 }
 
 function firstLine(s: string): string {
