@@ -62,7 +62,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     if (paths.length > 0) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
     const inputs = resolveInputs(saved, opts.plan, opts.config);
     paths = inputs.paths;
-    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
+    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
   const col = colorsFor(opts, io, 'out');
   const errCol = colorsFor(opts, io, 'err');

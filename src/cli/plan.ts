@@ -24,7 +24,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       const saved: SavedPlan = {
         kind: SAVED_PLAN_KIND,
         inputs: {
-          ...portableInputs(configurationRoot(config.file), paths, config.file),
+          ...portableInputs(configurationRoot(config.file), paths, config.file, opts.root),
           // Never a password: credentials given in --url are left out and must be given again.
           url: opts.url !== undefined ? safeUrl(opts.url) : undefined,
           space: opts.space,

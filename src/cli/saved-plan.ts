@@ -24,6 +24,8 @@ export interface SavedPlan {
     space?: string;
     /** The configuration file, relative to the root; absent when there was none. */
     config?: string;
+    /** `--root` (the folder files named by manifests must be in), relative to the root; absent when not given. */
+    file_root?: string;
     select: string[];
     rotate_secrets: boolean;
   };
@@ -38,11 +40,12 @@ export function configurationRoot(configFile: string | undefined): string {
 }
 
 /** The inputs' paths as `plan --out` stores them: relative to the root. */
-export function portableInputs(root: string, paths: string[], configFile: string | undefined): Pick<SavedPlan['inputs'], 'root' | 'paths' | 'config'> {
+export function portableInputs(root: string, paths: string[], configFile: string | undefined, fileRoot?: string): Pick<SavedPlan['inputs'], 'root' | 'paths' | 'config' | 'file_root'> {
   return {
     root: posix(relative(process.cwd(), root)),
     paths: paths.map((p) => (p === '-' ? p : posix(relative(root, resolve(p))))),
     config: configFile ? posix(relative(root, resolve(configFile))) : undefined,
+    ...(fileRoot !== undefined ? { file_root: posix(relative(root, resolve(fileRoot))) } : {}),
   };
 }
 
@@ -53,11 +56,12 @@ export function portableInputs(root: string, paths: string[], configFile: string
  * itself (apply run from inside the root). With a configuration file, the root is the candidate
  * that holds it.
  */
-export function resolveInputs(saved: SavedPlan, file: string, explicitConfig: string | undefined): { paths: string[]; config?: string } {
+export function resolveInputs(saved: SavedPlan, file: string, explicitConfig: string | undefined): { paths: string[]; config?: string; fileRoot?: string } {
   const inputs = saved.inputs;
+  const fileRoot = (root: string) => (inputs.file_root === undefined ? {} : { fileRoot: resolve(root, inputs.file_root) });
   if (explicitConfig) {
     const root = configurationRoot(explicitConfig);
-    return { paths: inputs.paths.map((p) => (p === '-' ? p : resolve(root, p))), config: resolve(explicitConfig) };
+    return { paths: inputs.paths.map((p) => (p === '-' ? p : resolve(root, p))), config: resolve(explicitConfig), ...fileRoot(root) };
   }
   const candidates = [...new Set([resolve(inputs.root ?? '.'), process.cwd()])];
   const root = inputs.config === undefined || isAbsolute(inputs.config) ? candidates[0] : candidates.find((dir) => existsSync(resolve(dir, inputs.config!)));
@@ -67,6 +71,7 @@ export function resolveInputs(saved: SavedPlan, file: string, explicitConfig: st
   return {
     paths: inputs.paths.map((p) => (p === '-' ? p : resolve(root, p))),
     config: inputs.config === undefined ? undefined : resolve(root, inputs.config),
+    ...fileRoot(root),
   };
 }
 

@@ -37,6 +37,21 @@ describe('saved plans are portable between checkouts', () => {
     assert.ok(await exists('portable-a'));
   });
 
+  it('a plan made with --root applies in another checkout with that root, without --root again', async () => {
+    // The manifest reads a file outside the configuration folder, which only --root allows.
+    const manifest = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata: {name: portable-root}', 'spec:', '  name: ${file:../shared/name.txt}', '  connector_type_id: .server-log', ''].join('\n');
+    const a = repo({ 'infra/svcform.yaml': 'space: default\n', 'infra/c.yaml': manifest, 'shared/name.txt': 'from a shared file' }, 'svcform-checkout-a-');
+    const planFile = join(artifacts(), 'plan.json');
+    const planned = await runBuiltCli(['plan', 'infra', '--root', '.', '--url', emu.url, '--out', planFile], a);
+    assert.equal(planned.code, 0, planned.out + planned.err);
+    const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
+    cpSync(a, b, { recursive: true });
+    rmSync(a, { recursive: true });
+    const applied = await runBuiltCli(['apply', '--plan', planFile], b);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.ok(await exists('portable-root'));
+  });
+
   it('configuration in the working directory: the same from the root of the checkout', async () => {
     const a = repo({ 'svcform.yaml': 'space: default\n', 'connectors/c.yaml': connectorYaml('portable-b') }, 'svcform-checkout-a-');
     const planFile = join(artifacts(), 'plan.json');
