@@ -372,19 +372,20 @@ function fastOffsetOf(doc: FastDocument, path: DocPath): number {
 }
 
 export function loadFiles(files: string[]): LoadResult {
-  const docs: LoadedDoc[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const file of files) {
-    const { text, error } = readSource(file);
-    if (error !== undefined || text === undefined) {
-      diagnostics.push(fileError(file, error ?? 'cannot read file'));
-      continue;
-    }
-    const out = parseManifestText(text, file);
-    for (const d of out.docs) docs.push(d);
-    for (const d of out.diagnostics) diagnostics.push(d);
+  const result: LoadResult = { docs: [], diagnostics: [], files };
+  for (const file of files) addSource(result, { file, ...readSource(file) });
+  return result;
+}
+
+/** Parses one file's text (or records why it could not be read) into `result`. */
+function addSource(result: LoadResult, source: { file: string; text?: string; error?: string }): void {
+  if (source.error !== undefined || source.text === undefined) {
+    result.diagnostics.push(fileError(source.file, source.error ?? 'cannot read file'));
+    return;
   }
-  return { docs, diagnostics, files };
+  const out = parseManifestText(source.text, source.file);
+  for (const d of out.docs) result.docs.push(d);
+  for (const d of out.diagnostics) result.diagnostics.push(d);
 }
 
 /**
@@ -393,19 +394,12 @@ export function loadFiles(files: string[]): LoadResult {
  * in between, so that those requests go out and their answers come in while parsing goes on.
  */
 export async function loadFilesYielding(files: string[], onRead: (texts: string[]) => void): Promise<LoadResult> {
-  const docs: LoadedDoc[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const result: LoadResult = { docs: [], diagnostics: [], files };
   const sources = files.map((file) => ({ file, ...readSource(file) }));
   onRead(sources.flatMap((s) => (s.text === undefined ? [] : [s.text])));
-  for (const { file, text, error } of sources) {
+  for (const source of sources) {
     await new Promise((done) => setImmediate(done));
-    if (error !== undefined || text === undefined) {
-      diagnostics.push(fileError(file, error ?? 'cannot read file'));
-      continue;
-    }
-    const out = parseManifestText(text, file);
-    for (const d of out.docs) docs.push(d);
-    for (const d of out.diagnostics) diagnostics.push(d);
+    addSource(result, source);
   }
-  return { docs, diagnostics, files };
+  return result;
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ruleManifest } from '../../bench/generate.js';
 import { expandPaths, loadFiles, parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
+import { assertSameAsFullParser } from '../helpers/yaml-readers.js';
 import type { DocPath } from '../../src/manifest/types.js';
 import { isLeft, parseFast } from '../../src/manifest/yaml-fast.js';
 
@@ -21,34 +22,12 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
-/** Every path of a value, and for each a child that does not exist (posOf answers with the nearest parent). */
-function pathsOf(value: unknown, path: DocPath = []): DocPath[] {
-  const out: DocPath[] = [path, [...path, 'missing'], [...path, 99]];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...path, i])));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...path, k]));
-  return out;
-}
-
 /** Whether the fast reader reads every document of `text` itself. */
 function allFast(text: string): boolean {
   const fast = parseFast(text);
   return !!fast && !fast.documents.some(isLeft);
 }
 
-/** The fast reader and the full parser give the same documents, values, diagnostics and positions. */
-function assertSameAsFullParser(text: string, name: string): void {
-  const fast = parseManifestText(text, name);
-  const full = parseManifestText(text, name, { fast: false });
-  assert.deepEqual(fast.diagnostics, full.diagnostics, `${name}: diagnostics`);
-  assert.equal(fast.docs.length, full.docs.length, `${name}: documents`);
-  fast.docs.forEach((doc: LoadedDoc, i) => {
-    const other = full.docs[i];
-    assert.deepEqual(doc.value, other.value, `${name}: value of document ${i}`);
-    assert.deepEqual(doc.start, other.start, `${name}: start of document ${i}`);
-    assert.equal(doc.index, other.index, `${name}: index of document ${i}`);
-    for (const path of pathsOf(other.value)) assert.deepEqual(doc.posOf(path), other.posOf(path), `${name}: posOf ${JSON.stringify(path)}`);
-  });
-}
 
 /** Snippets inside the fast reader's subset (it must read them, and read them right). */
 const SUPPORTED: Record<string, string> = {

@@ -3,8 +3,7 @@ import { describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { seededRandom } from '../../bench/generate.js';
 import { realisticRule, realisticRuleYaml } from '../../bench/realistic.js';
-import { parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
-import type { DocPath } from '../../src/manifest/types.js';
+import { assertSameAsFullParser } from '../helpers/yaml-readers.js';
 import { isLeft, parseFast } from '../../src/manifest/yaml-fast.js';
 
 /**
@@ -15,29 +14,6 @@ import { isLeft, parseFast } from '../../src/manifest/yaml-fast.js';
  * tabs, broken quotes). Whatever the reader takes, values, document starts and the position of
  * every value must be the full parser's; what it leaves, the answer is the full parser's anyway.
  */
-
-function pathsOf(value: unknown, path: DocPath = []): DocPath[] {
-  const out: DocPath[] = [path, [...path, 'missing']];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...path, i])));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...path, k]));
-  return out;
-}
-
-/** Compares both readers; returns how many documents the fast reader took itself. */
-function compare(text: string, name: string): number {
-  const fast = parseManifestText(text, name);
-  const full = parseManifestText(text, name, { fast: false });
-  assert.deepEqual(fast.diagnostics, full.diagnostics, `${name}: diagnostics`);
-  assert.equal(fast.docs.length, full.docs.length, `${name}: documents`);
-  fast.docs.forEach((doc: LoadedDoc, i) => {
-    const other = full.docs[i];
-    assert.deepEqual(doc.value, other.value, `${name}: value of document ${i}\n${text}`);
-    assert.deepEqual(doc.start, other.start, `${name}: start of document ${i}`);
-    assert.equal(doc.index, other.index, `${name}: index of document ${i}`);
-    for (const path of pathsOf(other.value)) assert.deepEqual(doc.posOf(path), other.posOf(path), `${name}: posOf ${JSON.stringify(path)}\n${text}`);
-  });
-  return parseFast(text)?.documents.filter((d) => !isLeft(d)).length ?? 0;
-}
 
 const PIECES = ['a', 'b c', 'x: y', '#', ' # c', '"', "'", '\\', '\\n', '-', '- ', '? ', ':', '{', '}', '[', ']', ',', '&a', '*a', '!t', '|', '>', '%', '@', '`', 'é', '→', '日本', '😀', '\t', '  ', ' ', '1', '0x1F', 'true', 'null', '~', '.5', '---', '...', '\n', '\n\n', '\n  ', ' \n', 'word', 'longer words here'];
 
@@ -119,7 +95,7 @@ describe('the fast YAML reader agrees with the yaml package on a generated corpu
     for (let f = 0; f < 12; f++) {
       const rules = Array.from({ length: 8 }, (_, i) => realisticRuleYaml(realisticRule(f * 8 + i, 3), f % 2 ? 'hand' : 'converter'));
       docs += rules.length;
-      fast += compare(`# file ${f}\n` + rules.join('---\n'), `realistic-${f}.yaml`);
+      fast += assertSameAsFullParser(`# file ${f}\n` + rules.join('---\n'), `realistic-${f}.yaml`);
     }
     assert.equal(fast, docs, 'every realistic rule document is read by the fast reader');
   });
@@ -128,7 +104,7 @@ describe('the fast YAML reader agrees with the yaml package on a generated corpu
     const rand = seededRandom(10);
     let fast = 0;
     const total = 1500;
-    for (let i = 0; i < total; i++) fast += compare(randomDocument(rand), `random-${i}.yaml`);
+    for (let i = 0; i < total; i++) fast += assertSameAsFullParser(randomDocument(rand), `random-${i}.yaml`);
     // Most of them are inside the subset (what falls back is compared all the same).
     assert.ok(fast > total * 0.6, `${fast} of ${total} documents on the fast path`);
   });
@@ -139,7 +115,7 @@ describe('the fast YAML reader agrees with the yaml package on a generated corpu
       let text = rand() < 0.5 ? randomDocument(rand) : realisticRuleYaml(realisticRule(i, 5), rand() < 0.5 ? 'hand' : 'converter');
       for (let m = 0, n = 1 + Math.floor(rand() * 3); m < n; m++) text = mutate(text, rand);
       if (rand() < 0.3) text = `${randomDocument(rand)}---\n${text}\n---\n${randomDocument(rand)}`;
-      compare(text, `mutated-${i}.yaml`);
+      assertSameAsFullParser(text, `mutated-${i}.yaml`);
     }
   });
 
@@ -148,6 +124,6 @@ describe('the fast YAML reader agrees with the yaml package on a generated corpu
     const text = `${good}---\nkind: Rule\nanchored: &a {x: 1}\nagain: *a\n---\n${good.replace('real-00001', 'real-00002')}`;
     const parsed = parseFast(text)!;
     assert.deepEqual(parsed.documents.map((d) => isLeft(d)), [false, true, false]);
-    compare(text, 'mixed.yaml');
+    assertSameAsFullParser(text, 'mixed.yaml');
   });
 });
