@@ -145,6 +145,19 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     rmSync(config);
   });
 
+  it('a package policy needs no IntegrationPackage manifest: no warning, no plan error (the reference is optional; the server installs the package)', async () => {
+    write(POLICIES);
+    const validated = await cli(['validate', dir]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.ok(!/IntegrationPackage/.test(validated.out + validated.err), validated.out + validated.err);
+    const applied = await run('apply');
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal((await installed()).version, '1.58.0', 'the policy creation installed its package version');
+    // A reference that is not optional still warns: the agent policy left out.
+    write(POLICIES.split('---')[1]);
+    assert.match((await cli(['validate', dir])).err, /names AgentPolicy "hosts", which no manifest declares/);
+  });
+
   it('compares versions numerically, a prerelease before its release', () => {
     assert.equal(compareVersions('1.58.0', '1.60.0'), -1);
     assert.equal(compareVersions('1.100.0', '1.60.0'), 1);
