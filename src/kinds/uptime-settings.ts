@@ -39,10 +39,24 @@ export function uptimeDefaults(): UptimeSettingsBody {
   };
 }
 
+/**
+ * The default index pattern as the real server spells it (wire-facts §12: `heartbeat-*`); the
+ * document writes it `<monitor-agent>-*`. Either reads as the default, so a manifest that leaves
+ * the field out converges against both servers; a reset writes the document's spelling.
+ */
+const DEFAULT_INDEX_SPELLINGS = new Set(['<monitor-agent>-*', 'heartbeat-*']);
+
 const sortedStrings = (v: unknown): string[] => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort() : []);
 
 /** Settings in comparable form: defaults filled in, address and connector lists as sorted sets. */
 function comparable(src: Record<string, any>): UptimeSettingsBody {
+  const filled = withDefaults(src);
+  if (DEFAULT_INDEX_SPELLINGS.has(filled.heartbeatIndices)) filled.heartbeatIndices = uptimeDefaults().heartbeatIndices;
+  return filled;
+}
+
+/** What a PUT sends: every field, the manifest's values as written, defaults for the rest. */
+function withDefaults(src: Record<string, any>): UptimeSettingsBody {
   const d = uptimeDefaults();
   const email = isPlainObject(src.defaultEmail) ? src.defaultEmail : {};
   return {
@@ -96,11 +110,11 @@ export const uptimeSettingsAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    await put(ctx, res.space, comparable(res.spec));
+    await put(ctx, res.space, withDefaults(res.spec));
   },
 
   async update(ctx: AdapterContext, res: Resource) {
-    await put(ctx, res.space, comparable(res.spec));
+    await put(ctx, res.space, withDefaults(res.spec));
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {

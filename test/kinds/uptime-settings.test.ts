@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
-import { uptimeDefaults } from '../../src/kinds/uptime-settings.js';
+import { uptimeDefaults, uptimeSettingsAdapter } from '../../src/kinds/uptime-settings.js';
+import { resource } from '../helpers/resource.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 
 const SETTINGS = '/api/uptime/settings';
@@ -55,6 +56,16 @@ describe('UptimeSettings', () => {
     assert.deepEqual(await settings(), uptimeDefaults());
     assert.equal((await run('plan', '--config', cfg, '--detailed-exitcode')).code, 0);
     rmSync(cfg);
+  });
+
+  it('reads the real server\'s default index pattern (heartbeat-*, wire-facts §12) as the default, but writes an explicit heartbeat-* as written', async () => {
+    const live = { kind: 'UptimeSettings', space: 'default', name: 'settings', body: { ...uptimeDefaults(), heartbeatIndices: 'heartbeat-*', certAgeThreshold: 365 } };
+    const desired = uptimeSettingsAdapter.normalizeDesired(resource('UptimeSettings', 'settings', { certAgeThreshold: 365 }));
+    assert.deepEqual(uptimeSettingsAdapter.normalizeLive(live), desired);
+    assert.deepEqual(uptimeSettingsAdapter.toSpec(live).spec, { certAgeThreshold: 365 });
+    write(manifest('  heartbeatIndices: heartbeat-*\n  certAgeThreshold: 365\n'));
+    assert.equal((await run('apply')).code, 0);
+    assert.equal((await settings()).heartbeatIndices, 'heartbeat-*');
   });
 
   it('is one object per space: settings of another space are not touched', async () => {
