@@ -20,8 +20,10 @@ const PACKAGES = '/api/fleet/epm/packages';
  * - Installing a version older than the registry's latest needs `force` (service-api.md: "an
  *   older pinned version needs `force`"); a downgrade always does. svcform sends `force: true`
  *   exactly then, and never for the latest version.
- * - The install POST answers once the package is installed (the route awaits the installation);
- *   no bulk or asynchronous operation is used, so there is nothing to poll.
+ * - After the install POST, the package is read back until `installationInfo` shows the wanted
+ *   version `installed` (wire-facts 7: install is asynchronous in effect; the provider polls the
+ *   same way). `install_failed`, another version, or no end within the wait is an error. No bulk
+ *   operation is used.
  * - Uninstall only when owned, and the plan refuses it while a package policy still names the
  *   package (PackagePolicy references it); the server refuses it too.
  */
@@ -75,6 +77,31 @@ async function install(ctx: AdapterContext, space: string, name: string, version
     // Installing the same version again changes nothing (the server skips it without force).
     idempotent: true,
   });
+  await awaitInstalled(ctx, space, name, version);
+}
+
+/** How long an install is waited for (tests shorten it). */
+export const INSTALL_WAIT = { attempts: 60, delayMs: 1000 };
+
+/** Reads the package back until the wanted version is installed; throws when it will not be. */
+async function awaitInstalled(ctx: AdapterContext, space: string, name: string, version: string): Promise<void> {
+  for (let attempt = 1; attempt <= INSTALL_WAIT.attempts; attempt++) {
+    const res = await ctx.api.request({ method: 'GET', path: `${PACKAGES}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`, space });
+    const info = res.body?.item?.installationInfo;
+    const status = info?.install_status;
+    if (status === 'install_failed') {
+      const reason = info.latest_install_failed_attempts?.[0]?.error?.message;
+      throw new Error(`installing ${name} ${version} failed${reason ? `: ${reason}` : ''}`);
+    }
+    if (status === 'installed') {
+      // The #1585 trap: `status` says installed whatever version is; the version must match.
+      if (info.version !== version) throw new Error(`installing ${name} ${version}: the server reports version ${info.version} installed`);
+      return;
+    }
+    ctx.log(`${name} ${version}: ${status ?? 'not installed yet'} (${attempt}/${INSTALL_WAIT.attempts})`);
+    await new Promise((resolve) => setTimeout(resolve, INSTALL_WAIT.delayMs));
+  }
+  throw new Error(`installing ${name} ${version}: not installed after ${INSTALL_WAIT.attempts} checks`);
 }
 
 async function setKeepPoliciesUpToDate(ctx: AdapterContext, space: string, name: string, version: string, keep: boolean): Promise<void> {

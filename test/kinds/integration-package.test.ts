@@ -7,9 +7,9 @@ import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 import { fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
-import { integrationPackageAdapter, compareVersions } from '../../src/kinds/integration-package.js';
+import { integrationPackageAdapter, compareVersions, INSTALL_WAIT } from '../../src/kinds/integration-package.js';
 import type { AdapterContext } from '../../src/kinds/types.js';
-import type { ApiRequest } from '../../src/client/types.js';
+import type { ApiRequest, ApiResponse } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
 
@@ -156,6 +156,52 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     // A reference that is not optional still warns: the agent policy left out.
     write(POLICIES.split('---')[1]);
     assert.match((await cli(['validate', dir])).err, /names AgentPolicy "hosts", which no manifest declares/);
+  });
+
+  describe('waits for the install (wire-facts 7: asynchronous in effect), against a scripted server', () => {
+    const wait = { ...INSTALL_WAIT };
+    before(() => Object.assign(INSTALL_WAIT, { attempts: 3, delayMs: 1 }));
+    after(() => Object.assign(INSTALL_WAIT, wait));
+    /** A server whose package reads answer the given installationInfo values in turn. */
+    const scripted = (infos: Array<Record<string, unknown>>) => {
+      const calls: string[] = [];
+      const ctx: AdapterContext = {
+        log: () => {},
+        api: {
+          async request<T = any>(req: ApiRequest): Promise<ApiResponse<T>> {
+            calls.push(`${req.method} ${req.path}`);
+            const answer = (body: unknown) => ({ status: 200, body: body as T, text: '', headers: {} });
+            if (req.method === 'GET' && req.path === `${EPM}/system`) return answer({ item: { version: '1.60.0' } });
+            // The last scripted state repeats (a package that stays installing).
+            if (req.method === 'GET') return answer({ item: { status: 'installed', installationInfo: infos.length > 1 ? infos.shift() : infos[0] } });
+            return answer({ items: [] });
+          },
+        },
+      };
+      return { ctx, calls };
+    };
+    const create = (ctx: AdapterContext) => integrationPackageAdapter.create(ctx, resource('IntegrationPackage', 'system', { version: '1.58.0' }));
+
+    it('polls while the package is installing, then succeeds', async () => {
+      const { ctx, calls } = scripted([{ install_status: 'installing', version: '1.58.0' }, { install_status: 'installed', version: '1.58.0' }]);
+      await create(ctx);
+      assert.equal(calls.filter((c) => c === `GET ${EPM}/system/1.58.0`).length, 2);
+    });
+
+    it('fails on install_failed with the server reason', async () => {
+      const { ctx } = scripted([{ install_status: 'install_failed', version: '1.58.0', latest_install_failed_attempts: [{ error: { message: 'mapping conflict' } }] }]);
+      await assert.rejects(create(ctx), /installing system 1\.58\.0 failed: mapping conflict/);
+    });
+
+    it('fails when another version is installed though the status says installed (provider issue #1585)', async () => {
+      const { ctx } = scripted([{ install_status: 'installed', version: '1.60.0' }]);
+      await assert.rejects(create(ctx), /the server reports version 1\.60\.0 installed/);
+    });
+
+    it('gives up after the wait', async () => {
+      const { ctx } = scripted([{ install_status: 'installing', version: '1.58.0' }]);
+      await assert.rejects(create(ctx), /not installed after 3 checks/);
+    });
   });
 
   it('compares versions numerically, a prerelease before its release', () => {
