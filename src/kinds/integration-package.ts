@@ -146,7 +146,10 @@ export const integrationPackageAdapter: KindAdapter = {
 
   normalizeLive(live: LiveObject) {
     const info = live.body.installationInfo ?? {};
-    return { version: info.version, keep_policies_up_to_date: info.keep_policies_up_to_date === true };
+    // A version still installing or whose install failed is not the pinned version installed: it
+    // shows as a change, so apply installs it again.
+    const version = !info.install_status || info.install_status === 'installed' ? info.version : `${info.version} (${info.install_status})`;
+    return { version, keep_policies_up_to_date: info.keep_policies_up_to_date === true };
   },
 
   async create(ctx: AdapterContext, res: Resource) {
@@ -158,6 +161,7 @@ export const integrationPackageAdapter: KindAdapter = {
   async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
     const want = desired(res.spec);
     const have = integrationPackageAdapter.normalizeLive(live);
+    // (A failed or unfinished install of the wanted version differs too, and is installed again.)
     // The list item's `version` is the registry's latest (`latestVersion` on newer servers).
     const latest = live.body.latestVersion ?? live.body.version ?? (await latestVersion(ctx, res.space, res.name));
     if (want.version !== have.version) await install(ctx, live.space, res.name, want.version, latest);
@@ -182,7 +186,7 @@ export const integrationPackageAdapter: KindAdapter = {
   },
 
   toSpec(live: LiveObject) {
-    const have = integrationPackageAdapter.normalizeLive(live);
-    return { spec: { version: have.version, ...(have.keep_policies_up_to_date ? { keep_policies_up_to_date: true } : {}) } };
+    const info = live.body.installationInfo ?? {};
+    return { spec: { version: info.version, ...(info.keep_policies_up_to_date === true ? { keep_policies_up_to_date: true } : {}) } };
   },
 };

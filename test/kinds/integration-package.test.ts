@@ -114,6 +114,12 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     assert.deepEqual(integrationPackageAdapter.normalizeLive(live), { version: '1.58.0', keep_policies_up_to_date: false });
   });
 
+  it('a failed install of the pinned version is not the pinned version installed: it shows as a change', () => {
+    const live = { kind: 'IntegrationPackage', space: 'default', name: 'system', body: { name: 'system', installationInfo: { version: '1.58.0', install_status: 'install_failed' } } };
+    assert.deepEqual(integrationPackageAdapter.normalizeLive(live), { version: '1.58.0 (install_failed)', keep_policies_up_to_date: false });
+    assert.deepEqual(integrationPackageAdapter.toSpec(live).spec, { version: '1.58.0' });
+  });
+
   it('sets keep_policies_up_to_date with the package settings route and reads it back', async () => {
     write(pkg('1.60.0', '  keep_policies_up_to_date: true\n'));
     assert.equal((await run('apply')).code, 0);
