@@ -39,6 +39,15 @@ describe('Fleet EPM versions (service-api.md: "an older pinned version needs `fo
     assert.equal((await info()).version, '1.58.0');
   });
 
+  it('an upgrade to a version that is still older than the latest needs force too', async () => {
+    await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: true });
+    const refused = await call(emu, 'POST', `${EPM}/system/1.59.1`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.message, 'system-1.59.1 is out-of-date and cannot be installed or updated');
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.59.1`, { force: true })).status, 200);
+    assert.equal((await info()).version, '1.59.1');
+  });
+
   it('takes a reinstall of the installed older version without force (install type reinstall), changing nothing', async () => {
     await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: true });
     const before = await info();

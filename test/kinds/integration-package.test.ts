@@ -91,6 +91,18 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     assert.equal((await run('plan', '--detailed-exitcode')).code, 0);
   });
 
+  it('an upgrade to a pin that is still not the latest is sent with force; one to the latest without', async () => {
+    await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: true });
+    const live = async () => (await integrationPackageAdapter.list(ctx, 'default')).find((l) => l.name === 'system')!;
+    await integrationPackageAdapter.update(ctx, resource('IntegrationPackage', 'system', { version: '1.59.1' }), await live(), { rotateSecrets: false });
+    await integrationPackageAdapter.update(ctx, resource('IntegrationPackage', 'system', { version: '1.60.0' }), await live(), { rotateSecrets: false });
+    assert.deepEqual(sent.filter((r) => r.method === 'POST').map((r) => [r.path, r.body]), [
+      [`${EPM}/system/1.59.1`, { force: true }],
+      [`${EPM}/system/1.60.0`, { force: false }],
+    ]);
+    assert.equal((await installed()).version, '1.60.0');
+  });
+
   it('a downgrade is refused by the server without force, and svcform sends force: true for it', async () => {
     assert.equal((await call(emu, 'POST', `${EPM}/system/1.60.0`)).status, 200);
     const refused = await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: false });
