@@ -34,6 +34,8 @@ export const AREAS = {
   hostquery: area('hostquery'),
   maintenanceWindow: area('maintenance_window'),
   spaces: area('spaces'),
+  uptime: area('uptime'),
+  cases: area('cases'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

@@ -103,7 +103,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
   // Referenced kinds are read too, so a reference to an object that exists nowhere is caught while
   // planning even when no manifest of that kind is in the run.
-  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).map((ref) => ({ kind: ref.kind, space: r.space })));
+  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).filter((ref) => !ref.optional).map((ref) => ({ kind: ref.kind, space: r.space })));
   const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
   // How many manifests each (kind, space) has: a listing sized to it starts with pages that fit.
   const declaredPerPair = new Map<string, number>();
@@ -161,7 +161,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     const current = matches[0];
     for (const ref of adapter.references(res.spec)) {
       const refId = changeId(ref.kind, res.space, ref.name);
-      if (!declared.has(refId) && !liveIndex.has(refId) && live.objects.has(pairKey(ref.kind, res.space))) {
+      if (!ref.optional && !declared.has(refId) && !liveIndex.has(refId) && live.objects.has(pairKey(ref.kind, res.space))) {
         errors.push({ subject, source: res.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares and the server does not have` });
       }
     }

@@ -101,13 +101,17 @@ function writeBody(res: Resource): Record<string, any> {
 export const packagePolicyAdapter: KindAdapter = {
   kind: 'PackagePolicy',
   schema: 'PackagePolicy.schema.json',
-  referenceKinds: ['AgentPolicy'],
+  referenceKinds: ['AgentPolicy', 'IntegrationPackage'],
   area: AREAS.fleet,
   setFields: ['/policy_ids'],
 
   references(spec): Reference[] {
     const ids: unknown[] = Array.isArray(spec.policy_ids) ? spec.policy_ids : [];
-    return ids.flatMap((id, i) => (typeof id === 'string' ? [{ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] }] : []));
+    const policies = ids.flatMap((id, i) => (typeof id === 'string' ? [{ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] }] : []));
+    // The package is installed before the policy and uninstalled after it. Optional: the server
+    // installs a package a new policy names, so a policy needs no IntegrationPackage manifest.
+    const pkg = typeof spec.package?.name === 'string' ? [{ kind: 'IntegrationPackage', name: spec.package.name, path: ['spec', 'package', 'name'], optional: true }] : [];
+    return [...policies, ...pkg];
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {

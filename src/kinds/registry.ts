@@ -8,6 +8,9 @@ import { packagePolicyAdapter } from './package-policy.js';
 import { hostQueryPackAdapter } from './host-query-pack.js';
 import { hostQuerySavedQueryAdapter } from './host-query-saved-query.js';
 import { maintenanceWindowAdapter } from './maintenance-window.js';
+import { integrationPackageAdapter } from './integration-package.js';
+import { uptimeSettingsAdapter } from './uptime-settings.js';
+import { caseConfigurationAdapter } from './case-configuration.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -19,6 +22,9 @@ export const ADAPTERS: KindAdapter[] = [
   hostQueryPackAdapter,
   hostQuerySavedQueryAdapter,
   maintenanceWindowAdapter,
+  integrationPackageAdapter,
+  uptimeSettingsAdapter,
+  caseConfigurationAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -60,6 +60,11 @@ export interface Reference {
   name: string;
   /** Where the reference sits in the document, e.g. ['spec', 'actions', 0, 'id']. */
   path: DocPath;
+  /**
+   * Orders work only: the named object need not be declared nor exist (the server makes it on
+   * demand, as Fleet installs a package for a package policy). Deletes still check it.
+   */
+  optional?: boolean;
 }
 
 export interface CheckIssue {

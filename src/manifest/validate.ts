@@ -197,7 +197,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
   for (const r of resources) {
     for (const ref of lookup(r.kind)?.references(r.spec) ?? []) {
       const key = `${ref.kind}\u0000${r.space}\u0000${ref.name}`;
-      if (!seen.has(key) && !declaredInvalid.has(key)) {
+      if (!ref.optional && !seen.has(key) && !declaredInvalid.has(key)) {
         const pointer = specPointer(ref.path);
         out.push({
           severity: 'warning',

@@ -120,12 +120,18 @@ for (const kind of knownKinds()) {
     const tag = kind.toLowerCase();
     const secret = `cf-secret-${tag}-first-3b9d7e`;
     const rotated = `cf-secret-${tag}-rotated-a04c61`;
-    const env: Record<string, string> = { ...(c.env ?? {}), [c.secret.env]: secret };
+    const secretEnv = (c.secret ?? c.noSecret)!.env;
+    const env: Record<string, string> = { ...(c.env ?? {}), [secretEnv]: secret };
+    const names = c.names ?? { a: 'conf-a', b: 'conf-b', s: 'keep-secret' };
+    const spaces = c.spaces ?? { a: 'default', b: 'default', s: 'default' };
+    const runSpaces = [...new Set([spaces.a, spaces.b, spaces.s])];
+    const otherSpaces = runSpaces.filter((sp) => sp !== 'default');
+    const spaceArgs = (list: string[]) => (list.length === 1 && list[0] === 'default' ? [] : ['--space', list.join(',')]);
     const all = [c.deps, c.a, c.b, c.s];
     let emu: RunningEmulator;
 
     before(async () => {
-      emu = await emulator();
+      emu = await emulator(otherSpaces.length ? { spaces: otherSpaces } : {});
     });
     after(() => emu.stop());
 
@@ -161,7 +167,7 @@ for (const kind of knownKinds()) {
 
       const { run: planned, plan } = await planJson([dir], ['--detailed-exitcode']);
       assert.equal(planned.code, 2, shown(planned));
-      assert.deepEqual(changeList(plan), [`update ${kind}/conf-a`]);
+      assert.deepEqual(changeList(plan), [`update ${kind}/${names.a}`]);
       const fields = plan.changes[0].fields;
       assert.deepEqual(fields.map((f: any) => f.pointer), [specPointer(c.edit.pointer)], JSON.stringify(fields));
       assert.deepEqual(fields[0].before, c.edit.value);
@@ -169,7 +175,7 @@ for (const kind of knownKinds()) {
 
       const text = await run(['plan', dir]);
       assert.equal(text.code, 0, shown(text));
-      assert.ok(text.out.includes(`~ update ${kind}/conf-a (space default)`), shown(text));
+      assert.ok(text.out.includes(`~ update ${kind}/${names.a} (space ${spaces.a})`), shown(text));
       assert.ok(text.out.includes(`${fieldLabel(c.edit.pointer)}`), shown(text));
 
       const drift = await run(['drift', dir]);
@@ -177,7 +183,7 @@ for (const kind of knownKinds()) {
       assert.match(drift.out, /^Drift: 1 change/);
 
       const repaired = await applyOk([dir]);
-      assert.ok(repaired.out.includes(`update ${kind}/conf-a`), shown(repaired));
+      assert.ok(repaired.out.includes(`update ${kind}/${names.a}`), shown(repaired));
       const clean = await run(['drift', dir]);
       assert.equal(clean.code, 0, shown(clean));
       assert.match(clean.out, /No drift/);
@@ -188,10 +194,10 @@ for (const kind of knownKinds()) {
       await reset();
       const dir = manifests(`${tag}-deleted`, all);
       await applyOk([dir]);
-      await c.remove(emu, 'conf-a');
+      await c.remove(emu, names.a, spaces.a);
       const { run: planned, plan } = await planJson([dir], ['--detailed-exitcode']);
       assert.equal(planned.code, 2, shown(planned));
-      assert.deepEqual(changeList(plan), [`create ${kind}/conf-a`]);
+      assert.deepEqual(changeList(plan), [`create ${kind}/${names.a}`]);
       await applyOk([dir]);
       const again = await run(['plan', dir, '--detailed-exitcode']);
       assert.equal(again.code, 0, shown(again));
@@ -200,7 +206,8 @@ for (const kind of knownKinds()) {
     it('4. inside a manage scope, conf-b removed from the manifests is deleted; objects outside the scope are not', async () => {
       await reset();
       const config = join(tempDir(`${tag}-config`), 'svcform.yaml');
-      writeFileSync(config, `manage:\n  - kind: ${kind}\n    spaces: [default]\n    selector: {namePrefix: conf-}\n`);
+      const selector = c.names ? `{names: [${names.a}, ${names.b}]}` : '{namePrefix: conf-}';
+      writeFileSync(config, `manage:\n  - kind: ${kind}\n    spaces: [${[...new Set([spaces.a, spaces.b])].join(', ')}]\n    selector: ${selector}\n`);
       const full = manifests(`${tag}-scope-all`, all);
       const first = await applyOk([full], ['--config', config]);
       assert.match(first.out, /, 0 to delete/);
@@ -209,29 +216,30 @@ for (const kind of knownKinds()) {
       const fewer = manifests(`${tag}-scope-fewer`, [c.deps, c.a]);
       const { run: planned, plan } = await planJson([fewer], ['--config', config]);
       assert.equal(planned.code, 0, shown(planned));
-      assert.deepEqual(changeList(plan), [`delete ${kind}/conf-b`]);
-      assert.ok(plan.summary.unmanaged >= 1, 'keep-secret is counted as unmanaged');
+      assert.deepEqual(changeList(plan), [`delete ${kind}/${names.b}`]);
+      // keep-secret is read (and counted as unmanaged) when it shares a space with the scope.
+      if ([spaces.a, spaces.b].includes(spaces.s)) assert.ok(plan.summary.unmanaged >= 1, 'keep-secret is counted as unmanaged');
       const text = await run(['plan', fewer, '--config', config]);
-      assert.ok(text.out.includes(`- delete ${kind}/conf-b (space default)`), shown(text));
-      assert.ok(!text.out.includes('keep-secret'), shown(text));
+      assert.ok(text.out.includes(`- delete ${kind}/${names.b} (space ${spaces.b})`), shown(text));
+      assert.ok(!text.out.includes(`${kind}/${names.s} (space ${spaces.s})`), shown(text));
 
       // A delete needs approval; without a terminal that is --auto-approve.
       await applyOk([fewer], ['--config', config, '--auto-approve']);
       // Back with every manifest and no scope: only conf-b is missing, keep-secret survived.
       const { plan: restored } = await planJson([full]);
-      assert.deepEqual(changeList(restored), [`create ${kind}/conf-b`]);
+      assert.deepEqual(changeList(restored), [`create ${kind}/${names.b}`]);
     });
 
     it(`5. export --kind ${kind}, then plan on the exported directory is empty`, async () => {
       await reset();
       await applyOk([manifests(`${tag}-export-src`, [c.deps, c.a, c.b])]);
       const out = join(tempDir(`${tag}-export`), 'out');
-      const exported = await run(['export', '--out', out, '--kind', kind]);
+      const exported = await run(['export', '--out', out, '--kind', kind, ...spaceArgs([...new Set([spaces.a, spaces.b])])]);
       assert.equal(exported.code, 0, shown(exported));
       const docs = [...readTree(out).entries()]
         .filter(([f]) => f.endsWith('.yaml'))
         .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS()));
-      assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort(), [`${kind}/conf-a`, `${kind}/conf-b`]);
+      assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort(), [`${kind}/${names.a}`, `${kind}/${names.b}`].sort());
 
       const dirs = [out, ...(c.deps.trim() ? [manifests(`${tag}-export-deps`, [c.deps])] : [])];
       const vars = variablesEnv(out);
@@ -260,7 +268,7 @@ for (const kind of knownKinds()) {
       assert.ok(counts.has(listRoute), `the plan read ${listRoute}`);
       for (const [route, count] of counts) {
         if (route === SPACE_ROUTE) {
-          assert.equal(count, 1, 'one space check');
+          assert.equal(count, runSpaces.length, 'one space check per space');
           continue;
         }
         const read = READS.get(route);
@@ -282,7 +290,7 @@ for (const kind of knownKinds()) {
       const changed = withFields(ignored, [[pointerPath(c.change.pointer), c.change.value]]);
       const dir = manifests(`${tag}-ignore-changed`, [c.deps, changed, c.b]);
       const { plan } = await planJson([dir]);
-      assert.deepEqual(changeList(plan), [`update ${kind}/conf-a`]);
+      assert.deepEqual(changeList(plan), [`update ${kind}/${names.a}`]);
       assert.deepEqual(plan.changes[0].fields.map((f: any) => f.pointer), [specPointer(c.change.pointer)], 'only the changed field shows');
       await applyOk([dir]);
       const converged = await run(['plan', dir, '--detailed-exitcode']);
@@ -290,8 +298,18 @@ for (const kind of knownKinds()) {
       assert.deepEqual(await c.edit.read(emu), c.edit.value, `the update lost the out-of-band value of the ignored field ${c.edit.pointer}`);
     });
 
-    it('8. a secret never appears in any output or exported file; the planned value shows as (sensitive)', async () => {
+    const check8 = c.secret ? '8. a secret never appears in any output or exported file; the planned value shows as (sensitive)' : `8. no field can hold a secret (${c.noSecret!.reason}): one placed in ${c.noSecret!.pointer} is refused by validate and never printed`;
+    it(check8, async () => {
       await reset();
+      if (!c.secret) {
+        const withSecret = withFields(c.s, [[pointerPath(c.noSecret!.pointer), `\${env:${c.noSecret!.env}}`]]);
+        const refused = await cli(['validate', manifests(`${tag}-nosecret`, [c.deps, c.a, c.b, withSecret])], env);
+        assert.equal(refused.code, 1, `validate refuses a secret in ${c.noSecret!.pointer}:\n${shown(refused)}`);
+        assert.ok(refused.out.includes(fieldLabel(c.noSecret!.pointer)) || refused.err.includes(fieldLabel(c.noSecret!.pointer)), shown(refused));
+        assert.ok(!`${refused.out}${refused.err}`.includes(secret), `validate shows the secret value:\n${shown(refused)}`);
+        return;
+      }
+      const secretField = c.secret;
       const dir = manifests(`${tag}-secret`, all);
       const outputs: Array<[string, string]> = [];
       const record = (what: string, r: CliRun, code: number) => {
@@ -299,7 +317,7 @@ for (const kind of knownKinds()) {
         outputs.push([what, `${r.out}\n${r.err}`]);
         return r;
       };
-      const rotatedEnv = { ...env, [c.secret.env]: rotated };
+      const rotatedEnv = { ...env, [secretField.env]: rotated };
 
       record('validate', await cli(['validate', dir], env), 0);
       record('plan', await run(['plan', dir]), 0);
@@ -309,13 +327,13 @@ for (const kind of knownKinds()) {
 
       // The secret changes (rotation): the update shows the field, with both values hidden.
       const text = record('plan (rotated)', await run(['plan', dir, '--detailed-exitcode'], rotatedEnv), 2);
-      assert.ok(text.out.includes(`~ update ${kind}/keep-secret (space default)`), shown(text));
-      assert.ok(text.out.includes(`${fieldLabel(c.secret.pointer)}: "(sensitive)" -> "(sensitive)"`), shown(text));
+      assert.ok(text.out.includes(`~ update ${kind}/${names.s} (space ${spaces.s})`), shown(text));
+      assert.ok(text.out.includes(`${fieldLabel(secretField.pointer)}: "(sensitive)" -> "(sensitive)"`), shown(text));
       const json = record('plan --json (rotated)', await run(['plan', dir, '--json'], rotatedEnv), 0);
       const plan = JSON.parse(json.out);
-      assert.deepEqual(changeList(plan), [`update ${kind}/keep-secret`]);
-      const field = plan.changes[0].fields.find((f: any) => f.pointer === specPointer(c.secret.pointer));
-      assert.ok(field, `the plan shows ${c.secret.pointer}: ${JSON.stringify(plan.changes[0].fields)}`);
+      assert.deepEqual(changeList(plan), [`update ${kind}/${names.s}`]);
+      const field = plan.changes[0].fields.find((f: any) => f.pointer === specPointer(secretField.pointer));
+      assert.ok(field, `the plan shows ${secretField.pointer}: ${JSON.stringify(plan.changes[0].fields)}`);
       assert.equal(field.sensitive, true);
       assert.equal(field.after, '(sensitive)');
       record('plan --format markdown (rotated)', await run(['plan', dir, '--format', 'markdown'], rotatedEnv), 0);
@@ -327,9 +345,9 @@ for (const kind of knownKinds()) {
       assert.ok(state.includes(rotated), 'the rotated secret reached the server');
 
       const out = join(tempDir(`${tag}-secret-export`), 'out');
-      record('export', await run(['export', '--out', out, '--kind', kind], rotatedEnv), 0);
+      record('export', await run(['export', '--out', out, '--kind', kind, ...spaceArgs(runSpaces)], rotatedEnv), 0);
       for (const [file, content] of readTree(out)) outputs.push([`exported ${file}`, content]);
-      assert.ok(outputs.some(([what, content]) => what.startsWith('exported') && content.includes('keep-secret')), 'keep-secret was exported');
+      assert.ok(outputs.some(([what, content]) => what.startsWith('exported') && content.includes(names.s)), `${names.s} was exported`);
 
       for (const [what, content] of outputs) {
         assert.ok(!content.includes(secret), `${what} shows the secret value`);

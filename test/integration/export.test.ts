@@ -118,6 +118,10 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
   const weekly = { start: '2030-01-05T22:00:00.000Z', duration: '4h', timezone: 'Europe/Paris', recurring: { every: '1w', onWeekDay: ['SA'] } };
   await ok(call(emu, 'POST', `${p}/api/maintenance_window`, { title: 'Weekly patching', schedule: { custom: weekly }, scope: { alerting: { query: { kql: 'tags: "noisy-during-patching"' } } } }), 'recurring window');
   await ok(call(emu, 'POST', `${p}/api/maintenance_window`, { title: 'Datacenter migration', enabled: false, schedule: { custom: { start: '2030-03-01T08:00:00.000Z', duration: '1d' } } }), 'one-off window');
+  await ok(call(emu, 'PUT', `${p}/api/uptime/settings`, { certAgeThreshold: 365, defaultConnectors: ['soc-chat'], defaultEmail: { to: ['soc@example.com'] } }), 'uptime settings');
+  const tier = { key: 'tier', label: 'Analyst tier', type: 'text', required: false, defaultValue: 'T1' };
+  const none = { id: 'none', name: 'none', type: '.none', fields: null };
+  await ok(call(emu, 'POST', `${p}/api/cases/configure`, { owner: 'securitySolution', closure_type: 'close-by-pushing', connector: none, customFields: [tier] }), 'case configuration');
 }
 
 
@@ -355,7 +359,8 @@ describe('export reads with list endpoints only', () => {
     assert.equal(run.code, 0, run.err);
     const others = DEFAULT_WORKLOAD.connectors + DEFAULT_WORKLOAD.valueLists + DEFAULT_WORKLOAD.agentPolicies + DEFAULT_WORKLOAD.packagePolicies + DEFAULT_WORKLOAD.savedQueries + DEFAULT_WORKLOAD.packs + DEFAULT_WORKLOAD.maintenanceWindows;
     assert.equal(others, 500);
-    assert.match(run.err, new RegExp(`Exported ${DEFAULT_WORKLOAD.rules + others} objects`));
+    // The package policies' package is installed by their creation: one IntegrationPackage.
+    assert.match(run.err, new RegExp(`Exported ${DEFAULT_WORKLOAD.rules + others + 1} objects`));
 
     const { requests } = (await call(emu, 'GET', '/__emulator/requests')).body as { requests: Array<{ method: string; route: string; path: string; query: string }> };
     const listRoutes = new Set([
@@ -369,6 +374,9 @@ describe('export reads with list endpoints only', () => {
       '/api/hostquery/packs',
       '/api/hostquery/saved_queries',
       '/api/maintenance_window/_find',
+      '/api/fleet/epm/packages',
+      '/api/uptime/settings',
+      '/api/cases/configure',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

@@ -55,6 +55,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackagePolicyCreate), 'agent policies before package policies');
     assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackCreate), 'agent policies before packs');
     assert.ok(lastIndex(isSavedQueryCreate) < firstIndex(isPackCreate), 'saved queries before the pack that names one');
+    const isPackageInstall = (r: LoggedRequest) => r.method === 'POST' && r.route === '/api/fleet/epm/packages/:pkgName/:pkgVersion';
+    assert.ok(firstIndex(isPackageInstall) >= 0 && lastIndex(isPackageInstall) < firstIndex(isPackagePolicyCreate), 'integration packages before the package policies on them');
   });
 
   it('planning reads each (kind, space) with list endpoints only: no GET per object', async () => {
@@ -78,6 +80,9 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/lists/items/_find': 2, // one per value list, never one per item
       '/api/fleet/agent_policies': 1,
       '/api/fleet/package_policies': 1,
+      '/api/fleet/epm/packages': 1,
+      '/api/uptime/settings': 1,
+      '/api/cases/configure': 1,
       '/api/hostquery/packs': 1,
       '/api/hostquery/saved_queries': 1,
       '/api/maintenance_window/_find': 1,

@@ -78,6 +78,9 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   HostQueryPack: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   HostQuerySavedQuery: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   MaintenanceWindow: (doc) => doc.setIn(['spec', 'schedule', 'custom', 'duration'], '90m'),
+  IntegrationPackage: (doc) => doc.setIn(['spec', 'keep_policies_up_to_date'], doc.getIn(['spec', 'keep_policies_up_to_date']) !== true),
+  UptimeSettings: (doc) => doc.setIn(['spec', 'certAgeThreshold'], 400),
+  CaseConfiguration: (doc) => doc.setIn(['spec', 'closure_type'], doc.getIn(['spec', 'closure_type']) === 'close-by-user' ? 'close-by-pushing' : 'close-by-user'),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

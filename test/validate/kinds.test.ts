@@ -226,6 +226,36 @@ const CASES: FixtureCase[] = [
       '22:7 MaintenanceWindow/Weekly Windows patching: spec.schedule.custom.timezone must be an IANA time zone such as Europe/Berlin, America/New_York or UTC, not "+02:00"',
     ],
   },
+  // IntegrationPackage, UptimeSettings, CaseConfiguration
+  {
+    fixture: 'integration-package/unpinned.yaml',
+    mistake: '`latest` instead of a version, and a field the kind does not have',
+    errors: [
+      '6:3 IntegrationPackage/system: spec.version must be a version such as 1.60.0, not "latest"',
+      '7:3 IntegrationPackage/system: spec.pinned is not a known field (known fields: version, keep_policies_up_to_date)',
+    ],
+  },
+  {
+    // The uptime plugin's DynamicSettingsSchema: thresholds of at least 1, address lists.
+    fixture: 'uptime-settings/second-object.yaml',
+    mistake: 'a second settings object of a space, a zero threshold, one address instead of a list',
+    errors: [
+      '4:3 UptimeSettings/production: metadata.name must be "settings", not "production"',
+      '6:3 UptimeSettings/production: spec.certAgeThreshold must be >= 1',
+      '8:5 UptimeSettings/production: spec.defaultEmail.to must be a list, not "soc@example.com"',
+    ],
+  },
+  {
+    // OAS Cases_owner, Cases_closure_types, Cases_set_case_configuration_request customFields.
+    fixture: 'case-configuration/owner-and-fields.yaml',
+    mistake: 'an owner that does not exist, a closure type, an upper-case custom field key, a custom field type',
+    errors: [
+      '4:3 CaseConfiguration/security: metadata.name must be cases, observability or securitySolution, not "security"',
+      '6:3 CaseConfiguration/security: spec.closure_type must be close-by-user or close-by-pushing, not "close-on-push"',
+      '8:8 CaseConfiguration/security: spec.customFields[0].key must be lower-case letters, digits, _ and - only, not "Tier"',
+      '9:36 CaseConfiguration/security: spec.customFields[1].type must be text or toggle, not "number"',
+    ],
+  },
   {
     // x-pack/platform/plugins/shared/actions/common/validate_connector_id.ts
     fixture: 'connector/id-characters.yaml',

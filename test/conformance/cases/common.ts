@@ -38,14 +38,28 @@ export interface ConformanceCase {
   b: string;
   /** Object named outside the `conf-` scope whose `secret.pointer` field holds ${env:<secret.env>}. */
   s: string;
-  secret: { env: string; pointer: string };
+  /**
+   * Where s carries its secret. A kind none of whose fields can hold one (every string is an id
+   * or a version) gives `noSecret` instead: check 8 puts ${env:<env>} at `pointer` in s, and
+   * validation must refuse it without printing the value.
+   */
+  secret?: { env: string; pointer: string };
+  noSecret?: { env: string; pointer: string; reason: string };
+  /**
+   * Names of a, b and s when the kind's identity is not free (an owner, a package name, a
+   * singleton's fixed name); default conf-a, conf-b, keep-secret. The manage scope of check 4
+   * then selects a and b by name.
+   */
+  names?: { a: string; b: string; s: string };
+  /** Spaces of a, b and s for a kind with one object per space (default: all in `default`). */
+  spaces?: { a: string; b: string; s: string };
   /** Variables the samples read besides the secret (not checked for leaks). */
   env?: Record<string, string>;
   edit: OutOfBandEdit;
   /** Another field of conf-a, changed in the manifest by the ignore check. */
   change: { pointer: string; value: unknown };
-  /** Deletes an object of the kind, by metadata.name, through the API. */
-  remove(emu: Emu, name: string): Promise<void>;
+  /** Deletes an object of the kind, by metadata.name (in `space`), through the API. */
+  remove(emu: Emu, name: string, space: string): Promise<void>;
   /**
    * Route pattern -> the most requests a plan may make to it for n objects of the kind. The first
    * entry is the kind's own list route (the plan must use it).

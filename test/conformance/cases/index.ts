@@ -7,10 +7,13 @@ import { packagePolicy } from './package-policy.js';
 import { savedQuery } from './host-query-saved-query.js';
 import { pack } from './host-query-pack.js';
 import { maintenanceWindow } from './maintenance-window.js';
+import { integrationPackage } from './integration-package.js';
+import { uptimeSettings } from './uptime-settings.js';
+import { caseConfiguration } from './case-configuration.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
 /** Every case, by kind. A new kind adds its file beside this one and its line here. */
 export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
-  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow].map((c) => [c.kind, c]),
+  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow, integrationPackage, uptimeSettings, caseConfiguration].map((c) => [c.kind, c]),
 );

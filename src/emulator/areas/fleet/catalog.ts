@@ -221,7 +221,10 @@ function systemPackage(version: string, withPreserve: boolean): CatalogPackage {
 }
 
 export const CATALOG: CatalogPackage[] = [
+  // Three versions, so pinning an older one, upgrading to one that is still not the latest, and
+  // downgrading can all be exercised.
   systemPackage('1.58.0', false),
+  systemPackage('1.59.1', true),
   systemPackage('1.60.0', true),
   {
     name: 'endpoint',

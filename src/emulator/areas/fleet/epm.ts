@@ -190,6 +190,14 @@ function packageFile(pkg: CatalogPackage, path: string): { text: string; content
   return undefined;
 }
 
+/**
+ * Installing from the registry, with the server's rules (fleet services/epm/packages/install.ts,
+ * installPackageFromRegistry and installPackageWithStateMachine): a version older than the
+ * registry's latest needs `force` unless it is a reinstall of the installed version; so an older
+ * pinned version, and every downgrade, needs `force` (service-api.md: "an older pinned version
+ * needs `force`"). Asking for the installed version without `force` changes nothing and answers
+ * the installed assets (status `already_installed` inside the server).
+ */
 function installRoute(req: EmuRequest, ctx: EmulatorContext, name: string, version: string | undefined) {
   const latest = latestPackage(name);
   if (!latest) throw notFound(`[${name}] package not found in registry`);
@@ -197,10 +205,12 @@ function installRoute(req: EmuRequest, ctx: EmulatorContext, name: string, versi
   // An empty body reaches the route as null, which the nullable schema takes.
   const body = validateRequest<{ force?: boolean } | null>(InstallPackageBody, req.body ?? null);
   const force = body?.force === true;
-  if (compareVersions(pkg.version, latest.version) < 0 && !force) {
+  const installed = epmState(ctx).installations[name];
+  const reinstall = installed?.version === pkg.version;
+  if (compareVersions(pkg.version, latest.version) < 0 && !force && !reinstall) {
     throw badRequest(`${pkg.name}-${pkg.version} is out-of-date and cannot be installed or updated`);
   }
-  install(ctx, req.space, pkg);
+  if (!(reinstall && !force)) install(ctx, req.space, pkg);
   return { body: { items: assetsOf(pkg), _meta: { install_source: 'registry', name: pkg.name } } };
 }
 
