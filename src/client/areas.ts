@@ -34,6 +34,9 @@ export const AREAS = {
   hostquery: area('hostquery'),
   maintenanceWindow: area('maintenance_window'),
   spaces: area('spaces'),
+  agentBuilder: area('agent_builder'),
+  attackDiscovery: area('attack_discovery'),
+  savedObjects: area('saved_objects'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

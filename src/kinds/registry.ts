@@ -8,6 +8,10 @@ import { packagePolicyAdapter } from './package-policy.js';
 import { hostQueryPackAdapter } from './host-query-pack.js';
 import { hostQuerySavedQueryAdapter } from './host-query-saved-query.js';
 import { maintenanceWindowAdapter } from './maintenance-window.js';
+import { agentToolAdapter } from './agent-tool.js';
+import { agentAdapter } from './agent.js';
+import { attackDiscoveryScheduleAdapter } from './attack-discovery-schedule.js';
+import { savedObjectAdapter } from './saved-object.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -19,6 +23,10 @@ export const ADAPTERS: KindAdapter[] = [
   hostQueryPackAdapter,
   hostQuerySavedQueryAdapter,
   maintenanceWindowAdapter,
+  agentToolAdapter,
+  agentAdapter,
+  attackDiscoveryScheduleAdapter,
+  savedObjectAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

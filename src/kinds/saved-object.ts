@@ -1,0 +1,142 @@
+import type { Resource } from '../manifest/types.js';
+import { clone, isPlainObject, sortKeys } from './normalize.js';
+import { listAllPages } from './paging.js';
+import type { CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import { AREAS } from '../client/areas.js';
+
+/**
+ * Saved objects (/api/saved_objects; service-api.md Saved objects). metadata.name is `type/id`.
+ *
+ * Routes: the CRUD routes (create, update, delete) and `_find`. They are deprecated since 8.7 and
+ * flagged in 9.4.3 (service-api.md Versioning 3) but still served, and they are the only routes
+ * that take `version`: an update sends the version the plan read, so an object someone changed
+ * since then is refused with 409 instead of overwritten. `_import` has no version check (with
+ * `overwrite` the last writer wins) and its NDJSON round trip would add a multipart request per
+ * object, so it is not used. See README "SavedObject".
+ */
+
+const KIND = 'SavedObject';
+/** The types managed: service-api.md's list without `config` (the server's own settings object). */
+export const SAVED_OBJECT_TYPES = ['index-pattern', 'tag', 'dashboard', 'visualization', 'search', 'lens', 'map', 'canvas-workpad'];
+/** page × per_page may not pass the search backend's 10 000 result window. */
+const PAGE_SIZE = 1000;
+
+/** `index-pattern/logs-web` -> type and id (the id may hold further slashes). */
+export function splitName(name: string): { type: string; id: string } {
+  const at = name.indexOf('/');
+  return { type: name.slice(0, at), id: name.slice(at + 1) };
+}
+
+export const savedObjectName = (type: string, id: string) => `${type}/${id}`;
+
+const pathOf = (name: string) => {
+  const { type, id } = splitName(name);
+  return `/api/saved_objects/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
+};
+
+type Ref = { name: string; type: string; id: string };
+
+function sortedRefs(refs: unknown): Ref[] {
+  const list = (Array.isArray(refs) ? refs : []).map((r: any) => ({ name: r?.name, type: r?.type, id: r?.id }));
+  const key = (r: Ref) => `${r.type}\u0000${r.id}\u0000${r.name}`;
+  return list.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * Attributes in comparable form. An update merges attributes, so a key the manifest drops is
+ * written as null: a top-level null attribute reads as absent.
+ */
+function comparable(source: Record<string, any>): Record<string, any> {
+  const attributes = Object.fromEntries(Object.entries(isPlainObject(source.attributes) ? source.attributes : {}).filter(([, v]) => v !== null));
+  const out: Record<string, any> = { attributes: sortKeys(clone(attributes)) };
+  const refs = sortedRefs(source.references);
+  if (refs.length > 0) out.references = refs;
+  return out;
+}
+
+export const savedObjectAdapter: KindAdapter = {
+  kind: KIND,
+  schema: 'SavedObject.schema.json',
+  area: AREAS.savedObjects,
+  setFields: ['/references'],
+  referenceKinds: [KIND],
+
+  references(spec): Reference[] {
+    const refs: Reference[] = [];
+    (spec.references ?? []).forEach((r: any, i: number) => {
+      if (typeof r?.type === 'string' && typeof r?.id === 'string') refs.push({ kind: KIND, name: savedObjectName(r.type, r.id), path: ['spec', 'references', i, 'id'] });
+    });
+    return refs;
+  },
+
+  check(res: Resource): CheckIssue[] {
+    const { type } = splitName(res.name);
+    if (!SAVED_OBJECT_TYPES.includes(type)) {
+      return [{ path: ['metadata', 'name'], message: `${type} is not a managed saved-object type (metadata.name is type/id; types: ${SAVED_OBJECT_TYPES.join(', ')})` }];
+    }
+    return [];
+  },
+
+  async list(ctx, space) {
+    const objects = await listAllPages<Record<string, any>>(ctx.api, {
+      path: '/api/saved_objects/_find',
+      space,
+      query: { type: SAVED_OBJECT_TYPES, sort_field: 'type' },
+      sizeParam: 'per_page',
+      pageSize: PAGE_SIZE,
+      items: (body) => body?.saved_objects ?? [],
+      total: (body) => body?.total ?? 0,
+    });
+    return objects.map((o): LiveObject => ({
+      kind: KIND,
+      space,
+      name: savedObjectName(o.type, o.id),
+      body: o,
+      readOnly: o.managed ? 'managed saved object' : undefined,
+    }));
+  },
+
+  normalizeDesired(res) {
+    return comparable(res.spec);
+  },
+
+  normalizeLive(live) {
+    return comparable(live.body);
+  },
+
+  async create(ctx, res) {
+    await ctx.api.request({
+      method: 'POST',
+      path: pathOf(res.name),
+      space: res.space,
+      body: { attributes: res.spec.attributes, references: res.spec.references ?? [] },
+      // The id is ours: a repeat after a lost answer gets 409, which the engine settles by reading back.
+      idempotent: true,
+    });
+  },
+
+  async update(ctx, res, live) {
+    const attributes: Record<string, unknown> = { ...res.spec.attributes };
+    for (const key of Object.keys(live.body.attributes ?? {})) if (!(key in attributes)) attributes[key] = null;
+    await ctx.api.request({
+      method: 'PUT',
+      path: pathOf(live.name),
+      space: live.space,
+      // The version read when planning: a change made since then is a 409, not overwritten.
+      body: { attributes, references: res.spec.references ?? [], version: live.body.version },
+      // Not repeated: once the first attempt landed, the version is stale and a repeat would fail.
+      idempotent: false,
+    });
+  },
+
+  async delete(ctx, live) {
+    await ctx.api.request({ method: 'DELETE', path: pathOf(live.name), space: live.space });
+  },
+
+  toSpec(live) {
+    const { attributes, references } = comparable(live.body);
+    const spec: Record<string, any> = { attributes };
+    if (references) spec.references = references;
+    return { spec };
+  },
+};
