@@ -175,8 +175,8 @@ export const ruleAdapter: KindAdapter = {
       const id = a?.params?.saved_query_id;
       if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
     });
-    // A data view is the saved object `index-pattern/<id>`: the rule is written after it.
-    if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: `index-pattern/${spec.data_view_id}`, path: ['spec', 'data_view_id'] });
+    // A data view is an index-pattern saved object of that id: the rule is written after it.
+    if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'] });
     return refs;
   },
 

@@ -1,11 +1,13 @@
 import type { Resource } from '../manifest/types.js';
 import { clone, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
-import type { CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
 
 /**
- * Saved objects (/api/saved_objects; service-api.md Saved objects). metadata.name is `type/id`.
+ * Saved objects (/api/saved_objects; service-api.md Saved objects). metadata.name is the object id
+ * and spec.type its type; one listing reads every managed type, so an id names one object of any
+ * of them (two live objects of different types with one id are reported as an identity clash).
  *
  * Routes: the CRUD routes (create, update, delete) and `_find`. They are deprecated since 8.7 and
  * flagged in 9.4.3 (service-api.md Versioning 3) but still served, and they are the only routes
@@ -21,18 +23,18 @@ export const SAVED_OBJECT_TYPES = ['index-pattern', 'tag', 'dashboard', 'visuali
 /** page × per_page may not pass the search backend's 10 000 result window. */
 const PAGE_SIZE = 1000;
 
-/** `index-pattern/logs-web` -> type and id (the id may hold further slashes). */
-export function splitName(name: string): { type: string; id: string } {
-  const at = name.indexOf('/');
-  return { type: name.slice(0, at), id: name.slice(at + 1) };
+async function createObject(ctx: AdapterContext, res: Resource): Promise<void> {
+  await ctx.api.request({
+    method: 'POST',
+    path: pathOf(res.spec.type, res.name),
+    space: res.space,
+    body: { attributes: res.spec.attributes, references: res.spec.references ?? [] },
+    // The id is ours: a repeat after a lost answer gets 409, which the engine settles by reading back.
+    idempotent: true,
+  });
 }
 
-export const savedObjectName = (type: string, id: string) => `${type}/${id}`;
-
-const pathOf = (name: string) => {
-  const { type, id } = splitName(name);
-  return `/api/saved_objects/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
-};
+const pathOf = (type: string, id: string) => `/api/saved_objects/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
 
 type Ref = { name: string; type: string; id: string };
 
@@ -48,7 +50,7 @@ function sortedRefs(refs: unknown): Ref[] {
  */
 function comparable(source: Record<string, any>): Record<string, any> {
   const attributes = Object.fromEntries(Object.entries(isPlainObject(source.attributes) ? source.attributes : {}).filter(([, v]) => v !== null));
-  const out: Record<string, any> = { attributes: sortKeys(clone(attributes)) };
+  const out: Record<string, any> = { type: source.type, attributes: sortKeys(clone(attributes)) };
   const refs = sortedRefs(source.references);
   if (refs.length > 0) out.references = refs;
   return out;
@@ -64,17 +66,9 @@ export const savedObjectAdapter: KindAdapter = {
   references(spec): Reference[] {
     const refs: Reference[] = [];
     (spec.references ?? []).forEach((r: any, i: number) => {
-      if (typeof r?.type === 'string' && typeof r?.id === 'string') refs.push({ kind: KIND, name: savedObjectName(r.type, r.id), path: ['spec', 'references', i, 'id'] });
+      if (typeof r?.id === 'string') refs.push({ kind: KIND, name: r.id, path: ['spec', 'references', i, 'id'] });
     });
     return refs;
-  },
-
-  check(res: Resource): CheckIssue[] {
-    const { type } = splitName(res.name);
-    if (!SAVED_OBJECT_TYPES.includes(type)) {
-      return [{ path: ['metadata', 'name'], message: `${type} is not a managed saved-object type (metadata.name is type/id; types: ${SAVED_OBJECT_TYPES.join(', ')})` }];
-    }
-    return [];
   },
 
   async list(ctx, space) {
@@ -90,7 +84,7 @@ export const savedObjectAdapter: KindAdapter = {
     return objects.map((o): LiveObject => ({
       kind: KIND,
       space,
-      name: savedObjectName(o.type, o.id),
+      name: o.id,
       body: o,
       readOnly: o.managed ? 'managed saved object' : undefined,
     }));
@@ -104,23 +98,20 @@ export const savedObjectAdapter: KindAdapter = {
     return comparable(live.body);
   },
 
-  async create(ctx, res) {
-    await ctx.api.request({
-      method: 'POST',
-      path: pathOf(res.name),
-      space: res.space,
-      body: { attributes: res.spec.attributes, references: res.spec.references ?? [] },
-      // The id is ours: a repeat after a lost answer gets 409, which the engine settles by reading back.
-      idempotent: true,
-    });
-  },
+  create: createObject,
 
   async update(ctx, res, live) {
+    // The type is part of the object's address: another type is another object.
+    if (live.body.type !== res.spec.type) {
+      await ctx.api.request({ method: 'DELETE', path: pathOf(live.body.type, live.name), space: live.space });
+      await createObject(ctx, res);
+      return;
+    }
     const attributes: Record<string, unknown> = { ...res.spec.attributes };
     for (const key of Object.keys(live.body.attributes ?? {})) if (!(key in attributes)) attributes[key] = null;
     await ctx.api.request({
       method: 'PUT',
-      path: pathOf(live.name),
+      path: pathOf(live.body.type, live.name),
       space: live.space,
       // The version read when planning: a change made since then is a 409, not overwritten.
       body: { attributes, references: res.spec.references ?? [], version: live.body.version },
@@ -130,12 +121,12 @@ export const savedObjectAdapter: KindAdapter = {
   },
 
   async delete(ctx, live) {
-    await ctx.api.request({ method: 'DELETE', path: pathOf(live.name), space: live.space });
+    await ctx.api.request({ method: 'DELETE', path: pathOf(live.body.type, live.name), space: live.space });
   },
 
   toSpec(live) {
-    const { attributes, references } = comparable(live.body);
-    const spec: Record<string, any> = { attributes };
+    const { type, attributes, references } = comparable(live.body);
+    const spec: Record<string, any> = { type, attributes };
     if (references) spec.references = references;
     return { spec };
   },

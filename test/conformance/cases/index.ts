@@ -7,10 +7,13 @@ import { packagePolicy } from './package-policy.js';
 import { savedQuery } from './host-query-saved-query.js';
 import { pack } from './host-query-pack.js';
 import { maintenanceWindow } from './maintenance-window.js';
+import { agentTool, agent } from './agent-builder.js';
+import { attackDiscoverySchedule } from './attack-discovery-schedule.js';
+import { savedObject } from './saved-object.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
 /** Every case, by kind. A new kind adds its file beside this one and its line here. */
 export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
-  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow].map((c) => [c.kind, c]),
+  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow, agentTool, agent, attackDiscoverySchedule, savedObject].map((c) => [c.kind, c]),
 );
