@@ -118,6 +118,20 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
   const weekly = { start: '2030-01-05T22:00:00.000Z', duration: '4h', timezone: 'Europe/Paris', recurring: { every: '1w', onWeekDay: ['SA'] } };
   await ok(call(emu, 'POST', `${p}/api/maintenance_window`, { title: 'Weekly patching', schedule: { custom: weekly }, scope: { alerting: { query: { kql: 'tags: "noisy-during-patching"' } } } }), 'recurring window');
   await ok(call(emu, 'POST', `${p}/api/maintenance_window`, { title: 'Datacenter migration', enabled: false, schedule: { custom: { start: '2030-03-01T08:00:00.000Z', duration: '1d' } } }), 'one-off window');
+  await seedAiAndSavedObjects(emu, p);
+}
+
+/** Agent builder, attack discovery and saved objects (issue 14), through their own routes. */
+async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<void> {
+  const byHost = { query: 'FROM logs-* | WHERE host.name == ?host | LIMIT 20', params: { host: { type: 'string', description: 'Host name' } } };
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/tools`, { id: 'soc.by_host', type: 'qlang', description: 'Events of a host', tags: ['soc'], configuration: byHost }), 'qlang tool');
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/tools`, { id: 'soc.runbooks', type: 'index_search', configuration: { pattern: 'runbooks', row_limit: 3 } }), 'index_search tool');
+  const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }] };
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/agents`, { id: 'soc-triage', name: 'Triage', description: 'Triage help', labels: ['soc'], configuration: triage }), 'agent');
+  const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
+  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' } }] }), 'schedule');
+  await ok(call(emu, 'POST', `${p}/api/saved_objects/index-pattern/soc-web`, { attributes: { title: 'logs-web-*', timeFieldName: '@timestamp' } }), 'data view');
+  await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
 
 
@@ -369,6 +383,10 @@ describe('export reads with list endpoints only', () => {
       '/api/hostquery/packs',
       '/api/hostquery/saved_queries',
       '/api/maintenance_window/_find',
+      '/api/agent_builder/tools',
+      '/api/agent_builder/agents',
+      '/api/attack_discovery/schedules/_find',
+      '/api/saved_objects/_find',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

@@ -81,6 +81,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/hostquery/packs': 1,
       '/api/hostquery/saved_queries': 1,
       '/api/maintenance_window/_find': 1,
+      '/api/agent_builder/tools': 1,
+      '/api/agent_builder/agents': 1,
+      '/api/attack_discovery/schedules/_find': 1,
+      '/api/saved_objects/_find': 1,
     });
   });
 

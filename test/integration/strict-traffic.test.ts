@@ -78,6 +78,14 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   HostQueryPack: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   HostQuerySavedQuery: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   MaintenanceWindow: (doc) => doc.setIn(['spec', 'schedule', 'custom', 'duration'], '90m'),
+  AgentTool: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  Agent: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  // Both the full PUT and the disable operation.
+  AttackDiscoverySchedule: (doc) => {
+    doc.setIn(['spec', 'params', 'size'], 42);
+    doc.setIn(['spec', 'enabled'], false);
+  },
+  SavedObject: (doc) => doc.setIn(['spec', 'attributes', 'description'], 'changed'),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */
