@@ -104,6 +104,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$': 'a version such as 1.60.0',
   '^([+-]?[1-5])?(MO|TU|WE|TH|FR|SA|SU)$': 'a weekday MO, TU, WE, TH, FR, SA or SU, optionally numbered (e.g. +1MO, -1FR)',
   '^\\S+$': 'without spaces',
+  '^#[0-9a-fA-F]{6}$': 'a hex colour such as #0077cc',
   '\\S': 'not blank',
   '^(?!.*\\.\\.)[^/]+$': 'without / or ..',
   '^[1-9][0-9]*$': 'a positive whole number',
