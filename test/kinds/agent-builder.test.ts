@@ -113,4 +113,21 @@ describe('AgentTool and Agent kinds (agent builder)', () => {
     assert.equal((await call(emu, 'GET', '/api/agent_builder/tools/soc.a')).body.type, 'workflow');
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
+
+  it('drops a configuration key by replacing the tool (updates merge keys), and says why when an agent holds the tool', async () => {
+    const limited = toolYaml('soc.a').replace(/(    pattern: .*\n)/, '$1    row_limit: 5\n');
+    const dir = repo({ 'svcform.yaml': MANAGE_ALL, 'a.yaml': limited, 'agent.yaml': agentYaml('triage', ['soc.a']) });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    writeFiles(dir, { 'a.yaml': toolYaml('soc.a') });
+    const refused = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+    assert.equal(refused.code, 1, refused.out + refused.err);
+    assert.match(refused.out + refused.err, /AgentTool\/soc\.a: configuration keys are removed \(row_limit\), which needs the tool deleted and created again, but agents use it/);
+
+    // The agent lets go of the tool first (its own apply: nothing orders two unrelated updates).
+    writeFiles(dir, { 'agent.yaml': agentYaml('triage', []) });
+    assert.equal((await cli(['apply', dir, '--url', emu.url, '--select', 'Agent/triage'])).code, 0);
+    assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);
+    assert.deepEqual((await call(emu, 'GET', '/api/agent_builder/tools/soc.a')).body.configuration, { pattern: 'soc-a-*' });
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
 });
