@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkFixture, expectErrors, shown, svcform, type FixtureCase } from './harness.js';
+import { knownKinds } from '../../src/kinds/registry.js';
 
-const KINDS = 'Connector, Rule, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery, MaintenanceWindow';
+// Every registered kind, in registry order (the messages list them so).
+const KINDS = knownKinds().join(', ');
 
 /** Mistakes in the envelope every kind shares. */
 const ENVELOPE: FixtureCase[] = [
