@@ -36,6 +36,9 @@ export const AREAS = {
   spaces: area('spaces'),
   uptime: area('uptime'),
   cases: area('cases'),
+  agentBuilder: area('agent_builder'),
+  attackDiscovery: area('attack_discovery'),
+  savedObjects: area('saved_objects'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

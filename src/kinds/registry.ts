@@ -11,6 +11,10 @@ import { maintenanceWindowAdapter } from './maintenance-window.js';
 import { integrationPackageAdapter } from './integration-package.js';
 import { uptimeSettingsAdapter } from './uptime-settings.js';
 import { caseConfigurationAdapter } from './case-configuration.js';
+import { agentToolAdapter } from './agent-tool.js';
+import { agentAdapter } from './agent.js';
+import { attackDiscoveryScheduleAdapter } from './attack-discovery-schedule.js';
+import { savedObjectAdapter } from './saved-object.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -25,6 +29,10 @@ export const ADAPTERS: KindAdapter[] = [
   integrationPackageAdapter,
   uptimeSettingsAdapter,
   caseConfigurationAdapter,
+  agentToolAdapter,
+  agentAdapter,
+  attackDiscoveryScheduleAdapter,
+  savedObjectAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

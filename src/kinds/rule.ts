@@ -160,7 +160,7 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  referenceKinds: ['Connector', 'HostQuerySavedQuery'],
+  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
 
@@ -181,6 +181,8 @@ export const ruleAdapter: KindAdapter = {
       const id = a?.params?.saved_query_id;
       if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
     });
+    // A data view is an index-pattern saved object of that id: the rule is written after it.
+    if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'] });
     return refs;
   },
 

@@ -122,6 +122,20 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
   const tier = { key: 'tier', label: 'Analyst tier', type: 'text', required: false, defaultValue: 'T1' };
   const none = { id: 'none', name: 'none', type: '.none', fields: null };
   await ok(call(emu, 'POST', `${p}/api/cases/configure`, { owner: 'securitySolution', closure_type: 'close-by-pushing', connector: none, customFields: [tier] }), 'case configuration');
+  await seedAiAndSavedObjects(emu, p);
+}
+
+/** Agent builder, attack discovery and saved objects (issue 14), through their own routes. */
+async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<void> {
+  const byHost = { query: 'FROM logs-* | WHERE host.name == ?host | LIMIT 20', params: { host: { type: 'string', description: 'Host name' } } };
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/tools`, { id: 'soc.by_host', type: 'qlang', description: 'Events of a host', tags: ['soc'], configuration: byHost }), 'qlang tool');
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/tools`, { id: 'soc.runbooks', type: 'index_search', configuration: { pattern: 'runbooks', row_limit: 3 } }), 'index_search tool');
+  const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }] };
+  await ok(call(emu, 'POST', `${p}/api/agent_builder/agents`, { id: 'soc-triage', name: 'Triage', description: 'Triage help', labels: ['soc'], configuration: triage }), 'agent');
+  const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
+  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' } }] }), 'schedule');
+  await ok(call(emu, 'POST', `${p}/api/saved_objects/index-pattern/soc-web`, { attributes: { title: 'logs-web-*', timeFieldName: '@timestamp' } }), 'data view');
+  await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
 
 
@@ -377,6 +391,10 @@ describe('export reads with list endpoints only', () => {
       '/api/fleet/epm/packages',
       '/api/uptime/settings',
       '/api/cases/configure',
+      '/api/agent_builder/tools',
+      '/api/agent_builder/agents',
+      '/api/attack_discovery/schedules/_find',
+      '/api/saved_objects/_find',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

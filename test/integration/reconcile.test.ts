@@ -31,7 +31,13 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
   });
   after(() => emu.stop());
 
+  // The plan of the empty server: which rules wait for which connectors.
+  let firstPlan: { changes: Array<{ id: string; kind: string; action: string; wave: number; depends_on: string[] }> };
+
   it('apply creates everything, then plan --detailed-exitcode exits 0 with nothing to change', async () => {
+    const initial = await cli(['plan', EXAMPLES, '--url', emu.url, '--json']);
+    assert.equal(initial.code, 0, initial.err);
+    firstPlan = JSON.parse(initial.out);
     const applied = await cli(['apply', EXAMPLES, '--url', emu.url]);
     assert.equal(applied.code, 0, applied.out + applied.err);
     assert.match(applied.out, /Apply: \d+ done, 0 failed, 0 skipped\./);
@@ -51,7 +57,14 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     const isPackCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/hostquery/packs';
     const isSavedQueryCreate = (r: LoggedRequest) => r.method === 'POST' && r.path === '/api/hostquery/saved_queries';
     assert.ok(firstIndex(isConnectorCreate) >= 0 && firstIndex(isRuleCreate) >= 0);
-    assert.ok(lastIndex(isConnectorCreate) < firstIndex(isRuleCreate), 'every connector before any rule');
+    // Rules that name no connector may go first; those that do come after every connector they name.
+    const ruleCreates = firstPlan.changes.filter((c) => c.kind === 'Rule' && c.action === 'create');
+    const connectorsNamed = new Set(ruleCreates.flatMap((c) => c.depends_on.filter((d) => d.startsWith('Connector/')).map((d) => d.split('/')[2])));
+    assert.ok(connectorsNamed.size > 0, 'the examples have rules that notify through connectors');
+    const independentRules = ruleCreates.filter((c) => !c.depends_on.some((d) => d.startsWith('Connector/'))).length;
+    const ruleCreateIndexes = log.flatMap((r, i) => (isRuleCreate(r) ? [i] : []));
+    const lastNamedConnector = lastIndex((r) => isConnectorCreate(r) && connectorsNamed.has(decodeURIComponent(r.path.split('/').pop()!)));
+    assert.ok(lastNamedConnector < ruleCreateIndexes[independentRules], 'every connector a rule names before the rules that name connectors');
     assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackagePolicyCreate), 'agent policies before package policies');
     assert.ok(lastIndex(isAgentPolicyCreate) < firstIndex(isPackCreate), 'agent policies before packs');
     assert.ok(lastIndex(isSavedQueryCreate) < firstIndex(isPackCreate), 'saved queries before the pack that names one');
@@ -86,6 +99,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/hostquery/packs': 1,
       '/api/hostquery/saved_queries': 1,
       '/api/maintenance_window/_find': 1,
+      '/api/agent_builder/tools': 1,
+      '/api/agent_builder/agents': 1,
+      '/api/attack_discovery/schedules/_find': 1,
+      '/api/saved_objects/_find': 1,
     });
   });
 

@@ -81,6 +81,14 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   IntegrationPackage: (doc) => doc.setIn(['spec', 'keep_policies_up_to_date'], doc.getIn(['spec', 'keep_policies_up_to_date']) !== true),
   UptimeSettings: (doc) => doc.setIn(['spec', 'certAgeThreshold'], 400),
   CaseConfiguration: (doc) => doc.setIn(['spec', 'closure_type'], doc.getIn(['spec', 'closure_type']) === 'close-by-user' ? 'close-by-pushing' : 'close-by-user'),
+  AgentTool: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  Agent: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  // Both the full PUT and the disable operation.
+  AttackDiscoverySchedule: (doc) => {
+    doc.setIn(['spec', 'params', 'size'], 42);
+    doc.setIn(['spec', 'enabled'], false);
+  },
+  SavedObject: (doc) => doc.setIn(['spec', 'attributes', 'description'], 'changed'),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

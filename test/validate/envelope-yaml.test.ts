@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkFixture, expectErrors, shown, svcform, type FixtureCase } from './harness.js';
 import { knownKinds } from '../../src/kinds/registry.js';
 
+// Every registered kind, in registry order (the messages list them so).
 const KINDS = knownKinds().join(', ');
 
 /** Mistakes in the envelope every kind shares. */

@@ -9,6 +9,12 @@ import { rulesArea } from './rules/index.js';
 import { fleetArea } from './fleet/index.js';
 import { statusArea } from './status.js';
 import { casesArea } from './cases/index.js';
+import { agentBuilderArea } from './agent-builder/index.js';
+import { attackDiscoveryArea } from './attack-discovery.js';
+import { savedObjectsArea } from './saved-objects.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
-export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea];
+export const AREAS: EmulatorArea[] = [
+  spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
+  agentBuilderArea, attackDiscoveryArea, savedObjectsArea,
+];

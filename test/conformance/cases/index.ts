@@ -10,10 +10,16 @@ import { maintenanceWindow } from './maintenance-window.js';
 import { integrationPackage } from './integration-package.js';
 import { uptimeSettings } from './uptime-settings.js';
 import { caseConfiguration } from './case-configuration.js';
+import { agentTool, agent } from './agent-builder.js';
+import { attackDiscoverySchedule } from './attack-discovery-schedule.js';
+import { savedObject } from './saved-object.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
 /** Every case, by kind. A new kind adds its file beside this one and its line here. */
 export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
-  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow, integrationPackage, uptimeSettings, caseConfiguration].map((c) => [c.kind, c]),
+  [
+    connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
+    integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject,
+  ].map((c) => [c.kind, c]),
 );
