@@ -44,6 +44,8 @@ export interface CompiledQuery {
   language: QueryLanguageName;
   /** Every field the query names, in the order they appear (duplicates kept: each has its place). */
   fields: FieldUse[];
+  /** The index patterns the query itself names (qlang's FROM); undefined when the caller chooses them. */
+  indices?: string[];
   /** Evaluates the query offline over events given in any order. */
   run(events: EventDoc[], options?: RunOptions): QueryMatch[];
 }

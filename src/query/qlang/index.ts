@@ -18,6 +18,6 @@ export const language: QueryLanguage = {
     }
     const { problem, fields } = checkQuery(tree);
     if (problem) return { ok: false, problem };
-    return { ok: true, query: { language: 'qlang', fields, run: (events) => runQuery(tree, events) } };
+    return { ok: true, query: { language: 'qlang', fields, indices: tree.source.command === 'from' ? tree.source.indices.map((i) => i.name) : [], run: (events) => runQuery(tree, events) } };
   },
 };
