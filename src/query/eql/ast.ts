@@ -64,7 +64,8 @@ export interface TimeSpan {
 
 export interface Pipe {
   name: string;
-  args: Array<{ value: number; offset: number }>;
+  /** Parsed as expressions, so that a wrong argument is reported by the checker, not as a syntax error. */
+  args: Expr[];
   offset: number;
 }
 

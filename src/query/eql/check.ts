@@ -84,7 +84,7 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         if (!Object.prototype.hasOwnProperty.call(TIME_UNITS, query.maxspan.unit)) report(query.maxspan.offset, query.maxspan.unit === '' ? 'maxspan needs a time unit (ms, s, m, h or d)' : `unknown time unit "${query.maxspan.unit}" (ms, s, m, h or d)`);
         else if (query.maxspan.amount <= 0) report(query.maxspan.offset, 'maxspan must be positive');
       }
-      const stepCount = query.steps.reduce((n, s) => n + (s.runs?.value ?? 1), 0);
+      const stepCount = query.steps.reduce((n, s) => n + Math.max(1, s.runs?.value ?? 1), 0);
       if (stepCount < 2) report(query.offset, 'a sequence needs at least 2 steps');
       if (query.steps.every((s) => s.missing)) report(query.offset, 'a sequence needs at least one step that is not a missing event');
     } else if (query.steps.length < 2) report(query.offset, 'a sample needs at least 2 steps');
@@ -92,7 +92,10 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
   for (const pipe of query.pipes) {
     if (pipe.name !== 'head' && pipe.name !== 'tail') report(pipe.offset, `unknown pipe "${pipe.name}" (head or tail)`);
     else if (pipe.args.length !== 1) report(pipe.offset, `"${pipe.name}" takes one number`);
-    else if (pipe.args[0]!.value <= 0) report(pipe.args[0]!.offset, `"${pipe.name}" needs a positive number`);
+    else {
+      const arg = pipe.args[0]!;
+      if (arg.type !== 'literal' || typeof arg.value !== 'number' || !Number.isInteger(arg.value) || arg.value <= 0) report(arg.offset, `"${pipe.name}" takes a positive whole number`);
+    }
   }
   problems.sort((a, b) => a.offset - b.offset);
   return { problem: problems[0], fields: fields.sort((a, b) => a.offset - b.offset) };

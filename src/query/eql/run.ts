@@ -151,7 +151,7 @@ function runSample(steps: Step[], timed: Timed[]): QueryMatch[] {
 function applyPipes(matches: QueryMatch[], pipes: Pipe[]): QueryMatch[] {
   let out = matches;
   for (const pipe of pipes) {
-    const n = pipe.args[0]!.value;
+    const n = (pipe.args[0] as { value: number }).value;
     out = pipe.name === 'head' ? out.slice(0, n) : out.slice(Math.max(0, out.length - n));
   }
   return out;

@@ -1,7 +1,7 @@
 import { fieldValues } from '../../../query/event-fields.js';
 import { isQueryLanguage, loadLanguage } from '../../../query/languages.js';
 import { timeOf } from '../../../query/text-match.js';
-import type { CompiledQuery, EventDoc, QueryLanguageName, QueryMatch } from '../../../query/types.js';
+import type { CompiledQuery, EventDoc, QueryLanguage, QueryLanguageName, QueryMatch } from '../../../query/types.js';
 import type { StoredDocument } from '../../documents.js';
 import { alertId, previewIndexName, type PreviewAlert } from './preview-alerts.js';
 import type { Invocation } from './preview-window.js';
@@ -33,6 +33,8 @@ export interface PreviewInput {
   runs: Invocation[];
   /** The documents of these index patterns (undefined: the rule's own). */
   documents(indexPatterns?: string[]): StoredDocument[];
+  /** How a language is loaded (tests replace it); default `loadLanguage`. */
+  load?: (name: QueryLanguageName) => Promise<QueryLanguage>;
 }
 
 const MAX_SIGNALS_WARNING = 'This rule reached the maximum alert limit for the rule execution. Some alerts were not created.';
@@ -52,14 +54,14 @@ const MATCH_ALL = /^\s*(\*(:\*)?)?\s*$/;
 
 type Compiled = { ok: true; query: CompiledQuery | 'all' } | { ok: false; error: string };
 
-async function compile(rule: Record<string, any>): Promise<Compiled> {
+async function compile(rule: Record<string, any>, load: (name: QueryLanguageName) => Promise<QueryLanguage>): Promise<Compiled> {
   const name = ruleLanguage(rule);
   const text = typeof rule.query === 'string' ? rule.query : '';
   if (rule.type !== 'eql' && rule.type !== 'qlang' && MATCH_ALL.test(text)) return { ok: true, query: 'all' };
   if (!isQueryLanguage(name)) return { ok: false, error: `unknown query language "${name}"` };
   let language;
   try {
-    language = await loadLanguage(name as QueryLanguageName);
+    language = await load(name as QueryLanguageName);
   } catch (err) {
     // Only a language module missing from this build is a preview error; anything else is a bug.
     if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
@@ -84,7 +86,7 @@ export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLo
   if (!RUNNABLE.has(rule.type)) return fail(`the emulator does not run ${rule.type} rules in previews`);
   if (rule.data_view_id !== undefined && rule.index === undefined) return fail(`the emulator holds no data views: data view "${rule.data_view_id}" cannot be searched; give the rule index patterns`);
   if (rule.type === 'saved_query' && typeof rule.query !== 'string') return fail(`the emulator holds no saved queries: "${rule.saved_id}" cannot be read`);
-  const compiled = await compile(rule);
+  const compiled = await compile(rule, input.load ?? loadLanguage);
   if (!compiled.ok) return fail(compiled.error);
 
   const tsField = timestampField(rule);
