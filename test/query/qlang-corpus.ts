@@ -79,4 +79,5 @@ export const QLANG_BROKEN: Array<{ query: string; offset: number; message: strin
   { query: 'FROM logs-* | EVAL x = (1 + 2', offset: 29, message: 'expected ")"' },
   { query: 'FROM logs-* | RENAME a AS', offset: 25, message: 'expected' },
   { query: 'FROM logs-* | WHERE a IN (1, 2', offset: 30, message: 'expected ")"' },
+  { query: 'FROM logs-* | SORT @timestamp | KEEP _id', offset: 37, message: '_id is a metadata field: name it in FROM … METADATA _id' },
 ];

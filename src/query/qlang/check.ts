@@ -20,7 +20,9 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
   const visit = (e: Expr, inAggregation: 'allowed' | 'inside' | 'forbidden'): void => {
     switch (e.type) {
       case 'field':
-        if (!created.has(e.name)) fields.push({ name: e.name, offset: e.offset });
+        if (created.has(e.name)) return;
+        if (METADATA_FIELDS.has(e.name)) report(e.offset, `${e.name} is a metadata field: name it in FROM … METADATA ${e.name}`, e.name.length);
+        else fields.push({ name: e.name, offset: e.offset });
         return;
       case 'star':
         report(e.offset, '"*" is only allowed in COUNT(*)');
@@ -93,7 +95,11 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         break;
       case 'keep':
       case 'drop':
-        for (const p of c.patterns) if (!p.name.includes('*') && !created.has(p.name)) fields.push({ name: p.name, offset: p.offset });
+        for (const p of c.patterns) {
+          if (p.name.includes('*') || created.has(p.name)) continue;
+          if (METADATA_FIELDS.has(p.name)) report(p.offset, `${p.name} is a metadata field: name it in FROM … METADATA ${p.name}`, p.name.length);
+          else fields.push({ name: p.name, offset: p.offset });
+        }
         break;
       case 'rename':
         for (const r of c.renames) {
