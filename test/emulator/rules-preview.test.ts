@@ -165,6 +165,19 @@ describe('emulator: POST /api/detection_engine/rules/preview', () => {
       assert.equal(hits.hits[0]._source['source.ip'], '10.0.0.1');
     });
 
+    it('deduplicates non-aggregating qlang rows across runs by the event _id, even without METADATA (docs "ES|QL rules", alert deduplication: injected since 9.4); aggregating rows never', async () => {
+      // Runs at 11:00 and 12:00 with from now-65m: the event at 10:58 is in both windows.
+      await load('logs-dup', [{ _id: 'dup', '@timestamp': '2024-05-01T10:58:00Z', process: { name: 'x' } }]);
+      const preview = async (query: string) => {
+        const res = await api('POST', PREVIEW, rule({ type: 'qlang', language: 'qlang', query, interval: '1h', from: 'now-65m', invocation_count: 2, timeframe_end: END }));
+        return (await alertsOf(res.body.previewId)).total.value;
+      };
+      assert.equal(await preview('FROM logs-dup | WHERE process.name == "x"'), 1);
+      assert.equal(await preview('FROM logs-dup METADATA _id | WHERE process.name == "x"'), 1);
+      assert.equal(await preview('FROM logs-dup METADATA _id | WHERE process.name == "x" | DROP _id'), 2);
+      assert.equal(await preview('FROM logs-dup | STATS c = COUNT(*) BY process.name'), 2);
+    });
+
     it('logs a malformed query as the run\'s error and stops', async () => {
       const res = await api('POST', PREVIEW, rule({ type: 'eql', language: 'eql', query: 'process where (a == 1', invocation_count: 3, timeframe_end: END }));
       assert.equal(res.status, 200);

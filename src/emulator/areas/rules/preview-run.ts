@@ -104,7 +104,7 @@ export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLo
     const log: PreviewLog = { errors: [], warnings: [], startedAt: new Date(run.startedAt).toISOString(), duration: 0 };
     try {
       const matches = compiled.query === 'all' ? inWindow.map((event) => ({ events: [event] })) : compiled.query.run(inWindow, { timestampField: tsField });
-      const raised = rule.type === 'threshold' ? thresholdMatches(rule, matches, tsField, history) : keyed(matches, rule.type, byEvent, runIndex);
+      const raised = rule.type === 'threshold' ? thresholdMatches(rule, matches, tsField, history) : keyed(matches, rule, byEvent, runIndex);
       const fresh = raised.filter((r) => !alerted.has(r.key));
       if (fresh.length > maxSignals) log.warnings.push(MAX_SIGNALS_WARNING);
       for (const r of fresh.slice(0, maxSignals)) {
@@ -128,12 +128,21 @@ export interface Raised {
   threshold?: Record<string, unknown>;
 }
 
-function keyed(matches: QueryMatch[], type: string, byEvent: Map<EventDoc, StoredDocument>, runIndex: number): Raised[] {
+/** A qlang query that aggregates (has a STATS command): its rows are groups, not events. */
+const AGGREGATES = /\|\s*stats\b/i;
+
+function keyed(matches: QueryMatch[], rule: Record<string, any>, byEvent: Map<EventDoc, StoredDocument>, runIndex: number): Raised[] {
   return matches.map((match, i) => {
     const ids = match.events.map((e) => byEvent.get(e)?._id ?? '?');
-    // An aggregating qlang row is a new alert at each run; a row of one event is that event's alert.
-    const key = type === 'qlang' && match.events.length !== 1 ? `row:${runIndex}:${i}` : ids.join('|');
-    return { key, match };
+    if (rule.type !== 'qlang') return { key: ids.join('|'), match };
+    // qlang rows are the same alert in a later run only through the source event's `_id`: 9.4
+    // injects METADATA _id into non-aggregating queries, so their rows dedupe unless the query
+    // removed `_id` (DROP, RENAME, KEEP without it); aggregating rows are new alerts at each run
+    // (the security docs, "ES|QL rules": alert deduplication).
+    const explicitMetadata = /\bmetadata\b[^|]*\b_id\b/i.test(rule.query);
+    const eventId = explicitMetadata ? (typeof match.row?._id === 'string' ? match.row._id : undefined) : ids[0];
+    const dedupes = !AGGREGATES.test(rule.query) && match.events.length === 1 && eventId !== undefined;
+    return { key: dedupes ? `id:${eventId}` : `row:${runIndex}:${i}`, match };
   });
 }
 
