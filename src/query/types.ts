@@ -29,6 +29,10 @@ export type EventDoc = Record<string, unknown>;
 export interface RunOptions {
   /** The field that orders events for sequences and time windows. Default `@timestamp`. */
   timestampField?: string;
+  /** eql: the field that holds an event's category (a rule's `event_category_override`). Default `event.category`. */
+  eventCategoryField?: string;
+  /** eql: the field that orders events of equal timestamp (a rule's `tiebreaker_field`). */
+  tiebreakerField?: string;
 }
 
 /**

@@ -124,6 +124,14 @@ describe('emulator: POST /api/detection_engine/rules/preview', () => {
       assert.equal(typeof hits.hits[0]._source['kibana.alert.group.id'], 'string');
     });
 
+    it('reads eql categories from event_category_override (EqlOptionalFields in rule_schemas.gen.ts)', async () => {
+      await load('logs-kind', [{ _id: 'k', '@timestamp': '2024-05-01T11:58:00Z', kind: 'process', event: { category: 'file' } }]);
+      const res = await api('POST', PREVIEW, rule({
+        type: 'eql', language: 'eql', query: 'process where true', index: ['logs-kind'], event_category_override: 'kind', invocation_count: 1, timeframe_end: END,
+      }));
+      assert.equal((await alertsOf(res.body.previewId)).total.value, 1);
+    });
+
     it('groups threshold rules by threshold.field with count and cardinality (rule_types/threshold)', async () => {
       await load('logs-auth', [
         { '@timestamp': '2024-05-01T11:55:00Z', host: { name: 'h1' }, user: { name: 'u1' } },

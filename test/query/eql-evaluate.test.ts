@@ -137,6 +137,21 @@ describe('eql evaluation: sequences', () => {
     assert.deepEqual(ids(run(q, events)), [['a2', 'b2']]);
   });
 
+  it('reads the category from the field the options name, and breaks time ties by the tiebreaker field', () => {
+    // Both events at t=1: by input order a2 comes first; by tiebreaker seq, a1 (seq 1) does.
+    const events = [
+      { id: 'a2', t: 1, seq: 2, kind: 'process' },
+      { id: 'a1', t: 1, seq: 1, kind: 'process' },
+      { id: 'b', t: 2, seq: 3, kind: 'network' },
+    ];
+    const q = 'sequence [process where true] [network where true]';
+    const parsed = language.parse(q);
+    assert.ok(parsed.ok);
+    if (!parsed.ok) return;
+    assert.deepEqual(ids(parsed.query.run(events, { timestampField: 't', eventCategoryField: 'kind' })), [['a1', 'b']]);
+    assert.deepEqual(ids(parsed.query.run(events, { timestampField: 't', eventCategoryField: 'kind', tiebreakerField: 'seq' })), [['a2', 'b']]);
+  });
+
   it('orders by the timestamp field given in the options', () => {
     const events = [
       { id: 'b', t: 2, event: { category: 'network' } },

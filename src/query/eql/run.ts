@@ -20,18 +20,21 @@ import { evaluate, holds } from './evaluate.js';
  * neighbouring steps (before the first or after the last: within maxspan).
  */
 
-const EVENT_CATEGORY_FIELD = 'event.category';
-
 interface Timed {
   doc: EventDoc;
   time: number | undefined;
   order: number;
 }
 
-function matchesEvent(query: EventQuery, doc: EventDoc): boolean {
-  const category = query.category.name;
-  if (category.toLowerCase() !== 'any' && !fieldValues(doc, EVENT_CATEGORY_FIELD).some((v) => v === category)) return false;
-  return holds(query.condition, doc);
+/** Whether an event matches an event query (its category, then its condition). */
+type Matcher = (query: EventQuery, doc: EventDoc) => boolean;
+
+function eventMatcher(categoryField: string): Matcher {
+  return (query, doc) => {
+    const category = query.category.name;
+    if (category.toLowerCase() !== 'any' && !fieldValues(doc, categoryField).some((v) => v === category)) return false;
+    return holds(query.condition, doc);
+  };
 }
 
 /** The join key of an event for a step, or undefined when a key is null. */
@@ -41,21 +44,28 @@ function joinKey(keys: Expr[], doc: EventDoc): string | undefined {
   return JSON.stringify(values);
 }
 
-function sortedByTime(events: EventDoc[], timestampField: string): Timed[] {
-  const timed = events.map((doc, order) => ({ doc, order, time: timeOf(fieldValues(doc, timestampField)[0]) }));
-  return timed.sort((a, b) => (a.time ?? Infinity) - (b.time ?? Infinity) || a.order - b.order);
+/** Events by time, then by the tiebreaker field's value (numbers, else strings), then input order. */
+function sortedByTime(events: EventDoc[], timestampField: string, tiebreakerField: string | undefined): Timed[] {
+  const timed = events.map((doc, order) => ({ doc, order, time: timeOf(fieldValues(doc, timestampField)[0]), tie: tiebreakerField ? fieldValues(doc, tiebreakerField)[0] : undefined }));
+  const tieOrder = (a: unknown, b: unknown): number => {
+    if (a === undefined || b === undefined) return a === undefined ? (b === undefined ? 0 : 1) : -1;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  };
+  return timed.sort((a, b) => (a.time ?? Infinity) - (b.time ?? Infinity) || tieOrder(a.tie, b.tie) || a.order - b.order);
 }
 
 export function runQuery(query: Query, events: EventDoc[], options: RunOptions = {}): QueryMatch[] {
-  const timed = sortedByTime(events, options.timestampField ?? '@timestamp');
+  const matchesEvent = eventMatcher(options.eventCategoryField ?? 'event.category');
+  const timed = sortedByTime(events, options.timestampField ?? '@timestamp', options.tiebreakerField);
   let matches: QueryMatch[];
   if (query.kind === 'event') matches = timed.filter((t) => matchesEvent(query, t.doc)).map((t) => ({ events: [t.doc] }));
   else {
     const expand = (step: Step): Step[] => Array<Step>(step.runs?.value ?? 1).fill({ ...step, by: [...query.by, ...step.by] });
     const steps = query.steps.flatMap(expand);
     matches = query.kind === 'sequence'
-      ? runSequence(steps, query.until ? { ...query.until, by: [...query.by, ...query.until.by] } : null, query.maxspan ? query.maxspan.amount * TIME_UNITS[query.maxspan.unit]! : null, timed)
-      : runSample(steps, timed);
+      ? runSequence(matchesEvent, steps, query.until ? { ...query.until, by: [...query.by, ...query.until.by] } : null, query.maxspan ? query.maxspan.amount * TIME_UNITS[query.maxspan.unit]! : null, timed)
+      : runSample(matchesEvent, steps, timed);
   }
   return applyPipes(matches, query.pipes);
 }
@@ -64,7 +74,7 @@ interface Partial {
   events: Timed[];
 }
 
-function runSequence(steps: Step[], until: Step | null, maxspan: number | null, timed: Timed[]): QueryMatch[] {
+function runSequence(matchesEvent: Matcher, steps: Step[], until: Step | null, maxspan: number | null, timed: Timed[]): QueryMatch[] {
   const positive = steps.filter((s) => !s.missing);
   const ordered = timed.filter((t) => t.time !== undefined);
   /** Per join key, the partial sequence that has completed each stage. */
@@ -95,12 +105,12 @@ function runSequence(steps: Step[], until: Step | null, maxspan: number | null, 
       else slots[i] = extended;
     }
   }
-  const kept = done.filter((sequence) => noMissingEvent(steps, sequence, maxspan, ordered));
+  const kept = done.filter((sequence) => noMissingEvent(matchesEvent, steps, sequence, maxspan, ordered));
   kept.sort((a, b) => a[0]!.time! - b[0]!.time! || a[0]!.order - b[0]!.order);
   return kept.map((sequence) => ({ events: sequence.map((t) => t.doc) }));
 }
 
-function noMissingEvent(steps: Step[], sequence: Timed[], maxspan: number | null, events: Timed[]): boolean {
+function noMissingEvent(matchesEvent: Matcher, steps: Step[], sequence: Timed[], maxspan: number | null, events: Timed[]): boolean {
   let positiveIndex = 0;
   for (const step of steps) {
     if (!step.missing) {
@@ -129,7 +139,7 @@ function sequenceKey(steps: Step[], sequence: Timed[]): string | undefined {
 }
 
 /** Per join key, the first events (by time) that match each step, one distinct event per step. */
-function runSample(steps: Step[], timed: Timed[]): QueryMatch[] {
+function runSample(matchesEvent: Matcher, steps: Step[], timed: Timed[]): QueryMatch[] {
   const groups = new Map<string, Array<Timed | undefined>>();
   for (const event of timed) {
     for (let i = 0; i < steps.length; i++) {

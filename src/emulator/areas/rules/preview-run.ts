@@ -1,7 +1,7 @@
 import { fieldValues } from '../../../query/event-fields.js';
 import { isQueryLanguage, loadLanguage } from '../../../query/languages.js';
 import { timeOf } from '../../../query/text-match.js';
-import type { CompiledQuery, EventDoc, QueryLanguage, QueryLanguageName, QueryMatch } from '../../../query/types.js';
+import type { CompiledQuery, EventDoc, QueryLanguage, QueryLanguageName, QueryMatch, RunOptions } from '../../../query/types.js';
 import type { StoredDocument } from '../../documents.js';
 import { alertId, previewIndexName, type PreviewAlert } from './preview-alerts.js';
 import type { Invocation } from './preview-window.js';
@@ -72,6 +72,14 @@ async function compile(rule: Record<string, any>, load: (name: QueryLanguageName
   return { ok: true, query: parsed.query };
 }
 
+/** A rule's own event category and tiebreaker fields (eql `event_category_override`, `tiebreaker_field`). */
+function runOptions(rule: Record<string, any>, timestampField: string): RunOptions {
+  const options: RunOptions = { timestampField };
+  if (typeof rule.event_category_override === 'string' && rule.event_category_override !== '') options.eventCategoryField = rule.event_category_override;
+  if (typeof rule.tiebreaker_field === 'string' && rule.tiebreaker_field !== '') options.tiebreakerField = rule.tiebreaker_field;
+  return options;
+}
+
 function timestampField(rule: Record<string, any>): string {
   if (typeof rule.timestamp_override === 'string' && rule.timestamp_override !== '') return rule.timestamp_override;
   if (rule.type === 'eql' && typeof rule.timestamp_field === 'string' && rule.timestamp_field !== '') return rule.timestamp_field;
@@ -103,7 +111,7 @@ export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLo
     const inWindow = documents.filter((d) => d.time !== undefined && d.time >= run.from && d.time <= run.to).map((d) => d.event);
     const log: PreviewLog = { errors: [], warnings: [], startedAt: new Date(run.startedAt).toISOString(), duration: 0 };
     try {
-      const matches = compiled.query === 'all' ? inWindow.map((event) => ({ events: [event] })) : compiled.query.run(inWindow, { timestampField: tsField });
+      const matches = compiled.query === 'all' ? inWindow.map((event) => ({ events: [event] })) : compiled.query.run(inWindow, runOptions(rule, tsField));
       const raised = rule.type === 'threshold' ? thresholdMatches(rule, matches, tsField, history) : keyed(matches, rule, byEvent, runIndex);
       const fresh = raised.filter((r) => !alerted.has(r.key));
       if (fresh.length > maxSignals) log.warnings.push(MAX_SIGNALS_WARNING);
