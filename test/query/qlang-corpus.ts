@@ -57,6 +57,8 @@ export const QLANG_QUERIES: string[] = [
   'FROM logs-* | STATS c = COUNT(*) BY day = DATE_TRUNC(1 day, @timestamp)',
   'FROM logs-* | STATS c = COUNT(*) + 1, ratio = SUM(a) / COUNT(*) BY host.name',
   'FROM logs-* | WHERE TO_LOWER(process.name) LIKE ("*cmd*", "*powershell*")',
+  'FROM logs-* | STATS failures = COUNT(*) WHERE event.outcome == "failure", total = COUNT(*) BY user.name',
+  'from logs-endpoint.events.process-* metadata _id, _version, _index\n| where host.os.type == "windows" and process.name is not null\n| eval Esql.name_lower = to_lower(process.name)\n| stats Esql.count = count(*), Esql.hosts = count_distinct(host.id) by Esql.name_lower\n| where Esql.count <= 3\n| keep Esql.*',
 ];
 
 /** Broken queries, each with where it breaks (offset into the query) and the start of the message. */

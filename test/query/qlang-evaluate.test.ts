@@ -45,6 +45,12 @@ describe('qlang evaluation', () => {
     ]);
   });
 
+  it('an aggregation\'s own WHERE limits the rows it counts (alice: 2 failures of 3 logins)', () => {
+    assert.deepEqual(rows('FROM l | WHERE user.name == "alice" | STATS failures = COUNT(*) WHERE event.outcome == "failure", total = COUNT(*) BY user.name', LOGINS), [
+      { failures: 2, total: 3, 'user.name': 'alice' },
+    ]);
+  });
+
   it('STATS without BY answers one row, even over no rows', () => {
     assert.deepEqual(rows('FROM l | WHERE user.name == "nobody" | STATS c = COUNT(*)', LOGINS), [{ c: 0 }]);
   });

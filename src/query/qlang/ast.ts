@@ -46,6 +46,8 @@ export type Expr =
 export interface Assignment {
   name: FieldRef | null;
   value: Expr;
+  /** STATS only: the rows this aggregation counts (`COUNT(*) WHERE cond`). */
+  filter?: Expr;
 }
 
 export interface NamePattern {

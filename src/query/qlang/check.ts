@@ -89,7 +89,10 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         break;
       case 'stats':
         if (c.aggregates.length === 0 && c.by.length === 0) report(c.offset, 'STATS needs at least one aggregation or BY grouping');
-        for (const f of c.aggregates) visit(f.value, 'allowed');
+        for (const f of c.aggregates) {
+          visit(f.value, 'allowed');
+          if (f.filter) visit(f.filter, 'forbidden');
+        }
         for (const f of c.by) visit(f.value, 'forbidden');
         for (const f of [...c.aggregates, ...c.by]) created.add(columnName(f));
         break;

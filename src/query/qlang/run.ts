@@ -161,7 +161,10 @@ function stats(aggregates: Assignment[], by: Assignment[], rows: Rowed[]): Rowed
     const row: Row = {};
     const keyRow: Row = Object.fromEntries(by.map((b, i) => [columnName(b), g.keys[i]]));
     const groupRows = g.rows.map((r) => r.row);
-    for (const a of aggregates) row[columnName(a)] = evaluate(a.value, { ...(groupRows[0] ?? {}), ...keyRow }, groupRows);
+    for (const a of aggregates) {
+      const counted = a.filter ? groupRows.filter((r) => truth(evaluate(a.filter!, r)) === true) : groupRows;
+      row[columnName(a)] = evaluate(a.value, { ...(groupRows[0] ?? {}), ...keyRow }, counted);
+    }
     Object.assign(row, keyRow);
     return { row, events: g.rows.flatMap((r) => r.events) };
   });
