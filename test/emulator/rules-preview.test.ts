@@ -220,6 +220,18 @@ describe('emulator: POST /api/detection_engine/rules/preview', () => {
       assert.equal((await load('logs-c', [1])).status, 400);
     });
 
+    it('keeps preview alerts per space, in that space\'s preview index (route.ts: `${DEFAULT_PREVIEW_INDEX}-${spaceId}`)', async () => {
+      await api('POST', '/__emulator/spaces', { id: 'soc' });
+      await load('logs-space', [{ '@timestamp': '2024-05-01T11:58:00Z', event: { category: 'process' } }]);
+      const res = await api('POST', `/s/soc${PREVIEW}`, rule({ type: 'eql', language: 'eql', query: 'process where true', index: ['logs-space'], invocation_count: 1, timeframe_end: END }));
+      const soc = await alertsOf(res.body.previewId, 'soc');
+      assert.equal(soc.total.value, 1);
+      assert.equal(soc.hits[0]._index, '.internal.preview.alerts-security.alerts-soc-000001');
+      assert.deepEqual(soc.hits[0]._source['kibana.space_ids'], ['soc']);
+      assert.equal((await alertsOf(res.body.previewId)).total.value, 0);
+      assert.equal((await api('GET', `/__emulator/preview-alerts?previewId=${res.body.previewId}&space=nope`)).status, 404);
+    });
+
     it('reads preview alerts by preview id; an unknown id has none', async () => {
       const hits = await alertsOf('no-such-preview');
       assert.deepEqual(hits, { total: { value: 0, relation: 'eq' }, hits: [] });
