@@ -1,7 +1,7 @@
 import type { FieldUse, QueryProblem } from '../types.js';
 import { isCidr } from '../text-match.js';
 import type { Expr, Query, Step } from './ast.js';
-import { functionSpec } from './functions.js';
+import { functionSpec, REMOVED_FUNCTIONS } from './functions.js';
 
 /**
  * What the grammar accepts but the server refuses: unknown functions and wrong argument counts,
@@ -29,7 +29,8 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         return;
       case 'call': {
         const spec = functionSpec(e.name);
-        if (!spec) report(e.offset, `unknown function "${e.name}"`, e.name.length);
+        const instead = Object.hasOwn(REMOVED_FUNCTIONS, e.name.toLowerCase()) ? `: ${REMOVED_FUNCTIONS[e.name.toLowerCase()]}` : '';
+        if (!spec) report(e.offset, `unknown function "${e.name}"${instead}`, e.name.length);
         else if (e.insensitive && !spec.insensitive) report(e.offset, `function "${e.name}" has no case-insensitive (~) form`, e.name.length);
         else if (e.args.length < spec.min || e.args.length > spec.max) report(e.offset, `function "${e.name}" takes ${arity(spec.min, spec.max)}, found ${e.args.length}`, e.name.length);
         else if (e.name.toLowerCase() === 'cidrmatch') {

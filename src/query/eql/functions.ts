@@ -1,10 +1,13 @@
-import { inCidr, wildcardRegex } from '../text-match.js';
+import { inCidr } from '../text-match.js';
 
 /**
- * The functions eql knows (the server's EQL function registry: string, math and network
- * functions), with their argument counts, whether a case-insensitive `~` variant exists, and
- * their offline implementation. Arguments arrive evaluated; a null argument gives null, as on the
- * server, except where a function says otherwise.
+ * The functions eql knows: exactly those of the server's registry (x-pack/plugin/eql
+ * EqlFunctionRegistry: between, cidrMatch, concat, endsWith, indexOf, length, startsWith, string,
+ * stringContains, substring, add, divide, modulo, multiply, number, subtract; the old wildcard()
+ * and match() are gone from it), with their argument counts, whether a case-insensitive `~`
+ * variant exists (the registry's CaseInsensitiveScalarFunction ones), and their offline
+ * implementation. Arguments arrive evaluated; a null argument gives null, as on the server,
+ * except where a function says otherwise.
  */
 
 export type Value = unknown;
@@ -151,26 +154,12 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
       return s.slice(norm(start), norm(end));
     },
   },
-  wildcard: {
-    min: 2,
-    max: Infinity,
-    insensitive: true,
-    apply(args, insensitive) {
-      const s = str(args[0]);
-      if (s === null) return null;
-      return args.slice(1).some((p) => typeof p === 'string' && wildcardRegex(p, insensitive).test(s));
-    },
-  },
-  match: {
-    min: 2,
-    max: Infinity,
-    insensitive: true,
-    apply(args, insensitive) {
-      const s = str(args[0]);
-      if (s === null) return null;
-      return args.slice(1).some((p) => typeof p === 'string' && new RegExp(`^(?:${p})$`, insensitive ? 'iu' : 'u').test(s));
-    },
-  },
+};
+
+/** What to write instead of a function the server no longer has. */
+export const REMOVED_FUNCTIONS: Record<string, string> = {
+  wildcard: 'use the ":" or "like" operator',
+  match: 'use the "regex" operator',
 };
 
 /** The function of that name (names are case-insensitive: `startsWith`, `startswith`). */
