@@ -107,5 +107,7 @@ export const EQL_BROKEN: Array<{ query: string; offset: number; message: string 
   { query: 'process where process.name = "a"', offset: 27, message: 'expected' },
   { query: 'where process.name == "a"', offset: 6, message: 'expected "where"' },
   { query: 'process where and', offset: 14, message: 'expected' },
+  { query: 'process where a == 1 AND b == 2', offset: 21, message: 'expected' },
+  { query: 'process where x == """two\nlines"""', offset: 25, message: 'a """ string cannot span lines' },
   { query: 'sequence by host.id [process where true] with runs=0 [file where true]', offset: 51, message: 'runs must be between 1 and 100' },
 ];

@@ -43,6 +43,8 @@ describe('eql evaluation: event queries', () => {
     assert.deepEqual(ids(run('process where process.args[1] == "whoami"', events)), [['e1']]);
     // e5's categories are process and file: it is both.
     assert.deepEqual(ids(run('file where true', events)), [['e5']]);
+    // `any` is a keyword only in lower case: `ANY` is a category name like any other.
+    assert.deepEqual(ids(run('ANY where true', events)), []);
   });
 
   it('evaluates functions, arithmetic, cidrMatch and regex', () => {

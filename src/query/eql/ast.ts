@@ -42,7 +42,8 @@ export type Expr =
 
 export interface EventQuery {
   kind: 'event';
-  category: { name: string; offset: number };
+  /** `any` (the keyword) matches every category; a name or string matches that category. */
+  category: { name: string; any?: boolean; offset: number };
   condition: Expr;
   offset: number;
 }

@@ -32,7 +32,7 @@ type Matcher = (query: EventQuery, doc: EventDoc) => boolean;
 function eventMatcher(categoryField: string): Matcher {
   return (query, doc) => {
     const category = query.category.name;
-    if (category.toLowerCase() !== 'any' && !fieldValues(doc, categoryField).some((v) => v === category)) return false;
+    if (!query.category.any && !fieldValues(doc, categoryField).some((v) => v === category)) return false;
     return holds(query.condition, doc);
   };
 }
