@@ -72,5 +72,5 @@ export interface Pipe {
 
 export type Query =
   | (EventQuery & { pipes: Pipe[] })
-  | { kind: 'sequence'; by: Expr[]; byTwice: number | null; maxspan: TimeSpan | null; steps: Step[]; until: Step | null; pipes: Pipe[]; offset: number }
+  | { kind: 'sequence'; by: Expr[]; /** Where a `by` after `with maxspan` (or a second one) starts. */ misplacedBy: number | null; maxspan: TimeSpan | null; steps: Step[]; until: Step | null; pipes: Pipe[]; offset: number }
   | { kind: 'sample'; by: Expr[]; steps: Step[]; pipes: Pipe[]; offset: number };

@@ -79,7 +79,8 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
     const firstKeys = query.steps[0]!.by.length;
     for (const step of query.steps) visitStep(step, firstKeys);
     if (query.kind === 'sequence') {
-      if (query.byTwice !== null) report(query.byTwice, 'a sequence takes one "by" clause');
+      // EqlBase.g4 `sequence`: joinKeys before sequenceParams; after them they are `disallowed`.
+      if (query.misplacedBy !== null) report(query.misplacedBy, query.maxspan ? 'put the sequence\'s "by" before "with maxspan", not after' : 'a sequence takes one "by" clause');
       if (query.until) visitStep(query.until, firstKeys);
       if (query.maxspan) {
         if (!Object.prototype.hasOwnProperty.call(TIME_UNITS, query.maxspan.unit)) report(query.maxspan.offset, query.maxspan.unit === '' ? 'maxspan needs a time unit (ms, s, m, h or d)' : `unknown time unit "${query.maxspan.unit}" (ms, s, m, h or d)`);
