@@ -13,6 +13,8 @@ export const REAL_ROUTES = {
   'saved-query-update': 'PUT /api/hostquery/saved_queries/{id}',
   /** Rule create/update: `query` required for threshold, threat_match and new_terms rules too (service-api.md leaves it optional). */
   'rules.query-required': 'POST|PUT /api/detection_engine/rules',
+  /** Rule preview: the parameters are `invocationCount`/`timeframeEnd` (OAS RulePreviewParams); service-api.md names them `invocation_count`/`timeframe_end`. */
+  'rules.preview-params': 'POST /api/detection_engine/rules/preview',
 } as const;
 
 export type RealRoute = keyof typeof REAL_ROUTES;

@@ -1,3 +1,5 @@
+import { handleDocumentsControl } from './documents.js';
+import { previewAlertsControl } from './areas/rules/preview-alerts.js';
 import { isRealRoute, REAL_ROUTES, type EmulatorContext, type License } from './context.js';
 import type { Faults, FaultRule } from './faults.js';
 import type { RequestLog } from './requestlog.js';
@@ -99,6 +101,12 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
       return { body: { faults: [] } };
     case 'GET /state':
       return { body: deps.store.data };
+    case 'GET /documents':
+    case 'POST /documents':
+    case 'DELETE /documents':
+      return handleDocumentsControl(method, url, body, deps.store);
+    case 'GET /preview-alerts':
+      return previewAlertsControl(url, deps.context);
     default:
       return { status: 404, body: { error: `no control route ${key}` } };
   }

@@ -29,6 +29,10 @@ export type EventDoc = Record<string, unknown>;
 export interface RunOptions {
   /** The field that orders events for sequences and time windows. Default `@timestamp`. */
   timestampField?: string;
+  /** eql: the field that holds an event's category (a rule's `event_category_override`). Default `event.category`. */
+  eventCategoryField?: string;
+  /** eql: the field that orders events of equal timestamp (a rule's `tiebreaker_field`). */
+  tiebreakerField?: string;
 }
 
 /**
@@ -44,6 +48,8 @@ export interface CompiledQuery {
   language: QueryLanguageName;
   /** Every field the query names, in the order they appear (duplicates kept: each has its place). */
   fields: FieldUse[];
+  /** The index patterns the query itself names (qlang's FROM); undefined when the caller chooses them. */
+  indices?: string[];
   /** Evaluates the query offline over events given in any order. */
   run(events: EventDoc[], options?: RunOptions): QueryMatch[];
 }

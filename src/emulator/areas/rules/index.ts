@@ -6,6 +6,7 @@ import { bulkAction } from './bulk.js';
 import { createRule, deleteRuleRoute, findRules, patchRuleRoute, readRule, updateRule } from './crud.js';
 import { addRuleExceptions } from './exceptions.js';
 import { installPrepackaged, prepackagedStatus } from './prebuilt.js';
+import { previewRule } from './preview.js';
 import { rulesState } from './state.js';
 import { exportRules, importRules } from './transfer.js';
 
@@ -64,6 +65,7 @@ export const rulesArea: EmulatorArea = {
     router.post('/api/detection_engine/rules/_bulk_action', bulkAction, security);
     router.post('/api/detection_engine/rules/_export', exportRules, security);
     router.post('/api/detection_engine/rules/_import', importRules, security);
+    router.post('/api/detection_engine/rules/preview', previewRule, security);
     router.post('/api/detection_engine/rules/:id/exceptions', addRuleExceptions, security);
     router.get('/api/detection_engine/rules/prepackaged/_status', prepackagedStatus, security);
     router.put('/api/detection_engine/rules/prepackaged', installPrepackaged, security);

@@ -25,6 +25,13 @@ const byType = (make: (type: RuleType) => Schema) => Object.fromEntries(RULE_TYP
 
 export const createSchema = (o: SchemaOptions) => discriminated('type', byType((t) => object({ ...shared(t, o), rule_id: optional(string()) })));
 
+/**
+ * RulePreviewRequestBody: each type's create props merged with the preview parameters, discriminated
+ * by `type` (K-DE rule_preview/rule_preview_request_body.ts; OAS Security_Detections_API_RulePreviewParams).
+ */
+export const previewSchema = (o: SchemaOptions, previewParams: Record<string, Schema>) =>
+  discriminated('type', byType((t) => object({ ...shared(t, o), rule_id: optional(string()), ...previewParams })));
+
 export const updateSchema = (o: SchemaOptions) =>
   discriminated('type', byType((t) => object({ ...shared(t, o), id: optional(uuid()), rule_id: optional(string()) })));
 

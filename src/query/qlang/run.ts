@@ -1,0 +1,200 @@
+import type { EventDoc, QueryMatch } from '../types.js';
+import { wildcardRegex } from '../text-match.js';
+import { columnName, type Assignment, type NamePattern, type ProcessingCommand, type Query, type SortKey } from './ast.js';
+import { evaluate, OfflineError, order, truth, type Row } from './evaluate.js';
+
+/**
+ * Runs a checked qlang query offline. FROM reads the events it is given, whatever its index
+ * patterns (the caller chooses the events); each event becomes a row of its fields flattened to
+ * dotted names, and `_id`, `_index` and other metadata keys of an event are columns only when
+ * METADATA names them. The processing commands run in order; DISSECT, GROK, ENRICH and LOOKUP JOIN
+ * parse but fail here, with a clear error, since they need server-side data or pattern libraries.
+ * Without a LIMIT the server keeps 1,000 rows, and so does this.
+ */
+
+const DEFAULT_LIMIT = 1000;
+const METADATA_KEYS = /^_(id|index|version|score|source|ignored|index_mode|tsid)$/;
+
+interface Rowed {
+  row: Row;
+  events: EventDoc[];
+}
+
+/** An event as columns: nested objects become dotted names; arrays, and arrays of objects, multi-values. */
+export function flatten(doc: EventDoc): Row {
+  const columns = new Map<string, unknown[]>();
+  const walk = (value: unknown, name: string): void => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, name);
+      return;
+    }
+    if (typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value as Record<string, unknown>)) walk(inner, name ? `${name}.${key}` : key);
+      return;
+    }
+    let list = columns.get(name);
+    if (!list) columns.set(name, (list = []));
+    list.push(value);
+  };
+  walk(doc, '');
+  const row: Row = {};
+  for (const [name, values] of columns) row[name] = values.length === 1 ? values[0] : values;
+  return row;
+}
+
+export function runQuery(query: Query, events: EventDoc[]): QueryMatch[] {
+  let rows: Rowed[];
+  const { source } = query;
+  if (source.command === 'from') {
+    const kept = new Set(source.metadata.map((m) => m.name));
+    rows = events.map((doc) => {
+      const row = flatten(doc);
+      for (const key of Object.keys(row)) if (METADATA_KEYS.test(key) && !kept.has(key)) delete row[key];
+      return { row, events: [doc] };
+    });
+  } else {
+    rows = [{ row: assign({}, source.fields), events: [] }];
+  }
+  let limited = false;
+  for (const command of query.commands) {
+    rows = apply(command, rows);
+    if (command.command === 'limit') limited = true;
+  }
+  if (!limited) rows = rows.slice(0, DEFAULT_LIMIT);
+  return rows.map((r) => ({ events: r.events, row: r.row }));
+}
+
+/** EVAL: each assignment sees the columns of the ones before it; a redefined column moves to the end. */
+function assign(row: Row, fields: Assignment[]): Row {
+  const out: Row = { ...row };
+  for (const f of fields) {
+    const name = columnName(f);
+    const value = evaluate(f.value, out);
+    delete out[name];
+    out[name] = value;
+  }
+  return out;
+}
+
+function apply(command: ProcessingCommand, rows: Rowed[]): Rowed[] {
+  switch (command.command) {
+    case 'where':
+      return rows.filter((r) => truth(evaluate(command.condition, r.row)) === true);
+    case 'eval':
+      return rows.map((r) => ({ ...r, row: assign(r.row, command.fields) }));
+    case 'stats':
+      return stats(command.aggregates, command.by, rows);
+    case 'keep':
+      return rows.map((r) => ({ ...r, row: keep(r.row, command.patterns) }));
+    case 'drop':
+      return rows.map((r) => {
+        const row: Row = {};
+        for (const [k, v] of Object.entries(r.row)) if (!command.patterns.some((p) => matchesName(p, k))) row[k] = v;
+        return { ...r, row };
+      });
+    case 'rename':
+      return rows.map((r) => {
+        let row = r.row;
+        for (const { from, to } of command.renames) {
+          row = Object.fromEntries(Object.entries(row).filter(([k]) => k !== to.name).map(([k, v]) => [k === from.name ? to.name : k, v]));
+        }
+        return { ...r, row };
+      });
+    case 'limit':
+      return rows.slice(0, command.count.value);
+    case 'sort':
+      return sortRows(rows, command.keys);
+    case 'mv_expand':
+      return rows.flatMap((r) => {
+        const v = r.row[command.field.name];
+        if (!Array.isArray(v)) return [r];
+        return v.map((one) => ({ ...r, row: { ...r.row, [command.field.name]: one } }));
+      });
+    default:
+      throw new OfflineError(`${command.command.toUpperCase().replace('_', ' ')} is parsed but not evaluated offline`);
+  }
+}
+
+function matchesName(pattern: NamePattern, name: string): boolean {
+  return pattern.name.includes('*') ? wildcardRegex(pattern.name, false).test(name) : pattern.name === name;
+}
+
+/** KEEP: columns in the order of the patterns; an exact name wins over an earlier wildcard. */
+function keep(row: Row, patterns: NamePattern[]): Row {
+  const chosen: string[] = [];
+  for (const p of patterns) {
+    if (!p.name.includes('*')) {
+      const at = chosen.indexOf(p.name);
+      if (at >= 0) chosen.splice(at, 1);
+      chosen.push(p.name);
+      continue;
+    }
+    for (const name of Object.keys(row)) if (matchesName(p, name) && !chosen.includes(name)) chosen.push(name);
+  }
+  return Object.fromEntries(chosen.map((name) => [name, row[name] ?? null]));
+}
+
+/**
+ * STATS: rows group by the BY values (a multi-valued key puts the row in each of its values' groups;
+ * null is a group); each group gives one row, aggregations first, then the keys.
+ */
+function stats(aggregates: Assignment[], by: Assignment[], rows: Rowed[]): Rowed[] {
+  const groups = new Map<string, { keys: unknown[]; rows: Rowed[] }>();
+  for (const r of rows) {
+    let combos: unknown[][] = [[]];
+    for (const b of by) {
+      const v = evaluate(b.value, r.row);
+      const options = Array.isArray(v) ? (v.length ? [...new Set(v)] : [null]) : [v ?? null];
+      combos = combos.flatMap((c) => options.map((o) => [...c, o]));
+    }
+    for (const keys of combos) {
+      const id = JSON.stringify(keys);
+      let group = groups.get(id);
+      if (!group) groups.set(id, (group = { keys, rows: [] }));
+      group.rows.push(r);
+    }
+  }
+  // Without BY, STATS answers one row even over no rows (COUNT(*) is 0).
+  if (by.length === 0 && groups.size === 0) groups.set('[]', { keys: [], rows: [] });
+  return [...groups.values()].map((g) => {
+    const row: Row = {};
+    const keyRow: Row = Object.fromEntries(by.map((b, i) => [columnName(b), g.keys[i]]));
+    const groupRows = g.rows.map((r) => r.row);
+    for (const a of aggregates) {
+      const counted = a.filter ? groupRows.filter((r) => truth(evaluate(a.filter!, r)) === true) : groupRows;
+      row[columnName(a)] = evaluate(a.value, { ...(groupRows[0] ?? {}), ...keyRow }, counted);
+    }
+    Object.assign(row, keyRow);
+    return { row, events: g.rows.flatMap((r) => r.events) };
+  });
+}
+
+function sortRows(rows: Rowed[], keys: SortKey[]): Rowed[] {
+  const values = rows.map((r) => keys.map((k) => sortValue(evaluate(k.value, r.row), k.descending)));
+  const index = rows.map((_, i) => i);
+  index.sort((a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = values[a]![i];
+      const y = values[b]![i];
+      // Nulls count as larger than any value: last ascending, first descending, unless NULLS says.
+      const nullsFirst = k.nulls === null ? k.descending : k.nulls === 'first';
+      if (x === null && y === null) continue;
+      if (x === null) return nullsFirst ? -1 : 1;
+      if (y === null) return nullsFirst ? 1 : -1;
+      const o = order(x, y) ?? 0;
+      if (o !== 0) return k.descending ? -o : o;
+    }
+    return a - b;
+  });
+  return index.map((i) => rows[i]!);
+}
+
+/** A multi-valued column sorts by its smallest value ascending and its largest descending. */
+function sortValue(v: unknown, descending: boolean): unknown {
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v)) return v;
+  if (v.length === 0) return null;
+  return v.reduce((a, b) => ((order(b, a) ?? 0) * (descending ? 1 : -1) > 0 ? b : a));
+}

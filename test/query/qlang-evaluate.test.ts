@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { language } from '../../src/query/qlang/index.js';
+import type { EventDoc } from '../../src/query/types.js';
+
+/** The qlang evaluator against expectations worked out by hand (each test says how). */
+
+function rows(query: string, events: EventDoc[]): Array<Record<string, unknown>> {
+  const parsed = language.parse(query);
+  if (!parsed.ok) throw new Error(`${query}: ${parsed.problem.message} at ${parsed.problem.offset}`);
+  return parsed.query.run(events).map((m) => m.row!);
+}
+
+// Five logins: alice fails twice from two addresses and succeeds once; bob fails twice from one;
+// carol has no outcome.
+const LOGINS: EventDoc[] = [
+  { _id: '1', '@timestamp': '2024-01-01T10:15:00Z', user: { name: 'alice' }, source: { ip: '10.0.0.1' }, event: { outcome: 'failure' }, bytes: 100 },
+  { _id: '2', '@timestamp': '2024-01-01T10:45:00Z', user: { name: 'alice' }, source: { ip: '10.0.0.2' }, event: { outcome: 'failure' }, bytes: 300 },
+  { _id: '3', '@timestamp': '2024-01-01T11:05:00Z', user: { name: 'bob' }, source: { ip: '10.0.0.9' }, event: { outcome: 'failure' }, bytes: 50 },
+  { _id: '4', '@timestamp': '2024-01-01T11:10:00Z', user: { name: 'bob' }, source: { ip: '10.0.0.9' }, event: { outcome: 'failure' } },
+  { _id: '5', '@timestamp': '2024-01-01T11:20:00Z', user: { name: 'alice' }, source: { ip: '10.0.0.1' }, event: { outcome: 'success' }, bytes: 10 },
+  { _id: '6', '@timestamp': '2024-01-01T11:30:00Z', user: { name: 'carol' }, tags: ['a', 'b'] },
+];
+
+describe('qlang evaluation', () => {
+  it('STATS BY with COUNT and COUNT_DISTINCT over the rows WHERE kept: aggregations first, then the keys', () => {
+    // Failures: alice 1,2 (ips .1, .2), bob 3,4 (ip .9).
+    assert.deepEqual(rows('FROM logs-* | WHERE event.outcome == "failure" | STATS n = COUNT(*), ips = COUNT_DISTINCT(source.ip) BY user.name', LOGINS), [
+      { n: 2, ips: 2, 'user.name': 'alice' },
+      { n: 2, ips: 1, 'user.name': 'bob' },
+    ]);
+  });
+
+  it('COUNT(field) counts non-null values; SUM, AVG, MIN, MAX ignore nulls; a null key is a group', () => {
+    // bytes: alice 100+300+10 (3 values), bob 50 (one of two rows), carol none.
+    assert.deepEqual(rows('FROM l | STATS c = COUNT(bytes), s = SUM(bytes), a = AVG(bytes), lo = MIN(bytes), hi = MAX(bytes) BY user.name', LOGINS), [
+      { c: 3, s: 410, a: 410 / 3, lo: 10, hi: 300, 'user.name': 'alice' },
+      { c: 1, s: 50, a: 50, lo: 50, hi: 50, 'user.name': 'bob' },
+      { c: 0, s: null, a: null, lo: null, hi: null, 'user.name': 'carol' },
+    ]);
+    assert.deepEqual(rows('FROM l | STATS c = COUNT(*) BY event.outcome | SORT event.outcome', LOGINS), [
+      { c: 4, 'event.outcome': 'failure' },
+      { c: 1, 'event.outcome': 'success' },
+      { c: 1, 'event.outcome': null },
+    ]);
+  });
+
+  it('an aggregation\'s own WHERE limits the rows it counts (alice: 2 failures of 3 logins)', () => {
+    assert.deepEqual(rows('FROM l | WHERE user.name == "alice" | STATS failures = COUNT(*) WHERE event.outcome == "failure", total = COUNT(*) BY user.name', LOGINS), [
+      { failures: 2, total: 3, 'user.name': 'alice' },
+    ]);
+  });
+
+  it('STATS without BY answers one row, even over no rows', () => {
+    assert.deepEqual(rows('FROM l | WHERE user.name == "nobody" | STATS c = COUNT(*)', LOGINS), [{ c: 0 }]);
+  });
+
+  it('SORT DESC then LIMIT; nulls last ascending and first descending unless NULLS says', () => {
+    assert.deepEqual(rows('FROM l METADATA _id | SORT bytes DESC | LIMIT 3 | KEEP _id', LOGINS), [{ _id: '4' }, { _id: '6' }, { _id: '2' }]);
+    assert.deepEqual(rows('FROM l METADATA _id | SORT bytes DESC NULLS LAST | LIMIT 3 | KEEP _id', LOGINS), [{ _id: '2' }, { _id: '1' }, { _id: '3' }]);
+    assert.deepEqual(rows('FROM l METADATA _id | SORT bytes | KEEP _id', LOGINS).map((r) => r._id), ['5', '3', '1', '2', '4', '6']);
+    assert.deepEqual(rows('FROM l METADATA _id | SORT user.name DESC, bytes ASC | KEEP _id', LOGINS).map((r) => r._id), ['6', '3', '4', '5', '1', '2']);
+  });
+
+  it('EVAL adds columns in order; KEEP picks and orders them; DROP and RENAME', () => {
+    assert.deepEqual(rows('FROM l | WHERE bytes > 200 | EVAL u = TO_UPPER(user.name), k = bytes / 100 | KEEP k, u', LOGINS), [{ k: 3, u: 'ALICE' }]);
+    assert.deepEqual(rows('FROM l | WHERE bytes == 50 | KEEP user.*, source.ip | RENAME source.ip AS ip | DROP user.name', LOGINS), [{ ip: '10.0.0.9' }]);
+  });
+
+  it('WHERE with LIKE, IN, IS NULL, CASE, COALESCE and three-valued logic', () => {
+    const ids = (q: string) => rows(`FROM l METADATA _id | ${q} | KEEP _id`, LOGINS).map((r) => r._id);
+    assert.deepEqual(ids('WHERE user.name LIKE "a*"'), ['1', '2', '5']);
+    assert.deepEqual(ids('WHERE source.ip IN ("10.0.0.9", "10.0.0.2")'), ['2', '3', '4']);
+    assert.deepEqual(ids('WHERE bytes IS NULL'), ['4', '6']);
+    // carol's outcome is null: `!= "failure"` is null for her, so only alice's success passes.
+    assert.deepEqual(ids('WHERE event.outcome != "failure"'), ['5']);
+    assert.deepEqual(ids('WHERE CASE(bytes > 200, "big", bytes > 60, "mid", "small") == "mid"'), ['1']);
+    assert.deepEqual(ids('WHERE COALESCE(event.outcome, "none") == "none"'), ['6']);
+  });
+
+  it('DATE_TRUNC buckets times for STATS BY', () => {
+    assert.deepEqual(rows('FROM l | EVAL hour = DATE_TRUNC(1 hour, @timestamp) | STATS c = COUNT(*) BY hour', LOGINS), [
+      { c: 2, hour: '2024-01-01T10:00:00.000Z' },
+      { c: 4, hour: '2024-01-01T11:00:00.000Z' },
+    ]);
+  });
+
+  it('MV_EXPAND gives a row per value; a multi-valued BY key counts the row in each group', () => {
+    assert.deepEqual(rows('FROM l | WHERE user.name == "carol" | MV_EXPAND tags | KEEP tags', LOGINS), [{ tags: 'a' }, { tags: 'b' }]);
+    assert.deepEqual(rows('FROM l | STATS c = COUNT(*) BY tags | WHERE tags IS NOT NULL', LOGINS), [{ c: 1, tags: 'a' }, { c: 1, tags: 'b' }]);
+  });
+
+  it('ROW makes one row; each result keeps the events behind it', () => {
+    assert.deepEqual(rows('ROW a = 1, b = a + 1', []), [{ a: 1, b: 2 }]);
+    const parsed = language.parse('FROM l | STATS c = COUNT(*) BY user.name | WHERE c == 1');
+    assert.ok(parsed.ok);
+    if (parsed.ok) assert.deepEqual(parsed.query.run(LOGINS).map((m) => m.events.map((e) => e._id)), [['6']]);
+  });
+
+  it('refuses to evaluate what needs the server, naming the command', () => {
+    const parsed = language.parse('FROM l | DISSECT message "%{a} %{b}"');
+    assert.ok(parsed.ok);
+    if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /DISSECT is parsed but not evaluated offline/);
+  });
+});
