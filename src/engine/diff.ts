@@ -2,7 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt } from '../common/pointer.js';
+import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt, setAt } from '../common/pointer.js';
 
 /** One changed field of an update, in spec terms. */
 export interface FieldChange {
@@ -38,6 +38,28 @@ export function withoutIgnored(spec: Record<string, any>, ignore: readonly strin
   return out;
 }
 
+/**
+ * `live` with its keyed arrays (an adapter's `keyedFields`: pointer -> key field) laid out like
+ * `desired`'s: the member with the key of desired member i at index i (null when the server has
+ * none), members the manifest does not have after them. Pointers written against the manifest
+ * (`/spec/items/2/name` in metadata.ignore) then name the same member on both sides.
+ */
+export function alignKeyed(live: Record<string, any>, desired: Record<string, any>, keyed: Record<string, string> | undefined): Record<string, any> {
+  if (!keyed) return live;
+  let out = live;
+  for (const [pointer, key] of Object.entries(keyed)) {
+    const have = getAt(live, pointer);
+    const want = getAt(desired, pointer);
+    if (!Array.isArray(have) || !Array.isArray(want)) continue;
+    const byKey = new Map(have.map((m) => [m?.[key], m]));
+    const wanted = new Set(want.map((m) => m?.[key]));
+    const laidOut = [...want.map((m) => byKey.get(m?.[key]) ?? null), ...have.filter((m) => !wanted.has(m?.[key]))];
+    if (out === live) out = clone(live);
+    setAt(out, pointer, laidOut);
+  }
+  return out;
+}
+
 function isSecret(pointer: string, secretPointers: Set<string>): boolean {
   for (const s of secretPointers) if (overlaps(pointer, s)) return true;
   return false;
@@ -52,9 +74,11 @@ function isSecret(pointer: string, secretPointers: Set<string>): boolean {
 export function diffSpecs(
   live: Record<string, any>,
   desired: Record<string, any>,
-  options: { setFields?: string[]; secretPointers?: Set<string> } = {},
+  options: { setFields?: string[]; keyedFields?: Record<string, string>; secretPointers?: Set<string> } = {},
 ): ResourceDiff {
   const sets = new Set(options.setFields ?? []);
+  const keyed = new Map(Object.entries(options.keyedFields ?? {}));
+  live = alignKeyed(live, desired, options.keyedFields);
   const secrets = options.secretPointers ?? new Set<string>();
   const fields: FieldChange[] = [];
   const walk = (a: unknown, b: unknown, pointer: string) => {
@@ -65,6 +89,22 @@ export function diffSpecs(
       return;
     }
     const sensitive = isSecret(pointer, secrets);
+    const key = keyed.get(pointer);
+    if (key !== undefined && Array.isArray(a) && Array.isArray(b)) {
+      // Members matched by key: a changed member shows as its own fields, others as added or removed.
+      const added: unknown[] = [];
+      b.forEach((member, i) => {
+        const current = a[i];
+        if (isPlainObject(current) && isPlainObject(member) && current[key] === member[key]) walk(current, member, `${pointer}/${i}`);
+        else added.push(member);
+      });
+      const kept = new Set(b.map((m) => (isPlainObject(m) ? m[key] : undefined)));
+      const removed = a.filter((m) => isPlainObject(m) && !kept.has(m[key]));
+      if (added.length || removed.length) {
+        fields.push({ pointer, added: sensitive ? added.map(() => SENSITIVE) : added, removed: sensitive ? removed.map(() => SENSITIVE) : removed, sensitive });
+      }
+      return;
+    }
     if (sets.has(pointer) && (Array.isArray(a) || a === undefined) && (Array.isArray(b) || b === undefined)) {
       const before = new Map(((a as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
       const after = new Map(((b as unknown[]) ?? []).map((x) => [canonicalJson(x), x]));
@@ -82,7 +122,11 @@ export function diffSpecs(
   };
   walk(live, desired, '');
   if (fields.length === 0) return { equal: true, fields, patch: [] };
-  const patch = [...jsonpatch.compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+  const keyedChanged = [...keyed.keys()].filter((p) => !deepEqual(getAt(live, p), getAt(desired, p)));
+  const wholeArrays = new Set([...sets, ...keyed.keys()]);
+  // A keyed array that changed is replaced whole in the machine patch (its live side is laid out, not as the server sent it).
+  const keyedPatch: Operation[] = keyedChanged.map((p) => ({ op: 'replace', path: p, value: clone(getAt(desired, p)) }) as Operation);
+  const patch = [...jsonpatch.compare(withoutPointers(live, wholeArrays), withoutPointers(desired, wholeArrays)), ...setPatch(live, fields, sets), ...keyedPatch].map((op) =>
     'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
   ) as Operation[];
   return { equal: false, fields, patch };

@@ -1,5 +1,6 @@
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { contextFor, withAnswerCheck } from './context.js';
+import { listSpaceless } from './spaceless.js';
 
 export interface LiveState {
   /** Objects per `kind\0space`. */
@@ -8,6 +9,8 @@ export interface LiveState {
   prerequisites: Map<string, boolean>;
   /** Pairs that could not be read, with the error. */
   failures: Array<{ kind: string; space: string; error: Error }>;
+  /** The run's home space, where objects of no space are placed (spaceless.ts). */
+  home?: string;
 }
 
 export const pairKey = (kind: string, space: string) => `${kind}\u0000${space}`;
@@ -21,9 +24,14 @@ export async function fetchLive(
   pairs: Array<{ kind: string; space: string }>,
   adapterFor: (kind: string) => KindAdapter | undefined,
   needPrerequisite: (kind: string, space: string) => boolean,
+  home = 'default',
 ): Promise<LiveState> {
   const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
-  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [] };
+  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [], home };
+  // Objects of no space are read once, whatever the number of spaces, and placed in the home space.
+  const spaceless = listSpaceless(pairs.map((p) => p.kind), adapterFor, home, (adapter) =>
+    withAnswerCheck(contextFor(ctx, adapter), `listing ${adapter.kind} of every space`, (c) => adapter.spaceless!.list(c, home)),
+  ).catch((err: Error) => err);
   await Promise.all(
     [...unique.entries()].map(async ([key, { kind, space }]) => {
       const adapter = adapterFor(kind);
@@ -41,6 +49,12 @@ export async function fetchLive(
       }
     }),
   );
+  const shared = await spaceless;
+  if (shared instanceof Error) {
+    for (const kind of new Set(pairs.map((p) => p.kind))) if (adapterFor(kind)?.spaceless) state.failures.push({ kind, space: home, error: shared });
+  } else {
+    for (const [kind, objects] of shared) state.objects.set(pairKey(kind, home), [...(state.objects.get(pairKey(kind, home)) ?? []), ...objects]);
+  }
   return state;
 }
 
