@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { AREAS } from '../client/areas.js';
 import { artifactItemIssues, endpointListOfType } from '../common/endpoint-artifacts.js';
+import { displayField } from '../manifest/schema.js';
 import type { Resource } from '../manifest/types.js';
 import { declaredItems, comparableItems, itemsOfLists, itemSpec, readItemsFile, reconcileItems, type Item } from './exception-items.js';
 import { deepEqual, isPlainObject } from './normalize.js';
@@ -70,8 +71,8 @@ function checkEndpointList(res: Resource): CheckIssue[] {
   const artifact = endpointListOfType(res.spec.type);
   if (!artifact) return [];
   const out: CheckIssue[] = [];
-  if (res.name !== artifact.listId) out.push({ path: ['metadata', 'name'], message: `the ${artifact.label} list (type ${artifact.type}) has the fixed list_id ${JSON.stringify(artifact.listId)}` });
-  if (namespaceOf(res.spec) !== 'agnostic') out.push({ path: ['spec', 'namespace_type'], message: `endpoint lists are agnostic (visible in every space): set namespace_type: agnostic` });
+  if (res.name !== artifact.listId) out.push({ path: ['metadata', 'name'], message: `metadata.name: the ${artifact.label} list (type ${artifact.type}) has the fixed list_id ${JSON.stringify(artifact.listId)}` });
+  if (namespaceOf(res.spec) !== 'agnostic') out.push({ path: ['spec', 'namespace_type'], message: `spec.namespace_type: endpoint lists are agnostic (visible in every space): set namespace_type: agnostic` });
   let items;
   try {
     items = declaredItems(res);
@@ -82,7 +83,7 @@ function checkEndpointList(res: Resource): CheckIssue[] {
     for (const issue of artifactItemIssues(artifact.listId, item)) {
       const field = issue.path.join('.');
       if (inFile) out.push({ path, message: `${inFile} (item_id ${JSON.stringify(item.item_id)}), ${field}: ${issue.message}` });
-      else out.push({ path: [...path, ...issue.path], message: issue.message });
+      else out.push({ path: [...path, ...issue.path], message: `${displayField([...path, ...issue.path])}: ${issue.message}` });
     }
   }
   return out;
