@@ -95,14 +95,16 @@ function checkItems(res: Resource): CheckIssue[] {
     if (items instanceof Error) return [{ path: ['spec', 'items_file'], message: items.message }];
   }
   const out: CheckIssue[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const { item, path, inFile } of declaredItems(res)) {
+    const where = inFile ? `${displayField(path)}, ${inFile}` : displayField([...path, 'item_id']);
     if (typeof item.item_id !== 'string' || item.item_id === '') {
-      out.push({ path, message: `${inFile ? `${inFile}: ` : ''}every item needs an item_id (its identity in the set)` });
+      out.push({ path, message: `${where}: every item needs an item_id (its identity in the set)` });
       continue;
     }
-    if (seen.has(item.item_id)) out.push({ path: inFile ? path : [...path, 'item_id'], message: `item_id ${JSON.stringify(item.item_id)} appears twice` });
-    seen.add(item.item_id);
+    const first = seen.get(item.item_id);
+    if (first) out.push({ path: inFile ? path : [...path, 'item_id'], message: `${where} repeats ${first} (${JSON.stringify(item.item_id)}): item_ids must be unique` });
+    else seen.set(item.item_id, where);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { endpointListOfId } from '../common/endpoint-artifacts.js';
+import { displayField } from '../manifest/schema.js';
 import type { Resource } from '../manifest/types.js';
 import { declaredItems, comparableItems, itemsOfLists, itemSpec, reconcileItems, type Item } from './exception-items.js';
 import { isPlainObject } from './normalize.js';
@@ -64,7 +65,7 @@ export function checkDefaultExceptions(res: Resource): CheckIssue[] {
     return [{ path: ['spec', 'default_exceptions', 'items_file'], message: (err as Error).message }];
   }
   for (const { item, path } of items) {
-    if (seen.has(item.item_id)) out.push({ path: [...path, 'item_id'], message: `item_id ${JSON.stringify(item.item_id)} appears twice` });
+    if (seen.has(item.item_id)) out.push({ path: [...path, 'item_id'], message: `${displayField([...path, 'item_id'])}: item_id ${JSON.stringify(item.item_id)} appears twice; item_ids must be unique` });
     seen.add(item.item_id);
   }
   const linked = links(res.spec).findIndex((l) => l.type === RULE_DEFAULT);

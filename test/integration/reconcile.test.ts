@@ -81,6 +81,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/hostquery/packs': 1,
       '/api/hostquery/saved_queries': 1,
       '/api/maintenance_window/_find': 1,
+      '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run
+      '/api/exception_lists/items/_find': 1, // one per 50 lists, never one per list or item
     });
   });
 
