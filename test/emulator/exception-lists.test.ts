@@ -134,6 +134,25 @@ describe('emulator: exception lists and items', () => {
     assert.equal((await call(emu, 'GET', '/api/exception_lists/items?item_id=imp-1')).body.list_id, 'imported');
   });
 
+  it('writes the lists a rule links, with their items, into a rules _export, and reads them back on _import (get_export_all.ts: rules, exception lists, connectors, details)', async () => {
+    const created = (await call(emu, 'POST', '/api/exception_lists', list())).body;
+    await call(emu, 'POST', '/api/exception_lists/items', item());
+    const linked = { rule_id: 'r2', type: 'query', query: 'a:b', name: 'R2', description: 'd', severity: 'low', risk_score: 1, exceptions_list: [{ id: created.id, list_id: 'allow', type: 'detection', namespace_type: 'single' }, { id: 'gone', list_id: 'gone', type: 'detection', namespace_type: 'single' }] };
+    assert.equal((await call(emu, 'POST', '/api/detection_engine/rules', linked)).status, 200);
+    const exported = await call(emu, 'POST', '/api/detection_engine/rules/_export', { objects: [{ rule_id: 'r2' }] });
+    const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.rule_id ?? l.item_id ?? l.list_id ?? 'details'), ['r2', 'allow', 'scanner', 'details']);
+    const details = lines.at(-1);
+    assert.deepEqual([details.exported_exception_list_count, details.exported_exception_list_item_count, details.missing_exception_lists_count], [1, 1, 1]);
+    assert.equal(details.exported_count, 3);
+
+    await call(emu, 'POST', '/__emulator/spaces', { id: 'imported' });
+    const ndjson = lines.slice(0, -1).map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const imported = (await postFile(emu, '/s/imported/api/detection_engine/rules/_import', ndjson)).body;
+    assert.equal(imported.exceptions_success_count, 2, JSON.stringify(imported));
+    assert.equal((await call(emu, 'GET', '/s/imported/api/exception_lists/items?item_id=scanner')).status, 200);
+  });
+
   it('refuses endpoint artifacts the server refuses (trusted_app_validator.ts, host_isolation_exceptions_validator.ts)', async () => {
     await call(emu, 'POST', '/api/exception_lists', list({ list_id: 'endpoint_trusted_apps', type: 'endpoint_trusted_apps', namespace_type: 'agnostic' }));
     const base = { list_id: 'endpoint_trusted_apps', namespace_type: 'agnostic', item_id: 'app' };

@@ -84,8 +84,8 @@ describe('--quiet and --verbose, as the README documents them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-schemas-'));
     const quiet = await cli(['schemas', '--out', join(dir, 'a'), '--quiet']);
     assert.deepEqual([quiet.code, quiet.out, quiet.err], [0, '', '']);
-    assert.equal(readdirSync(join(dir, 'a')).length, 8);
+    assert.equal(readdirSync(join(dir, 'a')).length, 9);
     const verbose = await cli(['schemas', '--out', join(dir, 'b'), '--verbose']);
-    assert.equal(verbose.err.split('\n').filter((l) => l.startsWith('wrote ')).length, 8);
+    assert.equal(verbose.err.split('\n').filter((l) => l.startsWith('wrote ')).length, 9);
   });
 });

@@ -7,6 +7,7 @@ import { importSchema } from './schema.js';
 import { array, formatIssues, object, parseBody, parseRequest, string } from '../../zod.js';
 import { writer } from './crud.js';
 import { importExceptions, isExceptionLine } from './import-exceptions.js';
+import { exportExceptions } from './export-exceptions.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 
 /** _export and _import of rules as NDJSON (wire-facts 0.2 and 2.1). */
@@ -51,20 +52,16 @@ export function exportResponse(
       }),
     );
   }
-  const lines = [...rules.map((r) => JSON.stringify(r)), ...connectorLines];
+  const exceptions = exportExceptions(ctx, space, rules);
+  const lines = [...rules.map((r) => JSON.stringify(r)), ...exceptions.lines, ...connectorLines];
   if (!excludeDetails) {
     lines.push(
       JSON.stringify({
-        exported_count: rules.length + connectorLines.length,
+        exported_count: rules.length + exceptions.lines.length + connectorLines.length,
         exported_rules_count: rules.length,
         missing_rules: missingRuleIds.map((rule_id) => ({ rule_id })),
         missing_rules_count: missingRuleIds.length,
-        exported_exception_list_count: 0,
-        exported_exception_list_item_count: 0,
-        missing_exception_list_item_count: 0,
-        missing_exception_list_items: [],
-        missing_exception_lists: [],
-        missing_exception_lists_count: 0,
+        ...exceptions.details,
         exported_action_connector_count: connectorLines.length,
         missing_action_connection_count: 0,
         missing_action_connections: [],
