@@ -1,4 +1,4 @@
-import type { KindAdapter, LiveObject } from '../kinds/types.js';
+import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import type { Resource } from '../manifest/types.js';
 
 /**
@@ -44,4 +44,10 @@ export async function listSpaceless(kinds: Iterable<string>, adapterFor: Adapter
     out.set(kind, objects.map((o) => ({ ...o, space: home, spaceless: true })));
   }
   return out;
+}
+
+/** The objects of the change's kind where its object lives: the space's own, or those of no space (for read-backs). */
+export function listWhere(ctx: AdapterContext, adapter: KindAdapter, change: { space: string; resource?: Resource; live?: LiveObject }): Promise<LiveObject[]> {
+  const shared = change.resource ? adapter.spaceless?.declared(change.resource.spec) : change.live?.spaceless;
+  return shared && adapter.spaceless ? adapter.spaceless.list(ctx, change.space) : adapter.list(ctx, change.space);
 }

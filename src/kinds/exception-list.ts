@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { AREAS } from '../client/areas.js';
+import { ApiError } from '../client/errors.js';
 import { artifactItemIssues, endpointListOfType } from '../common/endpoint-artifacts.js';
 import { displayField } from '../manifest/schema.js';
 import type { Resource } from '../manifest/types.js';
@@ -120,6 +121,14 @@ function valueListReferences(spec: Record<string, any>): Reference[] {
   return refs;
 }
 
+async function isOwnEmptyList(ctx: AdapterContext, res: Resource, fields: Record<string, any>): Promise<boolean> {
+  const query = { list_id: res.name, namespace_type: fields.namespace_type };
+  const list = await ctx.api.request({ method: 'GET', path: LISTS_PATH, space: res.space, query, accept: [404] });
+  if (list.status !== 200 || !deepEqual(listFields(list.body), fields)) return false;
+  const items = await ctx.api.request({ method: 'GET', path: `${LISTS_PATH}/items/_find`, space: res.space, query: { ...query, per_page: 1 } });
+  return items.body?.total === 0;
+}
+
 export const exceptionListAdapter: KindAdapter = {
   kind: KIND,
   schema: 'ExceptionList.schema.json',
@@ -157,8 +166,15 @@ export const exceptionListAdapter: KindAdapter = {
 
   async create(ctx, res) {
     const fields = listFields(res.spec);
-    await ctx.api.request({ method: 'POST', path: LISTS_PATH, space: res.space, idempotent: true, body: { list_id: res.name, ...fields } });
-    await reconcileItems(ctx.api, { listId: res.name, namespaceType: fields.namespace_type, space: res.space }, desiredItems(res), []);
+    const target = { listId: res.name, namespaceType: fields.namespace_type, space: res.space };
+    try {
+      await ctx.api.request({ method: 'POST', path: LISTS_PATH, space: res.space, idempotent: true, body: { list_id: res.name, ...fields } });
+    } catch (err) {
+      // A 409 after a lost answer: the list this create made is there, without its items yet. Only
+      // an empty list equal to the manifest's is taken as ours; anything else stays a conflict.
+      if (!(err instanceof ApiError) || err.status !== 409 || !(await isOwnEmptyList(ctx, res, fields))) throw err;
+    }
+    await reconcileItems(ctx.api, target, desiredItems(res), []);
   },
 
   async update(ctx, res, live) {

@@ -87,6 +87,21 @@ describe('ExceptionList kind', () => {
       assert.deepEqual(json.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), ['delete ExceptionList/endpoint_trusted_apps']);
     });
 
+    it('survive a lost answer: a create finishes its items, an update is confirmed by reading the lists of no space back (confirm.ts)', async () => {
+      const lose = (method: string) => call(emu, 'PUT', '/__emulator/faults', { faults: [{ method, path: '^/api/exception_lists$', dropAfterServe: true, times: 1 }] });
+      await lose('POST');
+      const dir = repo({ 'apps.yaml': TRUSTED_APPS() });
+      const created = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(created.code, 0, created.out + created.err);
+      assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0, 'the items were written after the 409 of the repeated create');
+
+      writeFiles(dir, { 'apps.yaml': TRUSTED_APPS().replace('description: Endpoint trusted applications', 'description: Reviewed monthly') });
+      await lose('PUT');
+      const updated = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(updated.code, 0, updated.out + updated.err);
+      assert.match(updated.out, /update ExceptionList\/endpoint_trusted_apps .*confirmed on the server after a failed answer/);
+    });
+
     it('can be linked from a rule in another space', async () => {
       const rule = `apiVersion: svcform/v1
 kind: Rule
