@@ -1,6 +1,9 @@
 import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { parseAllDocuments } from 'yaml';
+import { readTree } from '../helpers/export-files.js';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { call, emulator } from '../helpers/emulator.js';
@@ -127,6 +130,21 @@ describe('a shared exception list linked from two rules', () => {
     const cleaned = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
     assert.equal(cleaned.code, 0, cleaned.out + cleaned.err);
     assert.equal((await call(emu, 'GET', '/api/exception_lists?list_id=soc-allowlist')).status, 404);
+  });
+
+  it('exports rule links as list_ids (no server ids) and the list with its items; the export plans empty', async () => {
+    const dir = repo(files());
+    assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);
+    const out = join(mkdtempSync(join(tmpdir(), 'svcform-exc-export-')), 'out');
+    const exported = await cli(['export', '--out', out, '--url', emu.url, '--kind', 'Rule', '--kind', 'ExceptionList']);
+    assert.equal(exported.code, 0, exported.out + exported.err);
+    const docs = [...readTree(out).entries()].filter(([name]) => name.endsWith('.yaml')).flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS()));
+    const ssh = docs.find((d) => d?.kind === 'Rule' && d.metadata.name === 'ssh-brute-force');
+    assert.deepEqual(ssh.spec.exceptions_list, [{ list_id: 'soc-allowlist' }]);
+    const list = docs.find((d) => d?.kind === 'ExceptionList');
+    assert.deepEqual(list.spec.items.map((i: any) => i.item_id).sort(), ['backup', 'jump-hosts', 'scanner']);
+    const plan = await cli(['plan', out, '--url', emu.url, '--detailed-exitcode', '--root', out]);
+    assert.equal(plan.code, 0, plan.out + plan.err);
   });
 
   it('is a plan error when a rule links a list that no manifest declares and the server does not have', async () => {
