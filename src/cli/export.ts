@@ -96,7 +96,8 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   try {
     const fetchStart = Date.now();
     const progress = liveReadProgress(io, { quiet: opts.quiet }, adapterFor);
-    const live = await fetchLive(target.ctx, pairs, progress.adapterFor, () => false).finally(() => progress.done());
+    // Objects of no space (agnostic exception lists) are read once and exported with the first space.
+    const live = await fetchLive(target.ctx, pairs, progress.adapterFor, () => false, undefined, undefined, spaces[0]).finally(() => progress.done());
     if (!live.failures.length) await completeLive(target.ctx, live, adapterFor);
     if (live.failures.length) {
       for (const f of live.failures) io.err(redactor.redact(`error: cannot list ${f.kind} in space ${f.space}: ${f.error.message}`));

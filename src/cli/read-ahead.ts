@@ -61,7 +61,7 @@ export class ReadAhead {
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
     this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);
-    this.reading = this.opening!.then((t) => fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind))).catch(() => undefined);
+    this.reading = this.opening!.then((t) => fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind), this.space)).catch(() => undefined);
   }
 
   /** The target, once the manifests are valid: held messages printed, every space of the run checked. */

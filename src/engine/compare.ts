@@ -1,6 +1,6 @@
 import type { KindAdapter, LiveObject } from '../kinds/types.js';
 import type { Resource } from '../manifest/types.js';
-import { diffSpecs, withoutIgnored, type ResourceDiff } from './diff.js';
+import { alignKeyed, diffSpecs, withoutIgnored, type ResourceDiff } from './diff.js';
 
 /**
  * The one comparison of a manifest with a live object, for the plan and for apply's read-backs
@@ -15,8 +15,10 @@ export function compareWithLive(
   normalizedLive: Record<string, any> = adapter.normalizeLive(live),
 ): ResourceDiff {
   const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? [])];
-  return diffSpecs(withoutIgnored(normalizedLive, uncompared), withoutIgnored(adapter.normalizeDesired(res), uncompared), {
+  const desired = adapter.normalizeDesired(res);
+  return diffSpecs(withoutIgnored(alignKeyed(normalizedLive, desired, adapter.keyedFields), uncompared), withoutIgnored(desired, uncompared), {
     setFields: adapter.setFields,
+    keyedFields: adapter.keyedFields,
     secretPointers: res.secretPointers,
   });
 }

@@ -2,6 +2,7 @@ import { ApiError, TransportError } from '../client/errors.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { compareWithLive } from './compare.js';
 import type { CreateChange, DeleteChange, UpdateChange } from './plan.js';
+import { listWhere } from './spaceless.js';
 
 /** Creates tried in all when each attempt's answer is lost and the server shows nothing. */
 const MAX_CREATE_ATTEMPTS = 3;
@@ -42,7 +43,7 @@ export async function settled(ctx: AdapterContext, adapter: KindAdapter, change:
     if (!outcomeUnknown(err) || change.reason === 'rotate secrets') throw err;
     let found: LiveObject[];
     try {
-      found = (await adapter.list(ctx, change.space)).filter((o) => o.name === change.name);
+      found = (await listWhere(ctx, adapter, change)).filter((o) => o.name === change.name);
     } catch {
       throw err;
     }
@@ -69,7 +70,7 @@ export async function createConfirmed(ctx: AdapterContext, adapter: KindAdapter,
     } catch (err) {
       why = uncertainty(err);
       if (!why) throw err;
-      const found = (await adapter.list(ctx, change.space)).filter((o) => o.name === change.name);
+      const found = (await listWhere(ctx, adapter, change)).filter((o) => o.name === change.name);
       if (found.length > 1) {
         throw new Error(`${(err as Error).message}; the server now holds ${found.length} objects of this identity (ids: ${found.map((o) => o.serverId ?? o.name).join(', ')}): remove the extra ones, then run again`);
       }

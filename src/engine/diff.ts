@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt } from '../common/pointer.js';
+import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt, setAt } from '../common/pointer.js';
 
 // Loaded when a patch is first made (JSON and saved plans), not by every plan.
 const require = createRequire(import.meta.url);
@@ -42,6 +42,28 @@ export function withoutIgnored(spec: Record<string, any>, ignore: readonly strin
   return out;
 }
 
+/**
+ * `live` with its keyed arrays (an adapter's `keyedFields`: pointer -> key field) laid out like
+ * `desired`'s: the member with the key of desired member i at index i (null when the server has
+ * none), members the manifest does not have after them. Pointers written against the manifest
+ * (`/spec/items/2/name` in metadata.ignore) then name the same member on both sides.
+ */
+export function alignKeyed(live: Record<string, any>, desired: Record<string, any>, keyed: Record<string, string> | undefined): Record<string, any> {
+  if (!keyed) return live;
+  let out = live;
+  for (const [pointer, key] of Object.entries(keyed)) {
+    const have = getAt(live, pointer);
+    const want = getAt(desired, pointer);
+    if (!Array.isArray(have) || !Array.isArray(want)) continue;
+    const byKey = new Map(have.map((m) => [m?.[key], m]));
+    const wanted = new Set(want.map((m) => m?.[key]));
+    const laidOut = [...want.map((m) => byKey.get(m?.[key]) ?? null), ...have.filter((m) => !wanted.has(m?.[key]))];
+    if (out === live) out = clone(live);
+    setAt(out, pointer, laidOut);
+  }
+  return out;
+}
+
 function isSecret(pointer: string, secretPointers: Set<string>): boolean {
   for (const s of secretPointers) if (overlaps(pointer, s)) return true;
   return false;
@@ -56,9 +78,11 @@ function isSecret(pointer: string, secretPointers: Set<string>): boolean {
 export function diffSpecs(
   live: Record<string, any>,
   desired: Record<string, any>,
-  options: { setFields?: string[]; secretPointers?: Set<string> } = {},
+  options: { setFields?: string[]; keyedFields?: Record<string, string>; secretPointers?: Set<string> } = {},
 ): ResourceDiff {
   const sets = new Set(options.setFields ?? []);
+  const keyed = new Map(Object.entries(options.keyedFields ?? {}));
+  live = alignKeyed(live, desired, options.keyedFields);
   const secrets = options.secretPointers ?? new Set<string>();
   const fields: FieldChange[] = [];
   const walk = (a: unknown, b: unknown, pointer: string) => {
@@ -69,6 +93,22 @@ export function diffSpecs(
       return;
     }
     const sensitive = isSecret(pointer, secrets);
+    const key = keyed.get(pointer);
+    if (key !== undefined && Array.isArray(a) && Array.isArray(b)) {
+      // Members matched by key: a changed member shows as its own fields, others as added or removed.
+      const added: unknown[] = [];
+      b.forEach((member, i) => {
+        const current = a[i];
+        if (isPlainObject(current) && isPlainObject(member) && current[key] === member[key]) walk(current, member, `${pointer}/${i}`);
+        else added.push(member);
+      });
+      const kept = new Set(b.map((m) => (isPlainObject(m) ? m[key] : undefined)));
+      const removed = a.filter((m) => isPlainObject(m) && !kept.has(m[key]));
+      if (added.length || removed.length) {
+        fields.push({ pointer, added: sensitive ? added.map(() => SENSITIVE) : added, removed: sensitive ? removed.map(() => SENSITIVE) : removed, sensitive });
+      }
+      return;
+    }
     if (sets.has(pointer) && (Array.isArray(a) || a === undefined) && (Array.isArray(b) || b === undefined)) {
       const { added, removed } = setDifference((a as unknown[]) ?? [], (b as unknown[]) ?? []);
       if (added.length || removed.length) {
@@ -85,10 +125,16 @@ export function diffSpecs(
   if (fields.length === 0) return { equal: true, fields, patch: [] };
   // The patch is for machines (JSON plans, saved plans): made when first read, not for every update of a large apply.
   let patch: Operation[] | undefined;
-  const makePatch = () =>
-    [...jsonpatch().compare(withoutPointers(live, sets), withoutPointers(desired, sets)), ...setPatch(live, fields, sets)].map((op) =>
+  const makePatch = () => {
+    const wholeArrays = new Set([...sets, ...keyed.keys()]);
+    // A keyed array that changed is replaced whole in the machine patch (its live side is laid out, not as the server sent it).
+    const keyedPatch = [...keyed.keys()]
+      .filter((p) => !deepEqual(getAt(live, p), getAt(desired, p)))
+      .map((p) => ({ op: 'replace', path: p, value: clone(getAt(desired, p)) }) as Operation);
+    return [...jsonpatch().compare(withoutPointers(live, wholeArrays), withoutPointers(desired, wholeArrays)), ...setPatch(live, fields, sets), ...keyedPatch].map((op) =>
       'value' in op && isSecret(op.path, secrets) ? { ...op, value: SENSITIVE } : op,
     ) as Operation[];
+  };
   return {
     equal: false,
     fields,

@@ -1,8 +1,8 @@
 import type { KindAdapter } from '../kinds/types.js';
 import type { PlanError, PlannedChange } from './plan.js';
 import { liveReferences } from './references.js';
+import { isSpaceless, referenceTarget } from './spaceless.js';
 
-const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
 /**
  * Orders a plan: creates and updates in dependency order (a connector before the rules that use
@@ -11,16 +11,16 @@ const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${
  * `--select` of the delete brings them along). Whether a reference would be left dangling is
  * checked once the plan is selected (references.ts).
  */
-export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined): void {
+export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined, home?: string): void {
   const byId = new Map(changes.map((c) => [c.id, c]));
+  const target = (kind: string, space: string, name: string) => referenceTarget(byId, kind, space, name, home, (t) => isSpaceless(t, adapterFor));
   for (const c of changes) {
     if (c.action !== 'create' && c.action !== 'update') continue;
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
     for (const ref of adapter.references(c.resource.spec)) {
-      const target = idOf(ref.kind, c.space, ref.name);
-      const dep = byId.get(target);
-      if (dep && dep.action !== 'delete' && !c.dependsOn.includes(target)) c.dependsOn.push(target);
+      const dep = target(ref.kind, c.space, ref.name);
+      if (dep && dep.action !== 'delete' && dep.id !== c.id && !c.dependsOn.includes(dep.id)) c.dependsOn.push(dep.id);
     }
   }
   // Deletes: whoever references a deleted object today (and is deleted or updated) goes first,
@@ -30,7 +30,7 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
     for (const ref of liveReferences(c.live, adapter)) {
-      const dep = byId.get(idOf(ref.kind, c.space, ref.name));
+      const dep = target(ref.kind, c.space, ref.name);
       if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
     }
   }

@@ -1,5 +1,6 @@
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { contextFor, withAnswerCheck } from './context.js';
+import { listSpaceless } from './spaceless.js';
 
 export interface LiveState {
   /** Objects per `kind\0space`. */
@@ -8,6 +9,8 @@ export interface LiveState {
   prerequisites: Map<string, boolean>;
   /** Pairs that could not be read, with the error. */
   failures: Array<{ kind: string; space: string; error: Error }>;
+  /** The run's home space, where objects of no space are placed (spaceless.ts). */
+  home?: string;
 }
 
 export const pairKey = (kind: string, space: string) => `${kind}\u0000${space}`;
@@ -25,14 +28,27 @@ export async function fetchLive(
   ahead?: LiveState,
   /** About how many objects of a pair the manifests declare (see ListOptions). */
   expected?: (kind: string, space: string) => number | undefined,
+  /** The run's home space, where objects of no space are placed (spaceless.ts). */
+  home = 'default',
 ): Promise<LiveState> {
   const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
-  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [] };
+  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [], home };
+  // What was read ahead for the same home space, without a failure of the kind, holds objects of no space already placed there.
+  const aheadAt = (key: string, adapter: KindAdapter) =>
+    adapter.spaceless && (ahead?.home !== home || ahead.failures.some((f) => f.kind === adapter.kind)) ? undefined : ahead?.objects.get(key);
+  const spacelessKinds = [...new Set(pairs.map((p) => p.kind))].filter((kind) => {
+    const adapter = adapterFor(kind);
+    return adapter?.spaceless && !aheadAt(pairKey(kind, home), adapter);
+  });
+  // Objects of no space are read once, whatever the number of spaces, and placed in the home space.
+  const spaceless = listSpaceless(spacelessKinds, adapterFor, home, (adapter) =>
+    withAnswerCheck(contextFor(ctx, adapter), `listing ${adapter.kind} of every space`, (c) => adapter.spaceless!.list(c, home)),
+  ).catch((err: Error) => err);
   await Promise.all(
     [...unique.entries()].map(async ([key, { kind, space }]) => {
       const adapter = adapterFor(kind);
       if (!adapter) return;
-      const read = ahead?.objects.get(key);
+      const read = aheadAt(key, adapter);
       if (read && (!adapter.prerequisite || ahead!.prerequisites.has(key))) {
         state.objects.set(key, read);
         if (adapter.prerequisite) state.prerequisites.set(key, ahead!.prerequisites.get(key)!);
@@ -51,6 +67,12 @@ export async function fetchLive(
       }
     }),
   );
+  const shared = await spaceless;
+  if (shared instanceof Error) {
+    for (const kind of spacelessKinds) state.failures.push({ kind, space: home, error: shared });
+  } else {
+    for (const [kind, objects] of shared) state.objects.set(pairKey(kind, home), [...(state.objects.get(pairKey(kind, home)) ?? []), ...objects]);
+  }
   return state;
 }
 

@@ -5,7 +5,7 @@ import { getAt, hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
-import type { FieldChange } from './diff.js';
+import { alignKeyed, type FieldChange } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
@@ -13,6 +13,7 @@ import { linkDependencies, orderChanges } from './graph.js';
 import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
 import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
+import { referenceTarget, rehome } from './spaceless.js';
 
 interface ChangeBase {
   /** `Kind/space/name`, unique in a plan. */
@@ -98,7 +99,9 @@ export interface PlanOptions {
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
 export async function computePlan(options: PlanOptions): Promise<Plan> {
-  const { resources, adapterFor, ctx } = options;
+  const { adapterFor, ctx } = options;
+  const home = options.spaces?.[0] ?? 'default';
+  const resources = rehome(options.resources, adapterFor, home);
   const runSpaces = [...new Set([...(options.spaces ?? []), ...resources.map((r) => r.space)])];
   const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
   // Referenced kinds are read too, so a reference to an object that exists nowhere is caught while
@@ -108,15 +111,16 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   // How many manifests each (kind, space) has: a listing sized to it starts with pages that fit.
   const declaredPerPair = new Map<string, number>();
   for (const r of resources) declaredPerPair.set(pairKey(r.kind, r.space), (declaredPerPair.get(pairKey(r.kind, r.space)) ?? 0) + 1);
-  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, (kind, space) => declaredPerPair.get(pairKey(kind, space)));
+  const expected = (kind: string, space: string) => declaredPerPair.get(pairKey(kind, space));
+  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, expected, home);
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
   if (referrers.length) {
-    const more = await fetchLive(ctx, referrers, adapterFor, () => false);
-    for (const [key, objects] of more.objects) live.objects.set(key, objects);
+    const more = await fetchLive(ctx, referrers, adapterFor, () => false, undefined, undefined, home);
+    for (const [key, objects] of more.objects) if (!live.objects.has(key)) live.objects.set(key, objects);
     live.failures.push(...more.failures);
   }
-  return planFromLive(options, live);
+  return planFromLive({ ...options, resources }, live);
 }
 
 export function planFromLive(options: PlanOptions, live: LiveState): Plan {
@@ -137,6 +141,8 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   let unmanaged = 0;
 
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
+  // Declared objects, each with whether it is of no space (a reference from another space may name those).
+  const declaredSpaceless = new Map(resources.map((r) => [changeId(r.kind, r.space, r.name), !!adapterFor(r.kind)?.spaceless?.declared(r.spec)]));
   const liveIndex = new Map<string, LiveObject[]>();
   for (const objects of live.objects.values()) {
     for (const o of objects) {
@@ -160,8 +166,9 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
     const current = matches[0];
     for (const ref of adapter.references(res.spec)) {
-      const refId = changeId(ref.kind, res.space, ref.name);
-      if (!ref.optional && !declared.has(refId) && !liveIndex.has(refId) && live.objects.has(pairKey(ref.kind, res.space))) {
+      const isDeclared = referenceTarget(declaredSpaceless, ref.kind, res.space, ref.name, live.home, (shared) => shared) !== undefined;
+      const isLive = referenceTarget(liveIndex, ref.kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined;
+      if (!ref.optional && !isDeclared && !isLive && live.objects.has(pairKey(ref.kind, res.space))) {
         errors.push({ subject, source: res.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares and the server does not have` });
       }
     }
@@ -186,7 +193,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       ...baseChange(res),
       action: 'update',
       // What the update writes: the manifest with ignored fields as the server holds them.
-      resource: { ...res, spec: carryIgnored(res.spec, ignore, normalizeLive(current)) },
+      resource: { ...res, spec: carryIgnored(res.spec, ignore, alignKeyed(normalizeLive(current), adapter.normalizeDesired(res), adapter.keyedFields)) },
       live: current,
       ignore,
     });
@@ -222,7 +229,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const c of creates) c.dependsOn.push(id);
   }
 
-  linkDependencies(changes, adapterFor);
+  linkDependencies(changes, adapterFor, live.home);
   if (options.select?.narrowed) {
     // What the plan could touch: every manifest, and every live object a manage scope owns.
     const candidates = [...resources, ...changes.filter((c) => c.action === 'delete')];

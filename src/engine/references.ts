@@ -4,6 +4,7 @@ import { describeObject, type Resource, type SourcePos } from '../manifest/types
 import { pairKey, type LiveState } from './live.js';
 import { isOwned, type ManageScope } from './ownership.js';
 import type { PlanError, PlannedChange } from './plan.js';
+import { referenceTarget } from './spaceless.js';
 
 const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
@@ -66,7 +67,7 @@ export function checkDeletedReferences(
   const declared = new Map(resources.map((r) => [idOf(r.kind, r.space, r.name), r]));
   const reported = new Set<string>();
   const check = (referrer: { kind: string; space: string; name: string }, ref: Reference, managed: boolean, source: SourcePos | undefined) => {
-    const target = deletes.get(idOf(ref.kind, referrer.space, ref.name));
+    const target = referenceTarget(deletes, ref.kind, referrer.space, ref.name, live.home, (d) => d.action === 'delete' && !!d.live.spaceless);
     const key = `${idOf(referrer.kind, referrer.space, referrer.name)}\u0000${target?.id}`;
     if (!target || reported.has(key)) return;
     reported.add(key);

@@ -15,6 +15,7 @@ import { agentToolAdapter } from './agent-tool.js';
 import { agentAdapter } from './agent.js';
 import { attackDiscoveryScheduleAdapter } from './attack-discovery-schedule.js';
 import { savedObjectAdapter } from './saved-object.js';
+import { exceptionListAdapter } from './exception-list.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -33,6 +34,7 @@ export const ADAPTERS: KindAdapter[] = [
   agentAdapter,
   attackDiscoveryScheduleAdapter,
   savedObjectAdapter,
+  exceptionListAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -12,7 +12,7 @@ import type { AdapterContext, BatchOutcome, BatchWrite } from './types.js';
  *   schema, import_rules_utils.ts) leave every rule the answer does not name unknown: read back;
  * - a lost answer: the creates are unknown (read back, never imported again blindly); updates are
  *   safe to repeat and the client retries them.
- * Rules that name exception lists are written alone: the import re-resolves those references and
+ * Rules that name exception lists (or have default exceptions) are written alone: the import re-resolves those references and
  * unlinks a list it cannot find or rewrites its id (checkRuleExceptionReferences), which a PUT
  * or POST never does.
  */
@@ -37,9 +37,14 @@ interface Line {
   json: string;
 }
 
-/** Whether the import would treat this rule's write differently from a POST or PUT. */
-function namesExceptionLists(res: Resource): boolean {
-  return Array.isArray(res.spec.exceptions_list) && res.spec.exceptions_list.length > 0;
+/**
+ * Whether the import would treat this rule's write differently from a POST or PUT: it names
+ * exception lists, declares default exceptions (written through their own route after the rule),
+ * or is an update of a rule linked to lists (a PUT keeps its rule_default container linked).
+ */
+function writtenAlone(w: BatchWrite): boolean {
+  const linked = (rule: Record<string, any>) => Array.isArray(rule.exceptions_list) && rule.exceptions_list.length > 0;
+  return linked(w.resource.spec) || w.resource.spec.default_exceptions !== undefined || (w.action === 'update' && linked(w.live.body));
 }
 
 /** Whether a failed import request says something about its shape (then each rule goes alone) rather than about the server. */
@@ -113,7 +118,7 @@ export async function importRules(
     await new Promise((resolve) => setImmediate(resolve));
   };
   for (const [index, w] of writes.entries()) {
-    if (namesExceptionLists(w.resource)) continue;
+    if (writtenAlone(w)) continue;
     let json: string;
     try {
       json = JSON.stringify(await body(ctx, w.resource));

@@ -5,6 +5,10 @@ import { listRules } from './rule-list.js';
 import { importRules } from './rule-import.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
+import {
+  checkDefaultExceptions, comparableExceptions, desiredDefaultItems, exceptionListReferences, exceptionsToSpec, liveDefaultItems, resolvedLinks,
+  withDefaultExceptions, writeDefaultExceptions,
+} from './rule-exceptions.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -129,10 +133,12 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
  * the update, as the document says for 9.4.3) and every action's `action_type_id`. Ignored fields
  * arrive already carried over from the live rule by the engine, so a full replace keeps them.
  */
-async function writeBody(ctx: AdapterContext, res: Resource): Promise<Record<string, any>> {
+async function writeBody(ctx: AdapterContext, res: Resource, live?: LiveObject): Promise<Record<string, any>> {
   // A shallow copy: only top-level values are set or removed below.
   const body: Record<string, any> = { ...res.spec, rule_id: res.name };
   for (const key of DISCARDED_FIELDS) delete body[key];
+  delete body.default_exceptions;
+  body.exceptions_list = await resolvedLinks(ctx, res, live);
   body.enabled ??= false;
   if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
   return body;
@@ -148,7 +154,7 @@ const KEY_ORDER = [
   'version', 'tags', 'author', 'license', 'references', 'false_positives', 'related_integrations', 'required_fields',
   'investigation_fields', 'note', 'setup', 'threat', 'risk_score_mapping', 'severity_mapping', 'rule_name_override',
   'timestamp_override', 'timestamp_override_fallback_disabled', 'building_block_type', 'exceptions_list', 'timeline_id',
-  'timeline_title', 'meta', 'throttle', 'actions', 'response_actions',
+  'timeline_title', 'meta', 'throttle', 'actions', 'response_actions', 'default_exceptions',
 ];
 
 function ordered(spec: Record<string, any>): Record<string, any> {
@@ -160,16 +166,18 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject'],
+  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject', 'ExceptionList'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
+  keyedFields: { '/default_exceptions/items': 'item_id' },
 
   check(res: Resource): CheckIssue[] {
-    return DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
+    const discarded = DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
       path: ['spec', key],
       message: `the server discards ${key} (no rule schema has it), so it is neither sent nor compared`,
       severity: 'warning' as const,
     }));
+    return [...discarded, ...checkDefaultExceptions(res)];
   },
 
   references(spec): Reference[] {
@@ -183,12 +191,12 @@ export const ruleAdapter: KindAdapter = {
     });
     // A data view is an index-pattern saved object of that id: the rule is written after it.
     if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'] });
-    return refs;
+    return [...refs, ...exceptionListReferences(spec)];
   },
 
   async list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]> {
     const rules = await listRules(ctx.api, space, options?.expected);
-    return rules.map((body) => ({
+    return withDefaultExceptions(ctx, space, rules.map((body) => ({
       kind: 'Rule',
       space,
       name: body.rule_id,
@@ -196,23 +204,25 @@ export const ruleAdapter: KindAdapter = {
       body,
       readOnly: body.immutable || body.rule_source?.type === 'external' ? 'prebuilt rule' : undefined,
       tags: body.tags ?? [],
-    }));
+    })));
   },
 
   normalizeDesired(res: Resource) {
-    return canonical(desiredSpec(res.spec));
+    return comparableExceptions(canonical(desiredSpec(res.spec)), desiredDefaultItems(res));
   },
 
   normalizeLive(live: LiveObject) {
-    return canonical(withRuleDefaults(liveSpec(live.body)));
+    return comparableExceptions(canonical(withRuleDefaults(liveSpec(live.body))), liveDefaultItems(live));
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: await writeBody(ctx, res) });
+    const created = await ctx.api.request({ method: 'POST', path: RULES_PATH, space: res.space, idempotent: true, body: await writeBody(ctx, res) });
+    await writeDefaultExceptions(ctx, res, created.body, undefined);
   },
 
-  async update(ctx: AdapterContext, res: Resource) {
-    await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: await writeBody(ctx, res) });
+  async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
+    const updated = await ctx.api.request({ method: 'PUT', path: RULES_PATH, space: res.space, body: await writeBody(ctx, res, live) });
+    await writeDefaultExceptions(ctx, res, updated.body, live);
   },
 
   async delete(ctx: AdapterContext, live: LiveObject) {
@@ -235,6 +245,7 @@ export const ruleAdapter: KindAdapter = {
         return rest;
       });
     }
+    exceptionsToSpec(spec, live);
     spec = ordered(spec);
     return { spec };
   },

@@ -18,6 +18,8 @@ export interface LiveObject {
   tags?: string[];
   /** Adapter data fetched with the object, e.g. the values of a value list. */
   extra?: any;
+  /** Set by the engine on objects of no space (read through the adapter's `spaceless.list`). */
+  spaceless?: boolean;
 }
 
 export type { CheckIssue, Reference } from '../manifest/types.js';
@@ -61,6 +63,14 @@ export interface ListOptions {
   expected?: number;
 }
 
+/** See KindAdapter.spaceless. */
+export interface SpacelessObjects {
+  /** Whether the manifest's object is one of them. */
+  declared(spec: Record<string, any>): boolean;
+  /** All of them, read once per run; `space` is where they were read through (the engine re-homes them). */
+  list(ctx: AdapterContext, space: string): Promise<LiveObject[]>;
+}
+
 /** A variable an exported manifest needs (a connector secret written as ${env:NAME}). */
 export interface ExportVariable {
   name: string;
@@ -84,6 +94,12 @@ export interface KindAdapter extends KindRules {
    * changes as added and removed members instead of positional edits.
    */
   setFields?: string[];
+  /**
+   * JSON Pointers of arrays of objects matched by a key field (pointer -> key), e.g. exception items
+   * by item_id: a changed member shows as that member's fields, added and removed ones as such,
+   * and pointers into a member (metadata.ignore) name the member at that index of the manifest.
+   */
+  keyedFields?: Record<string, string>;
   /**
    * The kinds `references` can name. Deleting an object of one of them reads this kind in that
    * space too, so that a live object still naming it is found (engine/references.ts).
@@ -123,6 +139,13 @@ export interface KindAdapter extends KindRules {
    */
   toSpec(live: LiveObject): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string> };
   prerequisite?: SpacePrerequisite;
+  /**
+   * For kinds some of whose objects belong to no space but are visible in every one (agnostic
+   * exception lists). The engine reads those once per run with `list`, plans each once (in the
+   * run's home space, whatever space its manifest names), and lets objects of any space reference
+   * them. `list(ctx, space)` then returns only the space's own objects.
+   */
+  spaceless?: SpacelessObjects;
   /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
   hasWriteOnly?(res: Resource): boolean;
 }

@@ -64,7 +64,8 @@ function specPointer(pointer: string): string {
 
 /** How the text plan labels a spec field (`/schedule/custom/duration` -> `spec.schedule.custom.duration`). */
 function fieldLabel(pointer: string): string {
-  return 'spec' + pointerPath(specPointer(pointer)).map((s) => (/^[A-Za-z_][\w-]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('');
+  // Array indices show as [0], other keys that are not identifiers as ["key"] (as displayField writes them).
+  return 'spec' + pointerPath(specPointer(pointer)).map((s) => (/^[A-Za-z_][\w-]*$/.test(s) ? `.${s}` : /^\d+$/.test(s) ? `[${s}]` : `[${JSON.stringify(s)}]`)).join('');
 }
 
 /** A manifest document with fields set (paths from the document root). */

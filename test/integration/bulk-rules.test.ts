@@ -123,10 +123,14 @@ describe('a rule that names exception lists is written on its own, keeping its l
   });
 
   it('creates and updates go around _import, which would unlink a list it cannot resolve (check_rule_exception_references.ts)', async () => {
-    const link = '  exceptions_list:\n    - {id: l-1, list_id: shared-exceptions, type: detection, namespace_type: single}\n';
+    // The list exists on the server; the manifest links it by list_id and svcform resolves its id.
+    const list = await call(emu, 'POST', '/api/exception_lists', { list_id: 'shared-exceptions', name: 'Shared', description: 'd', type: 'detection' });
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    const link = '  exceptions_list:\n    - {list_id: shared-exceptions, type: detection, namespace_type: single}\n';
     const withLink = (doc: string, i: number) => (i === 5 ? doc.replace('  severity:', `${link}  severity:`) : doc);
     writeRules(dir, withLink);
-    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    const created = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(created.code, 0, created.out + created.err);
     writeRules(dir, (doc, i) => withLink(doc.replace('  severity:', '  setup: revised\n  severity:'), i));
     const updated = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(updated.code, 0, updated.out + updated.err);
@@ -135,7 +139,7 @@ describe('a rule that names exception lists is written on its own, keeping its l
     assert.equal(log.filter((r) => r.method === 'PUT' && r.path === RULES).length, 1);
     assert.equal(log.filter((r) => r.method === 'POST' && r.path === IMPORT).length, 2);
     const rule = (await call(emu, 'GET', `${RULES}?rule_id=${ruleIdOf(5)}`)).body;
-    assert.deepEqual(rule.exceptions_list, [{ id: 'l-1', list_id: 'shared-exceptions', type: 'detection', namespace_type: 'single' }]);
+    assert.deepEqual(rule.exceptions_list, [{ id: list.body.id, list_id: 'shared-exceptions', type: 'detection', namespace_type: 'single' }]);
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 });

@@ -92,7 +92,26 @@ async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise<void> 
       history_window_start: 'now-14d',
     },
   ];
-  for (const rule of rules) await ok(call(emu, 'POST', `${p}/api/detection_engine/rules`, rule), `rule ${rule.rule_id}`);
+  // A shared list the SSH rule links (export writes the link by list_id), and the agnostic trusted apps list.
+  const shared = await call(emu, 'POST', `${p}/api/exception_lists`, { list_id: 'soc-allowlist', name: 'SOC allowlist', description: 'Known good sources', type: 'detection', tags: ['team:soc'] });
+  assert.equal(shared.status, 200, shared.text);
+  const scanner = { list_id: 'soc-allowlist', item_id: 'scanner', type: 'simple', name: 'Scanner', description: 'Weekly scan', entries: [{ field: 'source.ip', type: 'match', operator: 'included', value: '10.0.0.5' }], comments: [{ comment: 'Change 4711' }] };
+  await ok(call(emu, 'POST', `${p}/api/exception_lists/items`, scanner), 'exception item');
+  (rules[0] as Record<string, unknown>).exceptions_list = [{ id: shared.body.id, list_id: 'soc-allowlist', type: 'detection', namespace_type: 'single' }];
+  if (p === '') {
+    await ok(call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_trusted_apps', name: 'Trusted applications', description: 'Endpoint trusted applications', type: 'endpoint_trusted_apps', namespace_type: 'agnostic' }), 'trusted apps list');
+    const app = { list_id: 'endpoint_trusted_apps', namespace_type: 'agnostic', item_id: 'backup-agent', type: 'simple', name: 'Backup agent', description: '', os_types: ['linux'], entries: [{ field: 'process.executable.caseless', type: 'match', operator: 'included', value: '/opt/backup/bin/agent' }] };
+    await ok(call(emu, 'POST', '/api/exception_lists/items', app), 'trusted app');
+  }
+  for (const rule of rules) {
+    const created = await call(emu, 'POST', `${p}/api/detection_engine/rules`, rule);
+    assert.equal(created.status, 200, `rule ${rule.rule_id}: ${created.text}`);
+    // The /tmp rule gets a default exception list of its own (created by the route).
+    if (rule.rule_id === 'tmp-exec') {
+      const own = { item_id: 'tmp-builds', type: 'simple', name: 'Build output', description: 'CI builds run from /tmp', entries: [{ field: 'host.name', type: 'wildcard', operator: 'included', value: 'ci-*' }] };
+      await ok(call(emu, 'POST', `${p}/api/detection_engine/rules/${created.body.id}/exceptions`, { items: [own] }), 'rule default exceptions');
+    }
+  }
 
   await ok(call(emu, 'POST', `${p}/api/lists/index`), 'list data streams');
   await ok(call(emu, 'POST', `${p}/api/lists`, { id: 'blocked-ips', name: 'Blocked IPs', description: 'Blocked at the perimeter', type: 'ip' }), 'small list');
@@ -383,6 +402,8 @@ describe('export reads with list endpoints only', () => {
       '/api/detection_engine/rules/_find',
       '/api/lists/_find',
       '/api/lists/items/_find',
+      '/api/exception_lists/_find', // single lists, then agnostic ones once
+      '/api/exception_lists/items/_find',
       '/api/fleet/agent_policies',
       '/api/fleet/package_policies',
       '/api/hostquery/packs',

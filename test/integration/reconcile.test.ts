@@ -103,6 +103,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/agent_builder/agents': 1,
       '/api/attack_discovery/schedules/_find': 1,
       '/api/saved_objects/_find': 1,
+      '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run
+      '/api/exception_lists/items/_find': 1, // one per 50 lists, never one per list or item
     });
   });
 

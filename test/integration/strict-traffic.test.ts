@@ -89,6 +89,12 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.setIn(['spec', 'enabled'], false);
   },
   SavedObject: (doc) => doc.setIn(['spec', 'attributes', 'description'], 'changed'),
+  ExceptionList: (doc) => {
+    doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`);
+    // One item changes and one is replaced by a new one, so the item update, create and delete routes are called too.
+    doc.setIn(['spec', 'items', 0, 'name'], `${doc.getIn(['spec', 'items', 0, 'name'])} (changed)`);
+    doc.setIn(['spec', 'items', 1, 'item_id'], 'replacement-item');
+  },
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */
@@ -141,7 +147,7 @@ function run(realRoutes: RealRoute[]): void {
     assert.match(applied.out, new RegExp(`Plan: 0 to create, ${total} to update, 0 to delete`));
     expectClean('update');
     const writes = new Set(emu.log.all().filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.route}`));
-    for (const route of ['POST /api/lists/items/_import', 'DELETE /api/lists/items']) {
+    for (const route of ['POST /api/lists/items/_import', 'DELETE /api/lists/items', 'PUT /api/exception_lists', 'PUT /api/exception_lists/items', 'POST /api/exception_lists/items', 'DELETE /api/exception_lists/items']) {
       assert.ok(writes.has(route), `the update called ${route}: ${[...writes].join(', ')}`);
     }
     const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);

@@ -82,6 +82,20 @@ const CASES: FixtureCase[] = [
     mistake: 'no name and an empty item',
     errors: ['5:1 ValueList/blocked-ips: spec.name is required', '10:7 ValueList/blocked-ips: spec.items[1] must not be empty'],
   },
+  // ExceptionList
+  {
+    fixture: 'exception-list/duplicate-item-id.yaml',
+    mistake: 'an item_id used twice, pointed at the repetition',
+    errors: ['15:7 ExceptionList/soc-allowlist: spec.items[1].item_id repeats spec.items[0].item_id ("scanner"): item_ids must be unique'],
+  },
+  {
+    fixture: 'exception-list/trusted-app-wrong-field.yaml',
+    mistake: 'a trusted application on two systems and on a field the endpoint does not trust by (trusted_app_validator.ts)',
+    errors: [
+      '14:7 ExceptionList/endpoint_trusted_apps: spec.items[0].os_types: exactly one operating system is required (one of windows, linux, macos)',
+      '16:12 ExceptionList/endpoint_trusted_apps: spec.items[0].entries[0].field: trusted applications match on process.hash.md5, process.hash.sha1, process.hash.sha256, process.executable.caseless, not "process.name"',
+    ],
+  },
   // AgentPolicy
   {
     fixture: 'agent-policy/namespace-uppercase.yaml',

@@ -12,9 +12,10 @@ import { casesArea } from './cases/index.js';
 import { agentBuilderArea } from './agent-builder/index.js';
 import { attackDiscoveryArea } from './attack-discovery.js';
 import { savedObjectsArea } from './saved-objects.js';
+import { exceptionListsArea } from './exceptions/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
   spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
-  agentBuilderArea, attackDiscoveryArea, savedObjectsArea,
+  agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea,
 ];

@@ -13,6 +13,7 @@ import { caseConfiguration } from './case-configuration.js';
 import { agentTool, agent } from './agent-builder.js';
 import { attackDiscoverySchedule } from './attack-discovery-schedule.js';
 import { savedObject } from './saved-object.js';
+import { exceptionList } from './exception-list.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -20,6 +21,6 @@ export { ok, type ConformanceCase } from './common.js';
 export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
   [
     connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
-    integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject,
+    integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
   ].map((c) => [c.kind, c]),
 );

@@ -4,22 +4,17 @@ import { CreateRuleExceptionsBody } from './exception-schemas.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
 import { finishUpdate, ruleParameters, securityError } from './build.js';
 import { writer } from './crud.js';
-import { allRules, ruleById, rulesState, saveRule, type StoredRule } from './state.js';
+import { ruleById, rulesState, saveRule, type StoredRule } from './state.js';
+import { containers, itemByItemId, listByListId, newItem, newList, put, type Row } from '../exceptions/state.js';
 
 /**
  * POST /api/detection_engine/rules/{id}/exceptions: adds exception items to the rule's default
  * exception list (`type: rule_default`), creating that list and linking it in `exceptions_list`
- * the first time. The items are kept with the rules of the space, per list.
+ * the first time (security_solution rule_exceptions/api/create_rule_exceptions/route.ts,
+ * createAndAssociateDefaultExceptionList: name `Exceptions for rule - <rule name>`, tags
+ * [default_rule_exception_list], namespace single). The list and items live in the one
+ * exception-list store, so /api/exception_lists reads them too.
  */
-
-interface ExceptionsState {
-  /** Items by list_id, then by item_id. */
-  items: Record<string, Record<string, Record<string, unknown>>>;
-}
-
-function exceptionsState(ctx: EmulatorContext, space: string): ExceptionsState {
-  return ctx.store.area<ExceptionsState>(space, 'rule_exceptions', () => ({ items: {} }));
-}
 
 export function addRuleExceptions(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const body = parseRequest(CreateRuleExceptionsBody, req.body) as { items: Array<Record<string, any>> };
@@ -30,61 +25,35 @@ export function addRuleExceptions(req: EmuRequest, ctx: EmulatorContext): EmuRes
   const rule = ruleById(state, req.params.id);
   if (!rule) throw securityError(404, `rule with id: "${req.params.id}" not found`);
 
+  const where = containers(ctx, req.space, 'single');
   const w = writer(req, ctx);
   let target: StoredRule = rule;
-  let list = (rule.exceptions_list ?? []).find((l: { type: string }) => l.type === 'rule_default');
+  const link = (rule.exceptions_list ?? []).find((l: { type: string }) => l.type === 'rule_default');
+  let list: Row | undefined = link ? listByListId(where, link.list_id) : undefined;
   if (!list) {
-    list = { id: ctx.uuid(), list_id: ctx.uuid(), type: 'rule_default', namespace_type: 'single' };
-    const params = ruleParameters(rule);
-    params.exceptions_list = [...(rule.exceptions_list ?? []), list];
-    target = finishUpdate(w, rule, params);
-  }
-  const items = (exceptionsState(ctx, req.space).items[list.list_id] ??= {});
-  const now = ctx.now().toISOString();
-  const seen = new Set<string>();
-  const created = (body.items as Array<Record<string, any>>).map((input) => {
-    const itemId = input.item_id ?? ctx.uuid();
-    if (seen.has(itemId) || Object.prototype.hasOwnProperty.call(items, itemId)) throw securityError(409, `exception list item id: "${itemId}" already exists`);
-    const item = {
-      id: ctx.uuid(),
-      item_id: itemId,
-      list_id: list.list_id,
-      type: 'simple',
-      name: input.name,
-      description: input.description,
-      entries: input.entries,
+    list = newList(ctx, req.user, {
+      type: 'rule_default',
+      name: `Exceptions for rule - ${rule.name}`,
+      description: `Exception list containing exceptions for rule with id: ${rule.id}`,
       namespace_type: 'single',
-      os_types: input.os_types ?? [],
-      tags: input.tags ?? [],
-      comments: (input.comments ?? []).map((c: { comment: string }) => ({ id: ctx.uuid(), comment: c.comment, created_at: now, created_by: req.user })),
-      ...(input.meta !== undefined ? { meta: input.meta } : {}),
-      ...(input.expire_time !== undefined ? { expire_time: input.expire_time } : {}),
-      _version: ctx.store.versionToken(),
-      tie_breaker_id: ctx.uuid(),
-      created_at: now,
-      created_by: req.user,
-      updated_at: now,
-      updated_by: req.user,
-    };
-    seen.add(itemId);
-    return item;
-  });
-  for (const item of created) Object.defineProperty(items, item.item_id, { value: item, enumerable: true, writable: true, configurable: true });
-  if (target !== rule) saveRule(state, target);
-  return { body: created };
-}
-
-/**
- * The exception lists of a space the emulator holds, by list_id: the rule default lists the route
- * above created, as rules link them (the emulator has no exception-lists API of its own).
- */
-export function knownExceptionLists(ctx: EmulatorContext, space: string): Map<string, Record<string, unknown>> {
-  const created = exceptionsState(ctx, space).items;
-  const out = new Map<string, Record<string, unknown>>();
-  for (const rule of allRules(rulesState(ctx, space))) {
-    for (const list of rule.exceptions_list ?? []) {
-      if (Object.prototype.hasOwnProperty.call(created, list.list_id)) out.set(list.list_id, list);
+      tags: ['default_rule_exception_list'],
+      list_id: link?.list_id,
+    });
+    if (!link) {
+      const params = ruleParameters(rule);
+      params.exceptions_list = [...(rule.exceptions_list ?? []), { id: list.id, list_id: list.list_id, type: 'rule_default', namespace_type: 'single' }];
+      target = finishUpdate(w, rule, params);
     }
   }
-  return out;
+  const seen = new Set<string>();
+  const created = body.items.map((input) => {
+    const item = newItem(ctx, req.user, list!, input);
+    if (seen.has(item.item_id) || itemByItemId(where, item.item_id)) throw securityError(409, `exception list item id: "${item.item_id}" already exists`);
+    seen.add(item.item_id);
+    return item;
+  });
+  if (!listByListId(where, list.list_id)) put(where.lists, list.list_id, list);
+  for (const item of created) put(where.items, item.item_id, item);
+  if (target !== rule) saveRule(state, target);
+  return { body: created };
 }

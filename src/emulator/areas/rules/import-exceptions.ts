@@ -1,6 +1,8 @@
 import type { EmulatorContext } from '../../context.js';
 import { array, enumOf, formatIssues, int, nonEmptyString, object, optional, parseBody, string } from '../../zod.js';
 import { exceptionItemShape } from './exception-schemas.js';
+import { EXCEPTION_LIST_TYPES } from '../exceptions/schemas.js';
+import { containers, own, put, type Row } from '../exceptions/state.js';
 
 /**
  * The exception lists and items a rules `_import` file may carry ahead of its rules (wire-facts §15,
@@ -26,18 +28,6 @@ export interface ExceptionsImportSummary {
   errors: ImportError[];
 }
 
-type Row = Record<string, any>;
-
-interface Containers {
-  lists: Record<string, Row>;
-  /** By item_id. */
-  items: Record<string, Row>;
-}
-
-const EXCEPTION_LIST_TYPES = [
-  'detection', 'rule_default', 'endpoint', 'endpoint_trusted_apps', 'endpoint_trusted_devices', 'endpoint_events',
-  'endpoint_host_isolation_exceptions', 'endpoint_blocklists',
-];
 
 /** An exported list line (ImportExceptionsListSchema: the list's own fields; others stripped). */
 const ListLine = object({
@@ -55,23 +45,6 @@ const ListLine = object({
 /** An exported item line: an exception item plus the list it belongs to. */
 const ItemLine = object({ ...exceptionItemShape, item_id: nonEmptyString(), list_id: nonEmptyString() });
 
-const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
-const put = (o: Record<string, Row>, key: string, value: Row) => Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-
-/** Agnostic containers are visible in every space; single ones only in their own. */
-function containers(ctx: EmulatorContext, space: string, namespaceType: string): Containers {
-  const init = (): Containers => ({ lists: {}, items: {} });
-  return namespaceType === 'agnostic' ? ctx.store.global('exception_lists', init) : ctx.store.area(space, 'exception_lists', init);
-}
-
-/** The exception lists imported into a space, its own and the agnostic ones, by list_id. */
-export function importedExceptionLists(ctx: EmulatorContext, space: string): Map<string, Row> {
-  const out = new Map<string, Row>();
-  for (const where of [containers(ctx, space, 'agnostic'), containers(ctx, space, 'single')]) {
-    for (const list of Object.values(where.lists)) out.set(list.list_id, list);
-  }
-  return out;
-}
 
 /** Whether an NDJSON line of a rules export is an exception list or item rather than a rule. */
 export function isExceptionLine(line: Row): boolean {
@@ -111,6 +84,8 @@ export function importExceptions(ctx: EmulatorContext, space: string, user: stri
       ...(list.meta !== undefined ? { meta: list.meta } : {}),
       version: list.version ?? 1,
       immutable: false,
+      _version: ctx.store.versionToken(),
+      tie_breaker_id: existing?.tie_breaker_id ?? ctx.uuid(),
       created_at: existing?.created_at ?? now,
       created_by: existing?.created_by ?? user,
       updated_at: now,
@@ -151,6 +126,8 @@ export function importExceptions(ctx: EmulatorContext, space: string, user: stri
       os_types: item.os_types ?? [],
       tags: item.tags ?? [],
       comments: (item.comments ?? []).map((c: { comment: string }) => ({ id: ctx.uuid(), comment: c.comment, created_at: now, created_by: user })),
+      _version: ctx.store.versionToken(),
+      tie_breaker_id: existing?.tie_breaker_id ?? ctx.uuid(),
       created_at: existing?.created_at ?? now,
       created_by: existing?.created_by ?? user,
       updated_at: now,

@@ -4,10 +4,11 @@ import type { EmuRequest, EmuResponse } from '../../router.js';
 import { findConnector, importConnector, storedConnector } from '../connectors/index.js';
 import { buildNewRule, exportable, replaceRule, schemaOptions, securityError } from './build.js';
 import { importSchema, ruleRequestProblems } from './schema.js';
-import { knownExceptionLists } from './exceptions.js';
 import { array, formatIssues, object, parseBody, parseRequest, string } from '../../zod.js';
 import { writer } from './crud.js';
-import { importedExceptionLists, importExceptions, isExceptionLine } from './import-exceptions.js';
+import { importExceptions, isExceptionLine } from './import-exceptions.js';
+import { exportExceptions } from './export-exceptions.js';
+import { listsVisibleIn } from '../exceptions/state.js';
 import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
 
 /** _export and _import of rules as NDJSON (wire-facts 0.2 and 2.1). */
@@ -54,20 +55,16 @@ export function exportResponse(
       }),
     );
   }
-  const lines = [...rules.map((r) => JSON.stringify(r)), ...connectorLines];
+  const exceptions = exportExceptions(ctx, space, rules);
+  const lines = [...rules.map((r) => JSON.stringify(r)), ...exceptions.lines, ...connectorLines];
   if (!excludeDetails) {
     lines.push(
       JSON.stringify({
-        exported_count: rules.length + connectorLines.length,
+        exported_count: rules.length + exceptions.lines.length + connectorLines.length,
         exported_rules_count: rules.length,
         missing_rules: missingRuleIds.map((rule_id) => ({ rule_id })),
         missing_rules_count: missingRuleIds.length,
-        exported_exception_list_count: 0,
-        exported_exception_list_item_count: 0,
-        missing_exception_list_item_count: 0,
-        missing_exception_list_items: [],
-        missing_exception_lists: [],
-        missing_exception_lists_count: 0,
+        ...exceptions.details,
         exported_action_connector_count: connectorLines.length,
         missing_action_connection_count: 0,
         missing_action_connections: [],
@@ -200,7 +197,7 @@ export function importRules(req: EmuRequest, ctx: EmulatorContext): EmuResponse 
   const seen = new Set<string>();
   const ruleSchema = importSchema(schemaOptions(ctx));
   // The lists this file imported count as well as those the space already had.
-  const exceptionLists = new Map([...knownExceptionLists(ctx, req.space), ...importedExceptionLists(ctx, req.space)]);
+  const exceptionLists = listsVisibleIn(ctx, req.space);
   let imported = 0;
   for (const entry of ruleLines) {
     if (entry instanceof Error) {
