@@ -34,6 +34,7 @@ function common(cmd: Command): Command {
     .option('--space <id>', 'space for manifests without metadata.space (default: svcform.yaml space, then "default")')
     .option('--config <file>', 'configuration file (default: ./svcform.yaml, then beside the first PATH)')
     .option('--root <dir>', 'repository root: ${file:...} and items_file may read only files inside it (default: the directory of svcform.yaml, else the working directory)')
+    .option('--strict', "unknown fields in rule queries are errors, not warnings")
     .option('--select <kind/name>', 'only this resource (repeatable; * matches any characters)', collect)
     .option('--concurrency <n>', 'changes and requests in flight at once (default 8)')
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
@@ -57,7 +58,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   common(program.command('validate').description('check manifests offline: YAML, interpolation, schemas, cross-document references').argument('[paths...]', 'files or directories (- for stdin)'))
     .option('--json', 'print diagnostics as JSON')
     .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
-    .action((paths: string[], opts) => setExit(validateCommand(paths.length ? paths : ['.'], opts, io)));
+    .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')

@@ -5,6 +5,7 @@ import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
+import { prepareQueryChecks } from './field-lists.js';
 import { defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
@@ -15,8 +16,10 @@ export interface Planned {
 }
 
 /** Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error. */
-export function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Resource[] {
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config) });
+export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig): Promise<Resource[]> {
+  const root = rootOf(opts, config);
+  const queryChecks = await prepareQueryChecks(opts, config, root);
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks });
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -34,7 +37,7 @@ export async function planFromArgs(
   beforeReading?: (target: Target, spaces: string[]) => Promise<void>,
 ): Promise<Planned> {
   const config = readConfig(opts, paths);
-  const resources = loadResources(paths, opts, io, config);
+  const resources = await loadResources(paths, opts, io, config);
   const space = defaultSpace(opts, config);
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
   const target = await openTarget(opts, config, io, spaces);

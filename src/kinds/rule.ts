@@ -1,9 +1,10 @@
-import type { Resource } from '../manifest/types.js';
+import type { CheckContext, Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
+import { checkRuleQueries } from './rule-query.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -158,12 +159,13 @@ export const ruleAdapter: KindAdapter = {
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
 
-  check(res: Resource): CheckIssue[] {
-    return DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
+  check(res: Resource, context?: CheckContext): CheckIssue[] {
+    const discarded = DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
       path: ['spec', key],
       message: `the server discards ${key} (no rule schema has it), so it is neither sent nor compared`,
       severity: 'warning' as const,
     }));
+    return [...discarded, ...checkRuleQueries(res, context)];
   },
 
   references(spec): Reference[] {

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { parseFast, type FastDocument } from './yaml-fast.js';
+import { sourceOffsetInScalar, valueStartAfterKey } from './scalar-position.js';
 
 /** One YAML document of a manifest file, with what is needed to point at any of its values. */
 export interface LoadedDoc {
@@ -14,6 +15,8 @@ export interface LoadedDoc {
   /** Directory of the file: base of ${file:...} and items_file paths. */
   dir: string;
   posOf(path: DocPath): SourcePos;
+  /** Where character `offset` of the string value at `path` sits, if the source decodes to `value`. */
+  posInScalar(path: DocPath, offset: number, value: string): SourcePos | undefined;
 }
 
 export interface LoadResult {
@@ -159,7 +162,14 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
       const { line, col } = lineCounter.linePos(offset);
       return { file: shown, line, col };
     };
-    const docs = fast.documents.map((doc): LoadedDoc => ({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)) }));
+    const inScalar = (doc: FastDocument, path: DocPath, offset: number, value: string) => {
+      const start = fastScalarStart(text, doc, path);
+      const found = start === undefined ? undefined : sourceOffsetInScalar(text, start, offset, value);
+      return found === undefined ? undefined : at(found);
+    };
+    const docs = fast.documents.map(
+      (doc): LoadedDoc => ({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)), posInScalar: (path, offset, value) => inScalar(doc, path, offset, value) }),
+    );
     return { docs, diagnostics: [] };
   }
   const diagnostics: Diagnostic[] = [];
@@ -215,7 +225,12 @@ export function parseManifestText(text: string, file: string, options: ParseOpti
       diagnostics.push({ severity: 'error', pos: at(cyclicAliasOffset(doc) ?? doc.contents.range?.[0] ?? 0), message: 'invalid YAML: this alias refers to a node that contains it, which would make the document infinite' });
       return;
     }
-    docs.push({ file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) });
+    const posInScalar = (path: DocPath, offset: number, expected: string) => {
+      const node = nodeAt(doc, path);
+      const found = isScalar(node) && node.range ? sourceOffsetInScalar(text, node.range[0], offset, expected) : undefined;
+      return found === undefined ? undefined : at(found);
+    };
+    docs.push({ file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)), posInScalar });
   });
   return { docs, diagnostics };
 }
@@ -351,6 +366,30 @@ function offsetOf(doc: Document.Parsed, path: DocPath): number {
     }
   }
   return best;
+}
+
+/** The node at `path`, if there is one. */
+function nodeAt(doc: Document.Parsed, path: DocPath): Node | null | undefined {
+  let node: Node | null | undefined = doc.contents as Node;
+  for (const step of path) {
+    if (isMap(node)) node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(step))?.value as Node | null | undefined;
+    else if (isSeq(node) && typeof step === 'number') node = node.items[step] as Node | undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+/** Where the scalar at `path` starts, from the fast reader's tables (its values sit on their key's line). */
+function fastScalarStart(text: string, doc: FastDocument, path: DocPath): number | undefined {
+  if (path.length === 0) return undefined;
+  let parent: unknown = doc.value;
+  for (const step of path.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[step] : undefined;
+  const table = parent !== null && typeof parent === 'object' ? doc.offsets.get(parent) : undefined;
+  if (!table) return undefined;
+  const last = path[path.length - 1]!;
+  if (Array.isArray(table)) return typeof last === 'number' ? table[last] : undefined;
+  const key = table[String(last)];
+  return key === undefined ? undefined : valueStartAfterKey(text, key);
 }
 
 /** The same answer as offsetOf, from the fast reader's position tables. */

@@ -325,3 +325,30 @@ export function sourceOffsetInScalar(text: string, start: number, offset: number
   if (decoded.sources.length === 0) return skipProperties(text, start);
   return decoded.sources[decoded.sources.length - 1]! + 1;
 }
+
+/**
+ * Where the value of a `key: value` entry starts, from the offset of its key (plain or quoted) when
+ * the value is on the key's line; undefined when it is not.
+ */
+export function valueStartAfterKey(text: string, key: number): number | undefined {
+  let i = key;
+  const quote = text[i];
+  if (quote === '"' || quote === "'") {
+    i++;
+    while (i < text.length && !isBreak(text[i])) {
+      if (quote === '"' && text[i] === '\\') i += 2;
+      else if (quote === "'" && text[i] === "'" && text[i + 1] === "'") i += 2;
+      else if (text[i] === quote) break;
+      else i++;
+    }
+    i++;
+    while (isWhite(text[i])) i++;
+    if (text[i] !== ':') return undefined;
+  } else {
+    while (i < text.length && !isBreak(text[i]) && !(text[i] === ':' && (isWhite(text[i + 1]) || isBreak(text[i + 1]) || i + 1 === text.length))) i++;
+    if (text[i] !== ':') return undefined;
+  }
+  i++;
+  while (isWhite(text[i])) i++;
+  return i < text.length && !isBreak(text[i]) && text[i] !== '#' ? i : undefined;
+}
