@@ -13,6 +13,7 @@ import { showCommand } from './show.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
 import { schemasCommand } from './schemas.js';
 import { validateCommand } from './validate.js';
+import { testCommand } from './test.js';
 import { VERSION } from '../common/version.js';
 
 export { VERSION };
@@ -59,6 +60,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'print diagnostics as JSON')
     .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
     .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
+
+  verbosity(
+    program
+      .command('test')
+      .description('run rule tests (*.test.yaml: sample events and expected alerts) offline against the rules')
+      .argument('[paths...]', 'files or directories holding manifests and test files')
+      .option('--config <file>', 'configuration file (default: ./svcform.yaml, then beside the first PATH)')
+      .option('--root <dir>', 'repository root: files manifests and field lists name must be inside it')
+      .option('--space <id>', 'space for manifests without metadata.space')
+      .option('--strict', 'unknown fields in rule queries are errors, not warnings')
+      .option('--json', 'print the results as JSON')
+      .option('--junit <file>', 'also write the results as JUnit XML to this file'),
+    'print only failed cases and the summary',
+    'print every case (the default already does)',
+  ).action(async (paths: string[], opts) => setExit(await testCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')

@@ -56,7 +56,8 @@ export function expandPaths(paths: string[]): { files: string[]; diagnostics: Di
     for (const name of entries) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const full = join(dir, name);
-      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name);
+      // Rule test files (*.test.yaml, read by `svcform test`) sit beside manifests but are not manifests.
+      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name) && !/\.test\.ya?ml$/i.test(name);
       let st;
       try {
         st = statSync(full);
