@@ -16,8 +16,7 @@ export async function preloadLanguages(names: readonly QueryLanguageName[] = QUE
         READY.set(name, await loadLanguage(name));
       } catch (err) {
         // Only a missing module means "not available"; any other failure is a defect to show.
-        const missing = (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && (err as Error).message.includes(`/${name}/index.js`);
-        if (!missing) throw err;
+        if (!isMissingLanguageModule(err, name)) throw err;
         READY.set(name, null);
       }
     }),
@@ -27,4 +26,13 @@ export async function preloadLanguages(names: readonly QueryLanguageName[] = QUE
 /** The language if preloaded; null if its module is missing; undefined if nobody preloaded it. */
 export function readyLanguage(name: QueryLanguageName): QueryLanguage | null | undefined {
   return READY.get(name);
+}
+
+/**
+ * Whether loading failed because the language's own module is absent from this build (the module
+ * -not-found code, naming that module): a missing dependency of a present module, or an error
+ * inside one, is a defect and is not hidden.
+ */
+export function isMissingLanguageModule(err: unknown, name: QueryLanguageName): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes(`/query/${name}/index.js`);
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
-import { preloadLanguages, readyLanguage } from '../../src/query/preload.js';
+import { isMissingLanguageModule, preloadLanguages, readyLanguage } from '../../src/query/preload.js';
 
 /**
  * validate parses every rule query in its language and reports a mistake at its line and column
@@ -76,6 +76,15 @@ describe('query checks in validate', () => {
     assert.equal(r.code, 1);
     assert.match(r.err, /f\.json:3:3: \[1\] must be a field name/);
     assert.match(r.err, /svcform\.yaml:1:18: fields: cannot read "missing\.txt": no such file/);
+  });
+
+  it('only the module-not-found error naming the language module itself means "not in this build"', () => {
+    const notFound = (message: string) => Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' });
+    assert.equal(isMissingLanguageModule(notFound("Cannot find module '/x/dist/src/query/eql/index.js' imported from /x/dist/src/query/languages.js"), 'eql'), true);
+    // a present module whose own import is missing, another language's module, other errors: defects, not "missing"
+    assert.equal(isMissingLanguageModule(notFound("Cannot find module '/x/dist/src/query/eql/eql.generated.js' imported from /x/dist/src/query/eql/index.js"), 'eql'), false);
+    assert.equal(isMissingLanguageModule(notFound("Cannot find module '/x/dist/src/query/qlang/index.js'"), 'eql'), false);
+    assert.equal(isMissingLanguageModule(new SyntaxError("Unexpected token in /x/dist/src/query/eql/index.js"), 'eql'), false);
   });
 
   it('languages whose module is not in the build are not checked (only a missing module counts as that)', async () => {
