@@ -34,5 +34,8 @@ export function readyLanguage(name: QueryLanguageName): QueryLanguage | null | u
  * inside one, is a defect and is not hidden.
  */
 export function isMissingLanguageModule(err: unknown, name: QueryLanguageName): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes(`/query/${name}/index.js`);
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'ERR_MODULE_NOT_FOUND') return false;
+  // Node says "Cannot find module '<missing>' imported from <importer>": only <missing> counts.
+  const missing = /Cannot find module '([^']+)'/.exec(String((err as Error).message))?.[1] ?? '';
+  return missing.replace(/\\/g, '/').endsWith(`/query/${name}/index.js`);
 }
