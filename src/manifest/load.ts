@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { parseFast, type FastDocument } from './yaml-fast.js';
-import { sourceOffsetInScalar, valueStartAfterKey } from './scalar-position.js';
+import { sourceOffsetInScalar } from './scalar-position.js';
+import { fastScalarStart, nodeAt } from './scalar-start.js';
 
 /** One YAML document of a manifest file, with what is needed to point at any of its values. */
 export interface LoadedDoc {
@@ -367,30 +368,6 @@ function offsetOf(doc: Document.Parsed, path: DocPath): number {
     }
   }
   return best;
-}
-
-/** The node at `path`, if there is one. */
-function nodeAt(doc: Document.Parsed, path: DocPath): Node | null | undefined {
-  let node: Node | null | undefined = doc.contents as Node;
-  for (const step of path) {
-    if (isMap(node)) node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(step))?.value as Node | null | undefined;
-    else if (isSeq(node) && typeof step === 'number') node = node.items[step] as Node | undefined;
-    else return undefined;
-  }
-  return node;
-}
-
-/** Where the scalar at `path` starts, from the fast reader's tables (its values sit on their key's line). */
-function fastScalarStart(text: string, doc: FastDocument, path: DocPath): number | undefined {
-  if (path.length === 0) return undefined;
-  let parent: unknown = doc.value;
-  for (const step of path.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[step] : undefined;
-  const table = parent !== null && typeof parent === 'object' ? doc.offsets.get(parent) : undefined;
-  if (!table) return undefined;
-  const last = path[path.length - 1]!;
-  if (Array.isArray(table)) return typeof last === 'number' ? table[last] : undefined;
-  const key = table[String(last)];
-  return key === undefined ? undefined : valueStartAfterKey(text, key);
 }
 
 /** The same answer as offsetOf, from the fast reader's position tables. */

@@ -1,3 +1,5 @@
+import { fieldValues } from './event-fields.js';
+import type { ValueTest } from './keyword-match.js';
 import type { EventDoc } from './types.js';
 
 /**
@@ -23,4 +25,22 @@ export function leafFields(doc: EventDoc): Map<string, unknown[]> {
   };
   walk(doc, '');
   return out;
+}
+
+function fieldPatternTest(pattern: string): (name: string) => boolean {
+  const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`, 's');
+  return (name) => regex.test(name);
+}
+
+/**
+ * A test of an event: whether any value of the field passes `test`. No field (a bare value in a
+ * query) means any field of the event; a name with `*` means any field whose dotted name fits it.
+ */
+export function anyFieldValue(field: string | null, test: ValueTest): (doc: EventDoc) => boolean {
+  if (field === null) return (doc) => [...leafFields(doc).values()].some((values) => values.some(test));
+  if (field.includes('*')) {
+    const fits = fieldPatternTest(field);
+    return (doc) => [...leafFields(doc)].some(([name, values]) => fits(name) && values.some(test));
+  }
+  return (doc) => fieldValues(doc, field).some(test);
 }

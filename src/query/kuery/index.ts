@@ -15,7 +15,7 @@ import type { KueryField, KueryNode } from './ast.js';
 import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
 import { rangeTest, termTest, type ValueTest } from '../keyword-match.js';
 import { fieldValues } from '../event-fields.js';
-import { leafFields } from '../doc-fields.js';
+import { anyFieldValue } from '../doc-fields.js';
 import type { CompiledQuery, EventDoc, FieldUse, ParseOutcome, QueryLanguage } from '../types.js';
 
 type DocTest = (doc: EventDoc) => boolean;
@@ -45,19 +45,10 @@ function fieldsOf(node: KueryNode, prefix: string, out: FieldUse[]): void {
   }
 }
 
-function fieldPatternTest(pattern: string): (name: string) => boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`, 's');
-  return (name) => regex.test(name);
-}
-
-/** Whether any value of the field (or of any field, or of any field fitting a pattern) passes. */
+/** kuery's field: a name, a pattern (`process.*`, not an escaped `\*`), or none. */
 function anyValue(field: KueryField | null, test: ValueTest): DocTest {
-  if (field === null) return (doc) => [...leafFields(doc).values()].some((values) => values.some(test));
-  if (field.wildcard) {
-    const fits = fieldPatternTest(field.name);
-    return (doc) => [...leafFields(doc)].some(([name, values]) => fits(name) && values.some(test));
-  }
-  return (doc) => fieldValues(doc, field.name).some(test);
+  if (field && !field.wildcard && field.name.includes('*')) return (doc) => fieldValues(doc, field.name).some(test);
+  return anyFieldValue(field ? field.name : null, test);
 }
 
 function compile(node: KueryNode): DocTest {

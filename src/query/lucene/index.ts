@@ -19,8 +19,7 @@ import { parse as parseLucene } from './lucene.generated.js';
 import type { LuceneClause, LuceneField, LuceneNode } from './ast.js';
 import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
 import { fuzzyTest, rangeTest, regexTest, termTest, type ValueTest } from '../keyword-match.js';
-import { fieldValues } from '../event-fields.js';
-import { leafFields } from '../doc-fields.js';
+import { anyFieldValue } from '../doc-fields.js';
 import type { CompiledQuery, EventDoc, FieldUse, ParseOutcome, QueryLanguage, QueryProblem } from '../types.js';
 
 type DocTest = (doc: EventDoc) => boolean;
@@ -53,18 +52,8 @@ function compileRegexes(node: LuceneNode, out: Map<LuceneNode, RegExp>): QueryPr
   return undefined;
 }
 
-function fieldPatternTest(pattern: string): (name: string) => boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`, 's');
-  return (name) => regex.test(name);
-}
-
 function anyValue(field: LuceneField | null, test: ValueTest): DocTest {
-  if (field === null) return (doc) => [...leafFields(doc).values()].some((values) => values.some(test));
-  if (field.name.includes('*')) {
-    const fits = fieldPatternTest(field.name);
-    return (doc) => [...leafFields(doc)].some(([name, values]) => fits(name) && values.some(test));
-  }
-  return (doc) => fieldValues(doc, field.name).some(test);
+  return anyFieldValue(field ? field.name : null, test);
 }
 
 /** The classic query parser's roles for one level's clauses (default operator OR). */
