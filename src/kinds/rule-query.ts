@@ -50,19 +50,27 @@ export function parseCached(language: QueryLanguageName, text: string): ParseOut
 }
 
 let ecsNames: string[] | undefined;
-const SUGGESTIONS = new Map<string, string | undefined>();
+/** "Did you mean" answers, per project field set, per unknown name and the rule's required fields (many rules repeat a typo). */
+const SUGGESTIONS = new WeakMap<ReadonlySet<string>, Map<string, string | undefined>>();
 
-function suggestion(name: string, known: string[]): string | undefined {
-  const key = `${name}\u0000${known.length}`;
-  if (!SUGGESTIONS.has(key)) SUGGESTIONS.set(key, closest(name, known));
-  return SUGGESTIONS.get(key);
+function suggestion(name: string, required: Set<string>, project: ReadonlySet<string>): string | undefined {
+  let cache = SUGGESTIONS.get(project);
+  if (!cache) SUGGESTIONS.set(project, (cache = new Map()));
+  const key = `${name}\u0000${[...required].join('\u0000')}`;
+  if (!cache.has(key)) {
+    ecsNames ??= [...ecsFieldTypes().keys()];
+    cache.set(key, closest(name, [...required, ...project, ...ecsNames]));
+  }
+  return cache.get(key);
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
 export function checkRuleQueries(res: Resource, context: CheckContext | undefined): CheckIssue[] {
   const issues: CheckIssue[] = [];
   const checkFields = res.checks?.queryFields !== false;
   const required = new Set<string>((Array.isArray(res.spec.required_fields) ? res.spec.required_fields : []).map((f: { name?: unknown }) => String(f?.name)));
-  const project = context?.projectFields ?? new Set<string>();
+  const project = context?.projectFields ?? NO_FIELDS;
   const ecs = ecsFieldTypes();
   for (const q of ruleQueries(res.spec)) {
     const outcome = parseCached(q.language, q.text);
@@ -77,8 +85,7 @@ export function checkRuleQueries(res: Resource, context: CheckContext | undefine
       if (use.name.includes('*') || reported.has(use.name)) continue;
       if (required.has(use.name) || ecs.has(use.name) || project.has(use.name)) continue;
       reported.add(use.name);
-      ecsNames ??= [...ecs.keys()];
-      const near = suggestion(use.name, [...required, ...project, ...ecsNames]);
+      const near = suggestion(use.name, required, project);
       issues.push({
         path: q.path,
         at: { offset: use.offset, value: q.text },
