@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseManifestText } from '../manifest/load.js';
 import { interpolate } from '../manifest/interpolate.js';
 import { redactor } from '../manifest/redact.js';
-import type { Diagnostic } from '../manifest/types.js';
+import type { Diagnostic, SourcePos } from '../manifest/types.js';
 import type { ManageScope } from '../engine/ownership.js';
 import type { IgnoreRule } from '../engine/ignore.js';
 import { knownAreaNames, type AreaOverrides } from '../client/areas.js';
@@ -22,9 +22,11 @@ export interface SvcformConfig {
   ignore: IgnoreRule[];
   /** Per-area overrides of the in-flight limits and retry policies of client/areas.ts. */
   areas: AreaOverrides;
+  /** Files listing the project's own field names (for query field checks), as written, with where they are named. */
+  fields?: Array<{ path: string; pos: SourcePos }>;
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -90,6 +92,12 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
   });
   const ignore = readIgnoreRules(raw.ignore, knownKinds, fail);
   const areas = readAreaOverrides(raw.areas, fail);
+  const fields: Array<{ path: string; pos: SourcePos }> = [];
+  if (raw.fields !== undefined && !Array.isArray(raw.fields)) fail(['fields'], 'fields must be a list of files naming the project\'s fields (one name per line, or a YAML/JSON list)');
+  (Array.isArray(raw.fields) ? raw.fields : []).forEach((p: unknown, i: number) => {
+    if (typeof p !== 'string' || p === '') fail(['fields', i], `fields[${i}] must be a file path`);
+    else fields.push({ path: p, pos: doc.posOf(['fields', i]) });
+  });
   const auth = raw.auth ?? undefined;
   if (auth !== undefined) {
     if (typeof auth !== 'object') fail(['auth'], 'auth must be a mapping (apiKey, username, password, token)');
@@ -112,6 +120,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     manage,
     ignore,
     areas,
+    fields,
   };
 }
 

@@ -98,6 +98,8 @@ export interface CommonOptions {
   config?: string;
   /** Repository root for files manifests name (see rootOf). */
   root?: string;
+  /** Unknown fields in rule queries are errors, not warnings. */
+  strict?: boolean;
   select?: string[];
   concurrency?: string;
   color?: boolean;

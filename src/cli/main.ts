@@ -16,6 +16,7 @@ const applyCommand = async (...args: Parameters<typeof import('./apply.js').appl
 const exportCommand = async (...args: Parameters<typeof import('./export.js').exportCommand>) => (await import('./export.js')).exportCommand(...args);
 const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js').emulatorCommand>) => (await import('./emulator.js')).emulatorCommand(...args);
 const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
+const testCommand = async (...args: Parameters<typeof import('./test.js').testCommand>) => (await import('./test.js')).testCommand(...args);
 const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
@@ -37,6 +38,7 @@ function common(cmd: Command): Command {
     .option('--space <id>', 'space for manifests without metadata.space (default: svcform.yaml space, then "default")')
     .option('--config <file>', 'configuration file (default: ./svcform.yaml, then beside the first PATH)')
     .option('--root <dir>', 'repository root: ${file:...} and items_file may read only files inside it (default: the directory of svcform.yaml, else the working directory)')
+    .option('--strict', "unknown fields in rule queries are errors, not warnings")
     .option('--select <kind/name>', 'only this resource (repeatable; * matches any characters)', collect)
     .option('--concurrency <n>', 'changes and requests in flight at once (default 8)')
     .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
@@ -61,6 +63,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'print diagnostics as JSON')
     .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
     .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
+
+  verbosity(
+    program
+      .command('test')
+      .description('run rule tests (*.test.yaml: sample events and expected alerts) offline against the rules')
+      .argument('[paths...]', 'files or directories holding manifests and test files')
+      .option('--config <file>', 'configuration file (default: ./svcform.yaml, then beside the first PATH)')
+      .option('--root <dir>', 'repository root: files manifests and field lists name must be inside it')
+      .option('--space <id>', 'space for manifests without metadata.space')
+      .option('--strict', 'unknown fields in rule queries are errors, not warnings')
+      .option('--json', 'print the results as JSON')
+      .option('--junit <file>', 'also write the results as JUnit XML to this file'),
+    'print only failed cases and the summary',
+    'print every case (the default already does)',
+  ).action(async (paths: string[], opts) => setExit(await testCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')

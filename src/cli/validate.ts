@@ -3,6 +3,7 @@ import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/valida
 import { redactor } from '../manifest/redact.js';
 import { defaultSpace, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
+import { prepareQueryChecks } from './field-lists.js';
 
 export interface ValidateOptions extends CommonOptions {
   json?: boolean;
@@ -10,10 +11,12 @@ export interface ValidateOptions extends CommonOptions {
 }
 
 /** `svcform validate`: offline checks only; never contacts a server. */
-export function validateCommand(paths: string[], opts: ValidateOptions, io: Io): number {
+export async function validateCommand(paths: string[], opts: ValidateOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
   const started = Date.now();
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root: rootOf(opts, config), offlineSecrets: !!opts.offlineSecrets });
+  const root = rootOf(opts, config);
+  const queryChecks = await prepareQueryChecks(opts, config, root);
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);

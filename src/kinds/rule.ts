@@ -1,4 +1,4 @@
-import type { Resource } from '../manifest/types.js';
+import type { CheckContext, Resource } from '../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './normalize.js';
 import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, ListOptions, LiveObject, Reference } from './types.js';
 import { listRules } from './rule-list.js';
@@ -9,6 +9,7 @@ import {
   checkDefaultExceptions, comparableExceptions, desiredDefaultItems, exceptionListReferences, exceptionsToSpec, liveDefaultItems, resolvedLinks,
   withDefaultExceptions, writeDefaultExceptions,
 } from './rule-exceptions.js';
+import { checkRuleQueries } from './rule-query.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -171,13 +172,13 @@ export const ruleAdapter: KindAdapter = {
   setFields: SET_FIELDS.map((k) => `/${k}`),
   keyedFields: { '/default_exceptions/items': 'item_id' },
 
-  check(res: Resource): CheckIssue[] {
+  check(res: Resource, context?: CheckContext): CheckIssue[] {
     const discarded = DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({
       path: ['spec', key],
       message: `the server discards ${key} (no rule schema has it), so it is neither sent nor compared`,
       severity: 'warning' as const,
     }));
-    return [...discarded, ...checkDefaultExceptions(res)];
+    return [...discarded, ...checkDefaultExceptions(res), ...checkRuleQueries(res, context)];
   },
 
   references(spec): Reference[] {

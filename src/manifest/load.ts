@@ -5,6 +5,8 @@ import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocument
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
+import { sourceOffsetInScalar } from './scalar-position.js';
+import { fastScalarStart, nodeAt } from './scalar-start.js';
 
 /** One YAML document of a manifest file, with what is needed to point at any of its values. */
 export interface LoadedDoc {
@@ -16,6 +18,8 @@ export interface LoadedDoc {
   /** Directory of the file: base of ${file:...} and items_file paths. */
   dir: string;
   posOf(path: DocPath): SourcePos;
+  /** Where character `offset` of the string value at `path` sits, if the source decodes to `value`. */
+  posInScalar(path: DocPath, offset: number, value: string): SourcePos | undefined;
 }
 
 export interface LoadResult {
@@ -55,7 +59,8 @@ export function expandPaths(paths: string[]): { files: string[]; diagnostics: Di
     for (const name of entries) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const full = join(dir, name);
-      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name);
+      // Rule test files (*.test.yaml, read by `svcform test`) sit beside manifests but are not manifests.
+      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name) && !/\.test\.ya?ml$/i.test(name);
       let st;
       try {
         st = statSync(full);
@@ -175,7 +180,12 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
   const diagnostics: Diagnostic[] = [];
   for (const doc of fast.documents) {
     if (!isLeft(doc)) {
-      docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)) });
+      const posInScalar = (path: DocPath, offset: number, value: string) => {
+        const start = fastScalarStart(fast.text, doc, path);
+        const found = start === undefined ? undefined : sourceOffsetInScalar(fast.text, start, offset, value);
+        return found === undefined ? undefined : at(found);
+      };
+      docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)), posInScalar });
       continue;
     }
     let parsed: Document.Parsed[];
@@ -185,7 +195,7 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
       return undefined;
     }
     if (!Array.isArray(parsed) || parsed.length !== 1 || parsed[0].errors.length > 0) return undefined;
-    const out = readParsedDoc(parsed[0], doc.index, (offset) => at(doc.from + offset), shown, dir);
+    const out = readParsedDoc(parsed[0], doc.index, (offset) => at(doc.from + offset), shown, dir, fast.text.slice(doc.from, doc.to));
     if (out.doc) docs.push(out.doc);
     if (out.diagnostic) diagnostics.push(out.diagnostic);
   }
@@ -223,15 +233,18 @@ function readFull(text: string, shown: string, dir: string): { docs: LoadedDoc[]
       }
       return;
     }
-    const out = readParsedDoc(doc, index, at, shown, dir);
+    const out = readParsedDoc(doc, index, at, shown, dir, text);
     if (out.doc) docs.push(out.doc);
     if (out.diagnostic) diagnostics.push(out.diagnostic);
   });
   return { docs, diagnostics };
 }
 
-/** One error-free document of the full parser; `at` turns its offsets into positions in the file. */
-function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number) => SourcePos, shown: string, dir: string): { doc?: LoadedDoc; diagnostic?: Diagnostic } {
+/**
+ * One error-free document of the full parser; `source` is the text its offsets index (the file, or
+ * the document's slice of it) and `at` turns those offsets into positions in the file.
+ */
+function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number) => SourcePos, shown: string, dir: string, source: string): { doc?: LoadedDoc; diagnostic?: Diagnostic } {
   const start = at(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return {}; // empty document (e.g. a trailing ---)
   if (!isMap(doc.contents)) {
@@ -254,7 +267,12 @@ function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number)
     // `&m {<<: *m}` or `&a [*a]`: the value contains itself, and every later step would walk it forever.
     return { diagnostic: { severity: 'error', pos: at(cyclicAliasOffset(doc) ?? doc.contents.range?.[0] ?? 0), message: 'invalid YAML: this alias refers to a node that contains it, which would make the document infinite' } };
   }
-  return { doc: { file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)) } };
+  const posInScalar = (path: DocPath, offset: number, expected: string) => {
+    const node = nodeAt(doc, path);
+    const found = isScalar(node) && node.range ? sourceOffsetInScalar(source, node.range[0], offset, expected) : undefined;
+    return found === undefined ? undefined : at(found);
+  };
+  return { doc: { file: shown, index, value, start, dir, posOf: (path) => at(offsetOf(doc, path)), posInScalar } };
 }
 
 function firstLine(s: string): string {

@@ -43,6 +43,10 @@ export interface Resource {
   dir: string;
   /** The repository root: files named by the manifest (items_file) are read only from inside it (confined-file.ts). */
   root: string;
+  /** metadata.checks: local switches of offline checks (e.g. `queryFields: false`); never sent. */
+  checks?: Record<string, unknown>;
+  /** Where character `offset` of the string at `path` sits, when the file's text says so (scalar-position.ts). */
+  posInScalar?(path: DocPath, offset: number, value: string): SourcePos | undefined;
 }
 
 export function subjectOf(r: { kind: string; name: string }): string {
@@ -71,6 +75,16 @@ export interface CheckIssue {
   path: DocPath;
   message: string;
   severity?: Severity;
+  /** A place inside the string at `path` (a query's error): shown at its line and column in the file. */
+  at?: { offset: number; value: string };
+}
+
+/** What a run tells kind checks beyond the resource. */
+export interface CheckContext {
+  /** `--strict`: checks that would warn about unknown names report errors instead. */
+  strict: boolean;
+  /** Field names the project declares (svcform.yaml `fields:`). */
+  projectFields: ReadonlySet<string>;
 }
 
 /** What validation needs to know of one kind (a kind adapter is one). */
@@ -84,7 +98,7 @@ export interface KindRules {
    */
   references(spec: Record<string, any>): Reference[];
   /** Checks the schema cannot express (errors unless severity says otherwise). */
-  check?(res: Resource): CheckIssue[];
+  check?(res: Resource, context?: CheckContext): CheckIssue[];
 }
 
 /**

@@ -24,6 +24,10 @@ export interface ValidateOptions {
   root?: string;
   /** `validate --offline-secrets`: missing variables and secret files are warnings (interpolate.ts). */
   offlineSecrets?: boolean;
+  /** `--strict`: kind checks report unknown names (query fields) as errors, not warnings. */
+  strict?: boolean;
+  /** Field names declared by the project (svcform.yaml `fields:`), for kinds that check field names. */
+  projectFields?: ReadonlySet<string>;
 }
 
 export interface ValidationResult {
@@ -152,16 +156,19 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     secretPointers,
     dir: doc.dir,
     root,
+    checks: value.metadata.checks,
+    posInScalar: doc.posInScalar,
   };
   let issues: CheckIssue[] = [];
   try {
-    issues = adapter.check?.(res) ?? [];
+    issues = adapter.check?.(res, { strict: !!options.strict, projectFields: options.projectFields ?? new Set() }) ?? [];
   } catch (err) {
     // A defect in a kind's checks must not hide every other finding of the run.
     issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];
   }
   for (const issue of issues) {
-    out.push({ severity: issue.severity ?? 'error', pos: doc.posOf(issue.path), subject, message: issue.message });
+    const pos = (issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path);
+    out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message });
   }
   return res;
 }

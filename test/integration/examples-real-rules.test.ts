@@ -19,7 +19,8 @@ const RULES = '/api/detection_engine/rules';
 function exampleRuleCount(): { rules: number; untypedActions: number } {
   let rules = 0;
   let untypedActions = 0;
-  for (const file of readdirSync(join(EXAMPLES, 'rules'))) {
+  // Manifests only: rules/tests/ holds rule tests, not rules.
+  for (const file of readdirSync(join(EXAMPLES, 'rules')).filter((f) => f.endsWith('.yaml'))) {
     const text = readFileSync(join(EXAMPLES, 'rules', file), 'utf8');
     rules += (text.match(/^kind: Rule$/gm) ?? []).length;
     untypedActions += (text.match(/^\s+- id: /gm) ?? []).length - (text.match(/^\s+action_type_id: /gm) ?? []).length;

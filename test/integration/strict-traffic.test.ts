@@ -59,7 +59,8 @@ function yamlFiles(dir: string): string[] {
     const full = join(dir, entry);
     // Folders starting with a dot (examples/ci's .github) are not read as manifests, as the loader does.
     if (statSync(full).isDirectory()) return entry.startsWith('.') ? [] : yamlFiles(full);
-    return /\.ya?ml$/.test(entry) && entry !== 'svcform.yaml' ? [full] : [];
+    // Rule test files (*.test.yaml) are not manifests either.
+    return /\.ya?ml$/.test(entry) && !/\.test\.ya?ml$/.test(entry) && entry !== 'svcform.yaml' ? [full] : [];
   });
 }
 

@@ -55,7 +55,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
     const last = /^Reading live state: (\d+)\/(\d+) lists \((.*)\)$/.exec(lines.at(-1)!);
     assert.ok(last, lines.at(-1));
     assert.equal(last[1], last[2], 'the last line has every list read');
-    assert.match(last[3], /(^|, )Rule 14(,|$)/);
+    assert.match(last[3], /(^|, )Rule 15(,|$)/);
     assert.match(last[3], /(^|, )Connector \d+(,|$)/);
     assert.doesNotMatch(run.out, /Reading live state/, 'progress never goes to stdout');
   });
@@ -67,7 +67,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
     assert.equal(quiet.err, '');
     const verbose = await cli(['plan', EXAMPLES, '--url', emu.url, '--verbose'], {}, { outTty: true, errTty: true });
     assert.doesNotMatch(verbose.err, /Reading live state/);
-    assert.match(verbose.err, /^listed 14 Rule in space default \(\d+ ms\)$/m);
+    assert.match(verbose.err, /^listed 15 Rule in space default \(\d+ ms\)$/m);
   });
 
   it('on a real terminal the line is rewritten in place (Io.progress) and cleared once reading is done', async () => {

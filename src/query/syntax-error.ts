@@ -1,0 +1,59 @@
+import type { QueryProblem } from './types.js';
+
+/** What a generated (peggy) parser throws: where it stopped and what it would have accepted there. */
+interface PeggyExpectation {
+  type: 'literal' | 'class' | 'any' | 'end' | 'other';
+  text?: string;
+  description?: string;
+}
+
+interface PeggySyntaxError {
+  expected: PeggyExpectation[] | null;
+  found: string | null;
+  location: { start: { offset: number } };
+}
+
+export function isPeggySyntaxError(err: unknown): err is PeggySyntaxError {
+  return typeof err === 'object' && err !== null && 'location' in err && 'expected' in err;
+}
+
+/** Closing delimiters: when one is expected at the end of the query, it is the whole story. */
+/** More alternatives than this make a message nobody reads. */
+const MAX_LISTED = 3;
+
+const CLOSERS = new Set(['")"', '"]"', '"}"', 'a closing quote', 'the closing /', '] or }']);
+
+/**
+ * A peggy failure as one short message: `expected ")"` for an unclosed group, else the things the
+ * grammar would have accepted (its named rules, e.g. "a value", and its literal words), and what
+ * was found instead. Whitespace is named only when nothing else would do.
+ */
+export function problemFromSyntaxError(err: PeggySyntaxError, text: string): QueryProblem {
+  const offset = err.location.start.offset;
+  const names: string[] = [];
+  const add = (name: string) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  for (const e of err.expected ?? []) {
+    if (e.type === 'literal' && e.text !== undefined) add(JSON.stringify(e.text));
+    else if (e.type === 'other' && e.description) add(e.description);
+    else if (e.type === 'end') add('the end of the query');
+  }
+  const atEnd = offset >= text.length;
+  const closers = names.filter((n) => CLOSERS.has(n));
+  let wanted: string[];
+  if (atEnd && closers.length > 0) {
+    return { offset, length: 1, message: `expected ${closers[0]}` };
+  }
+  else {
+    // Named rules ("a value", "a field name") say more than the punctuation that may start them.
+    const named = names.filter((n) => n !== 'whitespace' && !n.startsWith('"'));
+    // An opening quote is one way to write a value; "a value" already says it.
+    const literal = names.filter((n) => n.startsWith('"') && !(n === '"\\""' && named.length > 0));
+    wanted = [...named, ...literal].slice(0, MAX_LISTED);
+    if (wanted.length === 0) wanted = names;
+  }
+  const list = wanted.length <= 1 ? (wanted[0] ?? 'something else') : `${wanted.slice(0, -1).join(', ')} or ${wanted[wanted.length - 1]}`;
+  const found = atEnd ? '' : `, found ${JSON.stringify(err.found ?? text[offset])}`;
+  return { offset, length: atEnd ? 1 : Math.max(1, (err.found ?? '').length), message: `expected ${list}${found}` };
+}
