@@ -6,6 +6,7 @@ import { bulkAction } from './bulk.js';
 import { createRule, deleteRuleRoute, findRules, patchRuleRoute, readRule, updateRule } from './crud.js';
 import { addRuleExceptions } from './exceptions.js';
 import { installPrepackaged, prepackagedStatus } from './prebuilt.js';
+import { performInstallation, performUpgrade, PREBUILT_INTERNAL, prebuiltStatus, reviewInstallation, reviewUpgrade } from './prebuilt-internal.js';
 import { rulesState } from './state.js';
 import { exportRules, importRules } from './transfer.js';
 
@@ -67,6 +68,11 @@ export const rulesArea: EmulatorArea = {
     router.post('/api/detection_engine/rules/:id/exceptions', addRuleExceptions, security);
     router.get('/api/detection_engine/rules/prepackaged/_status', prepackagedStatus, security);
     router.put('/api/detection_engine/rules/prepackaged', installPrepackaged, security);
+    router.get(`${PREBUILT_INTERNAL}/status`, prebuiltStatus, security);
+    router.post(`${PREBUILT_INTERNAL}/installation/_review`, reviewInstallation, { ...security, access: 'read' });
+    router.post(`${PREBUILT_INTERNAL}/installation/_perform`, performInstallation, security);
+    router.post(`${PREBUILT_INTERNAL}/upgrade/_review`, reviewUpgrade, { ...security, access: 'read' });
+    router.post(`${PREBUILT_INTERNAL}/upgrade/_perform`, performUpgrade, security);
     router.post('/api/detection_engine/index', createAlertsIndex, security);
     router.get('/api/detection_engine/index', readAlertsIndex, security);
     router.delete('/api/detection_engine/index', deleteAlertsIndex, security);
