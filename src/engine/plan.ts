@@ -67,9 +67,17 @@ export interface PlanError {
   source?: SourcePos;
 }
 
+/** Something worth knowing about a declared object that is not a change (adapter.notices). */
+export interface PlanNotice {
+  subject: string;
+  message: string;
+}
+
 export interface Plan {
   changes: PlannedChange[];
   errors: PlanError[];
+  /** Absent in plans saved before notices existed. */
+  notices?: PlanNotice[];
   summary: { create: number; update: number; delete: number; unchanged: number; unmanaged: number };
   /** Hash of the live state the plan was computed from; a saved plan is refused when it changes. */
   liveFingerprint: string;
@@ -118,6 +126,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   const { resources, adapterFor } = options;
   const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
   const changes: PlannedChange[] = [];
+  const notices: PlanNotice[] = [];
   const normalized = new WeakMap<LiveObject, Record<string, any>>();
   const normalizeLive = (o: LiveObject): Record<string, any> => {
     let n = normalized.get(o);
@@ -168,6 +177,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       errors.push({ subject, source: res.source, message: `the live object is ${current.readOnly}; svcform never writes it (remove the manifest)` });
       continue;
     }
+    for (const message of adapter.notices?.(res, current) ?? []) notices.push({ subject, message });
     // Fields the listing did not report are left out of the comparison (but not carried from the
     // live side like ignored ones: the update writes the manifest's value).
     let diff;
@@ -233,7 +243,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     unchanged,
     unmanaged,
   };
-  return { changes: ordered, errors, summary, liveFingerprint: fingerprintLive(live, normalizeLive), desiredFingerprint: fingerprintDesired(resources) };
+  return { changes: ordered, errors, notices, summary, liveFingerprint: fingerprintLive(live, normalizeLive), desiredFingerprint: fingerprintDesired(resources) };
 }
 
 function baseChange(res: Resource): ChangeBase {

@@ -8,6 +8,7 @@ import { packagePolicyAdapter } from './package-policy.js';
 import { hostQueryPackAdapter } from './host-query-pack.js';
 import { hostQuerySavedQueryAdapter } from './host-query-saved-query.js';
 import { maintenanceWindowAdapter } from './maintenance-window.js';
+import { prebuiltRulesAdapter } from './prebuilt-rules.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -19,6 +20,7 @@ export const ADAPTERS: KindAdapter[] = [
   hostQueryPackAdapter,
   hostQuerySavedQueryAdapter,
   maintenanceWindowAdapter,
+  prebuiltRulesAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -6,7 +6,7 @@ import { bulkAction } from './bulk.js';
 import { createRule, deleteRuleRoute, findRules, patchRuleRoute, readRule, updateRule } from './crud.js';
 import { addRuleExceptions } from './exceptions.js';
 import { installPrepackaged, prepackagedStatus } from './prebuilt.js';
-import { performInstallation, performUpgrade, PREBUILT_INTERNAL, prebuiltStatus, reviewInstallation, reviewUpgrade } from './prebuilt-internal.js';
+import { performInstallation, performUpgrade, PREBUILT_INTERNAL, prebuiltStatus, revertPrebuilt, reviewInstallation, reviewUpgrade } from './prebuilt-internal.js';
 import { rulesState } from './state.js';
 import { exportRules, importRules } from './transfer.js';
 
@@ -73,6 +73,7 @@ export const rulesArea: EmulatorArea = {
     router.post(`${PREBUILT_INTERNAL}/installation/_perform`, performInstallation, security);
     router.post(`${PREBUILT_INTERNAL}/upgrade/_review`, reviewUpgrade, { ...security, access: 'read' });
     router.post(`${PREBUILT_INTERNAL}/upgrade/_perform`, performUpgrade, security);
+    router.post(`${PREBUILT_INTERNAL}/revert`, revertPrebuilt, security);
     router.post('/api/detection_engine/index', createAlertsIndex, security);
     router.get('/api/detection_engine/index', readAlertsIndex, security);
     router.delete('/api/detection_engine/index', deleteAlertsIndex, security);

@@ -152,8 +152,12 @@ const upgradeBody = discriminated('mode', {
   SPECIFIC_RULES: object({ mode: literal('SPECIFIC_RULES'), pick_version: optional(enumOf([...PICK])), rules: array(upgradeRule), dry_run: optional(object({}, 'open')), on_conflict: optional(string()) }),
 });
 
-/** Fields an upgrade never takes from the package: the user's own settings of the rule. */
-const USER_SETTINGS = ['enabled', 'actions', 'exceptions_list', 'response_actions', 'meta', 'namespace', 'output_index', 'throttle'];
+/**
+ * Fields an upgrade or a revert keeps from the installed rule. `meta` is not among them: the new
+ * rule is written from the package asset through applyRuleUpdate (mergers/apply_rule_update.ts),
+ * which takes every other field from the update, so a client's marks in meta are lost (I).
+ */
+const USER_SETTINGS = ['enabled', 'actions', 'exceptions_list', 'response_actions', 'namespace', 'output_index', 'throttle'];
 
 /**
  * The rule after an upgrade with one pick_version for every field. MERGED is the three-way merge:
@@ -231,4 +235,43 @@ export function performUpgrade(req: EmuRequest, ctx: EmulatorContext): Promise<E
       },
     };
   });
+}
+
+const revertBody = object({ id: string(), revision: int(), version: int() });
+
+/**
+ * Reverts one customised prebuilt rule to its base version (revert_prebuilt_rule_route.ts):
+ * `id`, `revision` and `version` guard against a concurrent change; the user's own settings
+ * (enabled, actions, exceptions) stay. A rule that is not customised is skipped.
+ */
+export function revertPrebuilt(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
+  requireVersion(req);
+  const body = parseRequest(revertBody, req.body);
+  const state = rulesState(ctx, req.space);
+  const rule = allRules(state).find((r) => r.id === body.id);
+  const result = (updated: StoredRule[], skipped: Array<{ id: string; skip_reason: string }>, errors: Array<{ message: string; status_code: number; rules: Array<{ id: string }> }>) => ({
+    body: {
+      success: errors.length === 0,
+      rules_count: 1,
+      attributes: {
+        results: { updated, created: [], deleted: [], skipped },
+        summary: { failed: errors.length, skipped: skipped.length, succeeded: updated.length, total: 1 },
+        ...(errors.length ? { errors } : {}),
+      },
+    },
+  });
+  if (!rule) return result([], [], [{ message: `Rule with id "${body.id}" not found`, status_code: 404, rules: [{ id: body.id }] }]);
+  if (!isPrebuilt(rule)) return result([], [{ id: rule.id, skip_reason: 'RULE_NOT_PREBUILT' }], []);
+  if (!rule.rule_source.is_customized) return result([], [{ id: rule.id, skip_reason: 'RULE_NOT_CUSTOMIZED' }], []);
+  if (rule.revision !== body.revision || rule.version !== body.version) {
+    return result([], [], [{ message: `Rule is being edited concurrently: revision or version changed`, status_code: 409, rules: [{ id: rule.id }] }]);
+  }
+  const base = assetAt(rule.rule_id, rule.version);
+  if (!base) return result([], [], [{ message: 'Cannot find base_version for rule id', status_code: 500, rules: [{ id: rule.id }] }]);
+  const current = ruleParameters(rule);
+  const next: Record<string, any> = { ...base };
+  for (const key of USER_SETTINGS) if (current[key] !== undefined) next[key] = current[key];
+  const reverted = replaceRule(writer(req, ctx), rule, next);
+  saveRule(state, reverted);
+  return result([reverted], [], []);
 }
