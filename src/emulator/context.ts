@@ -13,6 +13,8 @@ export const REAL_ROUTES = {
   'saved-query-update': 'PUT /api/hostquery/saved_queries/{id}',
   /** Rule create/update: `query` required for threshold, threat_match and new_terms rules too (service-api.md leaves it optional). */
   'rules.query-required': 'POST|PUT /api/detection_engine/rules',
+  /** Timeline routes: top-level parameters in camel case (templateTimelineId, timelineId, savedObjectIds) as in the OAS, not snake case as service-api.md spells them. */
+  'timelines.camel-case': 'POST|PATCH|DELETE /api/timeline',
 } as const;
 
 export type RealRoute = keyof typeof REAL_ROUTES;

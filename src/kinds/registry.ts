@@ -9,6 +9,7 @@ import { hostQueryPackAdapter } from './host-query-pack.js';
 import { hostQuerySavedQueryAdapter } from './host-query-saved-query.js';
 import { maintenanceWindowAdapter } from './maintenance-window.js';
 import { prebuiltRulesAdapter } from './prebuilt-rules.js';
+import { timelineTemplateAdapter } from './timeline-template.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -21,6 +22,7 @@ export const ADAPTERS: KindAdapter[] = [
   hostQuerySavedQueryAdapter,
   maintenanceWindowAdapter,
   prebuiltRulesAdapter,
+  timelineTemplateAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

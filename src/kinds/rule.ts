@@ -4,6 +4,7 @@ import { listAllPages } from './paging.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
+import { timelineReferences } from './rule-timeline.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -154,7 +155,7 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  referenceKinds: ['Connector', 'HostQuerySavedQuery'],
+  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'TimelineTemplate'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
 
@@ -175,7 +176,7 @@ export const ruleAdapter: KindAdapter = {
       const id = a?.params?.saved_query_id;
       if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
     });
-    return refs;
+    return [...refs, ...timelineReferences(spec)];
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {

@@ -8,6 +8,7 @@ import { connectorsArea } from './connectors/index.js';
 import { rulesArea } from './rules/index.js';
 import { fleetArea } from './fleet/index.js';
 import { statusArea } from './status.js';
+import { timelinesArea } from './timelines/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
-export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea];
+export const AREAS: EmulatorArea[] = [spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, timelinesArea];

@@ -8,10 +8,11 @@ import { savedQuery } from './host-query-saved-query.js';
 import { pack } from './host-query-pack.js';
 import { maintenanceWindow } from './maintenance-window.js';
 import { prebuiltRules } from './prebuilt-rules.js';
+import { timelineTemplate } from './timeline-template.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
 /** Every case, by kind. A new kind adds its file beside this one and its line here. */
 export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
-  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow, prebuiltRules].map((c) => [c.kind, c]),
+  [connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow, prebuiltRules, timelineTemplate].map((c) => [c.kind, c]),
 );
