@@ -1,7 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { AREAS } from '../client/areas.js';
 import { clone, deepEqual, isPlainObject } from './normalize.js';
-import type { AdapterContext, CheckIssue, KindAdapter, LiveObject } from './types.js';
+import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import {
   canonicalSelector, customizedGroups, fieldsOfGroup, groupOfField, INTERNAL_HEADERS, isEmptySelector, PREBUILT_PATH, readPrebuiltView,
   resolveSelector, RULES_PATH, STAMP, stampOf, type PrebuiltView, type Selector, type SetBody, type Stamp,
@@ -174,7 +174,15 @@ export const prebuiltRulesAdapter: KindAdapter = {
   area: AREAS.prebuiltRules,
   setFields: ['/install/rule_ids', '/install/tags', '/enable/rule_ids', '/enable/tags'],
 
-  references: () => [],
+  referenceKinds: ['TimelineTemplate'],
+
+  references(spec): Reference[] {
+    // A customised timeline_id names a template, which is then written before the set.
+    const customize = isPlainObject(spec.customize) ? spec.customize : {};
+    return Object.entries(customize)
+      .filter(([, fields]) => isPlainObject(fields) && typeof fields.timeline_id === 'string')
+      .map(([ruleId, fields]) => ({ kind: 'TimelineTemplate', name: (fields as Record<string, string>).timeline_id, path: ['spec', 'customize', ruleId, 'timeline_id'] }));
+  },
 
   check(res: Resource): CheckIssue[] {
     const issues: CheckIssue[] = [];
