@@ -128,4 +128,28 @@ describe('PrebuiltRules: install a set, enable by tag, customise without forking
     assert.equal(ps.immutable, true);
     assert.equal(ps.meta?.svcform_prebuilt, undefined);
   });
+
+  it('two sets installing in one apply never overlap their install calls: the prebuilt_rules area runs one at a time (no 429 from the server)', async () => {
+    await call(emu, 'PUT', '/__emulator/prebuilt-package', { operation_ms: 150 });
+    const one = `apiVersion: svcform/v1\nkind: PrebuiltRules\nmetadata: {name: one}\nspec: {install: {rule_ids: ['${POWERSHELL}']}}\n`;
+    const two = `apiVersion: svcform/v1\nkind: PrebuiltRules\nmetadata: {name: two}\nspec: {install: {rule_ids: ['${TEMP_DIR}']}}\n`;
+    emu.log.clear();
+    const applied = await run(['apply', repo({ 'one.yaml': one, 'two.yaml': two })]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const installs = emu.log.all().filter((r) => r.route === '/internal/detection_engine/prebuilt_rules/installation/_perform');
+    assert.deepEqual(installs.map((r) => r.status), [200, 200]);
+  });
+
+  it('a field customised in the app that the set does not declare is drift; apply reverts the rule and keeps the declared customisations', async () => {
+    const dir = repo({ 'prebuilt.yaml': SET });
+    assert.equal((await run(['apply', dir])).code, 0);
+    await call(emu, 'PATCH', RULES, { rule_id: POWERSHELL, description: 'Changed in the app' });
+    const plan = await planJson(dir);
+    assert.deepEqual(plan.changes[0].fields.map((f: any) => f.pointer), [`/customize/${POWERSHELL}/description`]);
+    assert.equal((await run(['apply', dir])).code, 0);
+    const ps = await rule(POWERSHELL);
+    assert.notEqual(ps.description, 'Changed in the app');
+    assert.deepEqual(ps.rule_source.customized_fields, [{ field_name: 'data_source' }, { field_name: 'severity' }]);
+    assert.equal((await run(['plan', dir, '--detailed-exitcode'])).code, 0);
+  });
 });
