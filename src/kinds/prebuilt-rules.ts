@@ -190,8 +190,10 @@ export const prebuiltRulesAdapter: KindAdapter = {
     if (install !== 'all' && isEmptySelector(install)) issues.push({ path: ['spec', 'install'], message: 'install selects no rule: give rule_ids, tags or `all`' });
     if (install !== 'all' && install.tags.length === 0) {
       const named = new Set(install.rule_ids);
-      const enable = canonicalSelector(res.spec.enable ?? {});
-      if (enable !== 'all') for (const id of enable.rule_ids) if (!named.has(id)) issues.push({ path: ['spec', 'enable', 'rule_ids'], message: `enable names ${id}, which install does not select` });
+      const enableIds: unknown[] = Array.isArray(res.spec.enable?.rule_ids) ? res.spec.enable.rule_ids : [];
+      enableIds.forEach((id, i) => {
+        if (typeof id === 'string' && !named.has(id)) issues.push({ path: ['spec', 'enable', 'rule_ids', i], message: `enable names ${id}, which install does not select` });
+      });
       for (const id of Object.keys(res.spec.customize ?? {})) if (!named.has(id)) issues.push({ path: ['spec', 'customize', id], message: `customize names ${id}, which install does not select` });
     }
     return issues;

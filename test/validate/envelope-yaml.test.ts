@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkFixture, expectErrors, shown, svcform, type FixtureCase } from './harness.js';
 
-const KINDS = 'Connector, Rule, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery, MaintenanceWindow';
+const KINDS = 'Connector, Rule, ValueList, AgentPolicy, PackagePolicy, HostQueryPack, HostQuerySavedQuery, MaintenanceWindow, PrebuiltRules, TimelineTemplate';
 
 /** Mistakes in the envelope every kind shares. */
 const ENVELOPE: FixtureCase[] = [
