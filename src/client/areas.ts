@@ -33,6 +33,7 @@ export const AREAS = {
   fleet: area('fleet', { retryConflict: true }),
   hostquery: area('hostquery'),
   maintenanceWindow: area('maintenance_window'),
+  timeline: area('timeline'),
   spaces: area('spaces'),
   uptime: area('uptime'),
   cases: area('cases'),

@@ -180,7 +180,7 @@ export class SvcClient implements Requester {
     const { pathname, pathAndQuery } = this.urlPath(req);
     const { body, contentType } = encodeBody(req);
     const idempotent = req.idempotent ?? IDEMPOTENT_METHODS.has(method);
-    const headers: Record<string, string> = { 'user-agent': this.userAgent };
+    const headers: Record<string, string> = { ...extraHeaders(req.headers), 'user-agent': this.userAgent };
     if (this.authorization) headers.authorization = this.authorization;
     if (method !== 'GET') headers['kbn-xsrf'] = 'true';
     if (contentType) headers['content-type'] = contentType;
@@ -412,4 +412,10 @@ function nonNegative(name: string, value: number): number {
 
 function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+/** A request's own headers, without any that the client itself owns. */
+function extraHeaders(given: Record<string, string> | undefined): Record<string, string> {
+  const owned = new Set(['authorization', 'user-agent', 'kbn-xsrf', 'content-type', 'content-length', 'host']);
+  return Object.fromEntries(Object.entries(given ?? {}).filter(([k]) => !owned.has(k.toLowerCase())));
 }

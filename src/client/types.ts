@@ -22,6 +22,8 @@ export interface ApiRequest {
   area?: string;
   /** Statuses that are answers, not errors (e.g. [404] for a read that may miss). */
   accept?: number[];
+  /** Extra request headers (internal routes' `elastic-api-version`); never authorization. */
+  headers?: Record<string, string>;
 }
 
 export interface ApiResponse<T = any> {

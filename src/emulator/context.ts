@@ -15,6 +15,8 @@ export const REAL_ROUTES = {
   'rules.query-required': 'POST|PUT /api/detection_engine/rules',
   /** Rule preview: the parameters are `invocationCount`/`timeframeEnd` (OAS RulePreviewParams); service-api.md names them `invocation_count`/`timeframe_end`. */
   'rules.preview-params': 'POST /api/detection_engine/rules/preview',
+  /** Timeline routes: top-level parameters in camel case (templateTimelineId, timelineId, savedObjectIds) as in the OAS, not snake case as service-api.md spells them. */
+  'timelines.camel-case': 'POST|PATCH|DELETE /api/timeline',
 } as const;
 
 export type RealRoute = keyof typeof REAL_ROUTES;

@@ -6,6 +6,7 @@ import type { RequestLog } from './requestlog.js';
 import type { EmuResponse } from './router.js';
 import type { EmulatorRuntime } from './server.js';
 import type { Store } from './store.js';
+import { LATEST_RELEASE, packageState } from './areas/rules/prebuilt-catalog.js';
 
 interface ControlDeps {
   store: Store;
@@ -99,6 +100,18 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
     case 'DELETE /faults':
       deps.faults.clear();
       return { body: { faults: [] } };
+    case 'GET /prebuilt-package':
+      return { body: { ...packageState(deps.context), latest: LATEST_RELEASE } };
+    case 'PUT /prebuilt-package': {
+      // Ships another release of the prebuilt rule package, as a package update does on a real server.
+      const state = packageState(deps.context);
+      const release = body?.release ?? state.release;
+      const ms = body?.operation_ms ?? state.operationMs ?? 0;
+      if (!Number.isInteger(release) || release < 1 || release > LATEST_RELEASE) return { status: 400, body: { error: `release must be an integer from 1 to ${LATEST_RELEASE}` } };
+      if (!Number.isFinite(ms) || ms < 0) return { status: 400, body: { error: 'operation_ms must be a number >= 0' } };
+      Object.assign(state, { release, operationMs: ms });
+      return { body: { ...state, latest: LATEST_RELEASE } };
+    }
     case 'GET /state':
       return { body: deps.store.data };
     case 'GET /documents':

@@ -68,9 +68,17 @@ export interface PlanError {
   source?: SourcePos;
 }
 
+/** Something worth knowing about a declared object that is not a change (adapter.notices). */
+export interface PlanNotice {
+  subject: string;
+  message: string;
+}
+
 export interface Plan {
   changes: PlannedChange[];
   errors: PlanError[];
+  /** Absent in plans saved before notices existed. */
+  notices?: PlanNotice[];
   summary: { create: number; update: number; delete: number; unchanged: number; unmanaged: number };
   /** Hash of the live state the plan was computed from; a saved plan is refused when it changes. */
   liveFingerprint: string;
@@ -127,6 +135,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   const { resources, adapterFor } = options;
   const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
   const changes: PlannedChange[] = [];
+  const notices: PlanNotice[] = [];
   const normalized = new WeakMap<LiveObject, Record<string, any>>();
   const normalizeLive = (o: LiveObject): Record<string, any> => {
     let n = normalized.get(o);
@@ -180,6 +189,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       errors.push({ subject, source: res.source, message: `the live object is ${current.readOnly}; svcform never writes it (remove the manifest)` });
       continue;
     }
+    for (const message of adapter.notices?.(res, current) ?? []) notices.push({ subject, message });
     // Fields the listing did not report are left out of the comparison (but not carried from the
     // live side like ignored ones: the update writes the manifest's value).
     let diff;
@@ -258,7 +268,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
     return copy;
   };
-  return withFingerprints({ changes: ordered, errors, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+  return withFingerprints({ changes: ordered, errors, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
 }
 
 /**

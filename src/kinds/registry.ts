@@ -16,6 +16,8 @@ import { agentAdapter } from './agent.js';
 import { attackDiscoveryScheduleAdapter } from './attack-discovery-schedule.js';
 import { savedObjectAdapter } from './saved-object.js';
 import { exceptionListAdapter } from './exception-list.js';
+import { prebuiltRulesAdapter } from './prebuilt-rules.js';
+import { timelineTemplateAdapter } from './timeline-template.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -35,6 +37,8 @@ export const ADAPTERS: KindAdapter[] = [
   attackDiscoveryScheduleAdapter,
   savedObjectAdapter,
   exceptionListAdapter,
+  prebuiltRulesAdapter,
+  timelineTemplateAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -10,6 +10,7 @@ import {
   withDefaultExceptions, writeDefaultExceptions,
 } from './rule-exceptions.js';
 import { checkRuleQueries } from './rule-query.js';
+import { timelineReferences } from './rule-timeline.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -167,7 +168,7 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject', 'ExceptionList'],
+  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject', 'ExceptionList', 'TimelineTemplate'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
   keyedFields: { '/default_exceptions/items': 'item_id' },
@@ -192,7 +193,7 @@ export const ruleAdapter: KindAdapter = {
     });
     // A data view is an index-pattern saved object of that id: the rule is written after it.
     if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'] });
-    return [...refs, ...exceptionListReferences(spec)];
+    return [...refs, ...exceptionListReferences(spec), ...timelineReferences(spec)];
   },
 
   async list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]> {

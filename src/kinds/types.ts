@@ -146,6 +146,11 @@ export interface KindAdapter extends KindRules {
    * them. `list(ctx, space)` then returns only the space's own objects.
    */
   spaceless?: SpacelessObjects;
+  /**
+   * What the server reports about a declared object that is not a difference to apply, shown with
+   * the plan (a prebuilt rule's vendor upgrade). Never changes what apply does.
+   */
+  notices?(res: Resource, live: LiveObject): string[];
   /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
   hasWriteOnly?(res: Resource): boolean;
 }

@@ -62,6 +62,7 @@ export function planToJson(plan: Plan, target: PlanTarget) {
     target,
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
+    notices: plan.notices ?? [],
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),
     fingerprint: { live: plan.liveFingerprint, desired: plan.desiredFingerprint },
   });

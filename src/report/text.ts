@@ -54,6 +54,10 @@ export function renderPlanText(plan: Plan, col: Colors): string {
     out.push(paint(`${sym} ${changeTitle(c)}`));
     for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`    ${line}`);
   }
+  if (plan.notices?.length) {
+    if (out.length) out.push('');
+    for (const n of plan.notices) out.push(col.dim(`note: ${n.subject}: ${n.message}`));
+  }
   if (plan.errors.length) {
     if (out.length) out.push('');
     for (const e of plan.errors) out.push(col.red(`error: ${e.source ? `${e.source.file}:${e.source.line}:${e.source.col}: ` : ''}${e.subject}: ${e.message}`));

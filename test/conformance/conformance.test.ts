@@ -106,7 +106,16 @@ describe('conformance cases', () => {
 
 /** Route pattern -> the kind whose case declares it and the bound it gives. */
 const READS = new Map<string, { kind: string; bound: (n: number) => number }>();
-for (const c of Object.values(CASES)) for (const [route, bound] of Object.entries(c.reads)) READS.set(route, { kind: c.kind, bound });
+/** Routes that read over POST (declared as `POST /path`). */
+const POST_READS = new Set<string>();
+const readRoute = (key: string) => (key.startsWith('POST ') ? key.slice('POST '.length) : key);
+for (const c of Object.values(CASES)) {
+  for (const [key, bound] of Object.entries(c.reads)) {
+    if (key.startsWith('POST ')) POST_READS.add(readRoute(key));
+    // A route two kinds read (rules _find) keeps the first bound: cases declare one page for it.
+    if (!READS.has(readRoute(key))) READS.set(readRoute(key), { kind: c.kind, bound });
+  }
+}
 
 for (const kind of knownKinds()) {
   const c: ConformanceCase | undefined = CASES[kind];
@@ -259,13 +268,14 @@ for (const kind of knownKinds()) {
       const planned = await run(['plan', dir]);
       assert.equal(planned.code, 0, shown(planned));
       const log = emu.log.all();
-      assert.deepEqual(log.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}${r.query}`), [], 'planning writes nothing');
+      const writes = log.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && POST_READS.has(r.route)));
+      assert.deepEqual(writes.map((r) => `${r.method} ${r.path}${r.query}`), [], 'planning writes nothing');
 
       const objects = kindCounts(all);
       assert.ok((objects.get(kind) ?? 0) >= 3, 'the samples hold at least three objects of the kind');
       const counts = new Map<string, number>();
       for (const r of log) counts.set(r.route, (counts.get(r.route) ?? 0) + 1);
-      const listRoute = Object.keys(c.reads)[0];
+      const listRoute = readRoute(Object.keys(c.reads)[0]);
       assert.ok(counts.has(listRoute), `the plan read ${listRoute}`);
       for (const [route, count] of counts) {
         if (route === SPACE_ROUTE) {

@@ -465,7 +465,7 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
       assert.equal(after.body.rules_not_updated, 0);
       const found = await api('GET', `/s/pkg${RULES}/_find?filter=${q('alert.attributes.params.immutable:true')}`);
       assert.equal(found.body.total, 3);
-      for (const r of found.body.data) assert.deepEqual([r.immutable, r.rule_source], [true, { type: 'external', is_customized: false }]);
+      for (const r of found.body.data) assert.deepEqual([r.immutable, r.rule_source], [true, { type: 'external', is_customized: false, customized_fields: [], has_base_version: true }]);
     });
 
     it('marks a prebuilt rule customised on a parameter change, not on enabling (wire-facts 2.3 rule_source)', async () => {

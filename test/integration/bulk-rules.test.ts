@@ -50,7 +50,11 @@ describe('rules are created and updated in bulk through _import', () => {
   it('reports a rule the server rejects in the middle of a chunk at its file:line, and applies the rest', async () => {
     // The server refuses a timeline_id without timeline_title (rule_to_import_validation.ts and the
     // create route alike); the import cannot name the line it refused, so the rest are read back.
-    const starts = writeRules(dir, (doc, i) => (i === BAD ? doc.replace('  severity:', '  timeline_id: t-1\n  severity:') : doc));
+    // The template exists, so the plan finds the rule's reference and only the server refuses it.
+    const template = await call(emu, 'POST', '/api/timeline', { timeline: { title: 'Triage', timelineType: 'template' } });
+    const templateId = template.body.templateTimelineId;
+    assert.equal(typeof templateId, 'string', JSON.stringify(template.body));
+    const starts = writeRules(dir, (doc, i) => (i === BAD ? doc.replace('  severity:', `  timeline_id: ${templateId}\n  severity:`) : doc));
     const run = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(run.code, 1, run.out + run.err);
     assert.match(run.out, /Apply: 42 done, 1 failed, 0 skipped\./);

@@ -158,6 +158,14 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
 }
 
 
+/** A timeline template and a set of prebuilt rules marked and customised as svcform would (after the package is installed). */
+async function seedDetectionContent(emu: { url: string }): Promise<void> {
+  await ok(call(emu, 'POST', '/api/timeline', { timeline: { title: 'Process tree', timelineType: 'template', templateTimelineId: 'process-tree', kqlMode: 'filter', indexNames: ['logs-endpoint.events.process-*'] } }), 'timeline template');
+  const install = { rule_ids: ['5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01'], tags: [] };
+  const mark = { svcform_prebuilt: { set: 'endpoint', install, enable: { rule_ids: [], tags: [] }, customized: ['severity'] } };
+  await ok(call(emu, 'PATCH', '/api/detection_engine/rules', { rule_id: install.rule_ids[0], severity: 'high', meta: mark }), 'customised prebuilt rule');
+}
+
 const roots: string[] = [];
 /** A path for --out inside a fresh temporary folder (the path itself does not exist yet). */
 // Exports go to temporary directories, outside the working directory (the default repository root):
@@ -181,6 +189,7 @@ describe('export round trip: objects made through the API, export, validate, pla
     emu = await emulator();
     await seedEveryKind(emu);
     await ok(call(emu, 'PUT', '/api/detection_engine/rules/prepackaged'), 'prebuilt rules');
+    await seedDetectionContent(emu);
   });
   after(() => emu.stop());
 
@@ -274,7 +283,10 @@ describe('export round trip: objects made through the API, export, validate, pla
     const plain = await cli(['export', '--out', dir, '--url', emu.url]);
     assert.equal(plain.code, 0, plain.err);
     const tree = readTree(dir);
-    const all = [...tree.values()].join('\n');
+    // A customised prebuilt rule is exported as a customisation in its PrebuiltRules set, never as a Rule (a fork).
+    const prebuiltSets = tree.get('default/prebuilt-rules.yaml') ?? '';
+    assert.deepEqual(docsOf(prebuiltSets)[0]?.spec?.customize, { '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01': { severity: 'high' } }, prebuiltSets);
+    const all = [...tree.entries()].filter(([f]) => f !== 'default/prebuilt-rules.yaml').map(([, t]) => t).join('\n');
     for (const builtIn of ['preconfigured-server-log', 'prebuilt-hardware-monitoring', 'prebuilt_users', '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01']) assert.ok(!all.includes(builtIn), `${builtIn} skipped`);
     assert.match(plain.err, /^Connector\s+default\s+4\s+2 skipped$/m);
     assert.match(plain.err, /^Rule\s+default\s+4\s+3 skipped$/m);
@@ -416,11 +428,15 @@ describe('export reads with list endpoints only', () => {
       '/api/agent_builder/agents',
       '/api/attack_discovery/schedules/_find',
       '/api/saved_objects/_find',
+      '/api/timelines',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.
     const packRead = '/api/hostquery/packs/:id';
-    assert.ok(requests.every((r) => r.method === 'GET'), 'reads only');
+    // The prebuilt review routes read over POST (review_rule_installation_route.ts, review_rule_upgrade_route.ts).
+    const postReads = new Set(['/internal/detection_engine/prebuilt_rules/installation/_review', '/internal/detection_engine/prebuilt_rules/upgrade/_review']);
+    assert.ok(requests.every((r) => r.method === 'GET' || (r.method === 'POST' && postReads.has(r.route))), 'reads only');
+    for (const route of postReads) listRoutes.add(route);
     const unexpected = requests.filter((r) => !listRoutes.has(r.route) && r.route !== packageInfo && r.route !== packRead);
     assert.deepEqual(unexpected.map((r) => `${r.method} ${r.path}`), []);
     const infoPaths = requests.filter((r) => r.route === packageInfo).map((r) => r.path);

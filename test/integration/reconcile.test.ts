@@ -77,7 +77,9 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     const planned = await cli(['plan', EXAMPLES, '--url', emu.url]);
     assert.equal(planned.code, 0, planned.err);
     const log = await requests(emu);
-    assert.deepEqual(log.filter((r) => r.method !== 'GET'), [], 'planning writes nothing');
+    // The prebuilt review routes read over POST (review_rule_installation_route.ts, review_rule_upgrade_route.ts).
+    const postReads = ['/internal/detection_engine/prebuilt_rules/installation/_review', '/internal/detection_engine/prebuilt_rules/upgrade/_review'];
+    assert.deepEqual(log.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && postReads.includes(r.route))), [], 'planning writes nothing');
     const counts: Record<string, number> = {};
     for (const r of log) counts[r.route] = (counts[r.route] ?? 0) + 1;
     // Package info is read once per distinct package version (the adapter caches it per process).
@@ -87,7 +89,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     assert.deepEqual(counts, {
       '/api/spaces/space/:id': 1,
       '/api/actions/connectors': 1,
-      '/api/detection_engine/rules/_find': 1,
+      '/api/detection_engine/rules/_find': 2, // rules, and the installed prebuilt rules for the PrebuiltRules set
+      '/internal/detection_engine/prebuilt_rules/installation/_review': 1,
+      '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,
+      '/api/timelines': 1,
       '/api/lists/_find': 1,
       '/api/lists/index': 1, // whether the list data streams exist (one request per space)
       '/api/lists/items/_find': 2, // one per value list, never one per item
@@ -265,7 +270,8 @@ describe('saved plans and partial failures', () => {
     assert.equal(second.code, 0, second.out + second.err);
     assert.equal((await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode'])).code, 0);
     const { resources } = loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
-    const rules = (await call(emu, 'GET', '/api/detection_engine/rules/_find?per_page=1000')).body;
+    // Custom rules only: the example PrebuiltRules set installs the vendor's rules besides them.
+    const rules = (await call(emu, 'GET', `/api/detection_engine/rules/_find?per_page=1000&filter=${encodeURIComponent('alert.attributes.params.immutable: false')}`)).body;
     assert.equal(rules.total, resources.filter((r) => r.kind === 'Rule').length, 'no rule lost or duplicated');
     // Apply leases (svcform-lease-N) are svcform's bookkeeping, not configuration.
     const connectors = (await call(emu, 'GET', '/api/actions/connectors')).body.filter((c: any) => !c.is_preconfigured && !c.is_system_action && !c.id.startsWith('svcform-lease-'));

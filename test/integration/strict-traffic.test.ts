@@ -96,6 +96,12 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.setIn(['spec', 'items', 0, 'name'], `${doc.getIn(['spec', 'items', 0, 'name'])} (changed)`);
     doc.setIn(['spec', 'items', 1, 'item_id'], 'replacement-item');
   },
+  // The first customised rule of the set gets another risk score (a PATCH of a prebuilt rule).
+  PrebuiltRules: (doc) => {
+    const ruleId = String((doc.getIn(['spec', 'customize']) as { items: Array<{ key: { value: string } }> }).items[0].key.value);
+    doc.setIn(['spec', 'customize', ruleId, 'risk_score'], 80);
+  },
+  TimelineTemplate: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

@@ -1,3 +1,4 @@
+import { knownKinds } from '../../src/kinds/registry.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -8,7 +9,6 @@ import type { Io } from '../../src/cli/context.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
-import { knownKinds } from '../../src/kinds/registry.js';
 
 const EXAMPLES = resolve('examples');
 const silentIo: Io = { out: () => {}, err: () => {}, env: {}, outTty: false, errTty: false };
@@ -55,7 +55,8 @@ describe('--quiet and --verbose, as the README documents them', () => {
     const last = /^Reading live state: (\d+)\/(\d+) lists \((.*)\)$/.exec(lines.at(-1)!);
     assert.ok(last, lines.at(-1));
     assert.equal(last[1], last[2], 'the last line has every list read');
-    assert.match(last[3], /(^|, )Rule 15(,|$)/);
+    // 15 example rules and the 3 prebuilt rules the example PrebuiltRules set installs.
+    assert.match(last[3], /(^|, )Rule 18(,|$)/);
     assert.match(last[3], /(^|, )Connector \d+(,|$)/);
     assert.doesNotMatch(run.out, /Reading live state/, 'progress never goes to stdout');
   });
@@ -67,7 +68,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
     assert.equal(quiet.err, '');
     const verbose = await cli(['plan', EXAMPLES, '--url', emu.url, '--verbose'], {}, { outTty: true, errTty: true });
     assert.doesNotMatch(verbose.err, /Reading live state/);
-    assert.match(verbose.err, /^listed 15 Rule in space default \(\d+ ms\)$/m);
+    assert.match(verbose.err, /^listed 18 Rule in space default \(\d+ ms\)$/m);
   });
 
   it('on a real terminal the line is rewritten in place (Io.progress) and cleared once reading is done', async () => {
@@ -85,8 +86,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-schemas-'));
     const quiet = await cli(['schemas', '--out', join(dir, 'a'), '--quiet']);
     assert.deepEqual([quiet.code, quiet.out, quiet.err], [0, '', '']);
-    // One schema per kind.
-    assert.equal(readdirSync(join(dir, 'a')).length, knownKinds().length);
+    assert.equal(readdirSync(join(dir, 'a')).length, knownKinds().length, 'one schema per kind');
     const verbose = await cli(['schemas', '--out', join(dir, 'b'), '--verbose']);
     assert.equal(verbose.err.split('\n').filter((l) => l.startsWith('wrote ')).length, knownKinds().length);
   });

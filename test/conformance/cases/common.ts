@@ -62,7 +62,9 @@ export interface ConformanceCase {
   remove(emu: Emu, name: string, space: string): Promise<void>;
   /**
    * Route pattern -> the most requests a plan may make to it for n objects of the kind. The first
-   * entry is the kind's own list route (the plan must use it).
+   * entry is the kind's own list route (the plan must use it). A route the API reads with POST
+   * (a review or search body) is written `POST /path`: planning may call it, and nothing else
+   * that is not a GET.
    */
   reads: Record<string, (n: number) => number>;
 }

@@ -14,6 +14,8 @@ import { agentTool, agent } from './agent-builder.js';
 import { attackDiscoverySchedule } from './attack-discovery-schedule.js';
 import { savedObject } from './saved-object.js';
 import { exceptionList } from './exception-list.js';
+import { prebuiltRules } from './prebuilt-rules.js';
+import { timelineTemplate } from './timeline-template.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -22,5 +24,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
   [
     connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
     integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
+    prebuiltRules, timelineTemplate,
   ].map((c) => [c.kind, c]),
 );

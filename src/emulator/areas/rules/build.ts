@@ -6,6 +6,7 @@ import { isEcsField } from './ecs.js';
 import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
 import { parseRequest, requestIssuesError, type Issue, type Schema } from '../../zod.js';
 import type { StoredRule } from './state.js';
+import { prebuiltRuleSource } from './prebuilt-customization.js';
 
 /** Who writes, where, and when: what every rule write needs besides the body. */
 export interface Writer {
@@ -175,9 +176,9 @@ export function finishUpdate(w: Writer, existing: StoredRule, params: Record<str
   };
   if (parameterFingerprint(next) !== parameterFingerprint(existing)) {
     next.revision = existing.revision + 1;
-    // Mirrors the real server: editing a prebuilt rule's parameters makes it a customised one.
-    if (existing.rule_source?.type === 'external') next.rule_source = { ...existing.rule_source, is_customized: true };
   }
+  // The real server recomputes a prebuilt rule's customisation against its base version on every write.
+  if (existing.rule_source?.type === 'external') next.rule_source = prebuiltRuleSource(w, next);
   if (existing.execution_summary) next.execution_summary = existing.execution_summary;
   if (next.enabled && !existing.enabled) next.execution_summary = executionSummary(w);
   return next;

@@ -7,6 +7,7 @@ import { createRule, deleteRuleRoute, findRules, patchRuleRoute, readRule, updat
 import { addRuleExceptions } from './exceptions.js';
 import { installPrepackaged, prepackagedStatus } from './prebuilt.js';
 import { previewRule } from './preview.js';
+import { performInstallation, performUpgrade, PREBUILT_INTERNAL, prebuiltStatus, revertPrebuilt, reviewInstallation, reviewUpgrade } from './prebuilt-internal.js';
 import { rulesState } from './state.js';
 import { exportRules, importRules } from './transfer.js';
 
@@ -69,6 +70,12 @@ export const rulesArea: EmulatorArea = {
     router.post('/api/detection_engine/rules/:id/exceptions', addRuleExceptions, security);
     router.get('/api/detection_engine/rules/prepackaged/_status', prepackagedStatus, security);
     router.put('/api/detection_engine/rules/prepackaged', installPrepackaged, security);
+    router.get(`${PREBUILT_INTERNAL}/status`, prebuiltStatus, security);
+    router.post(`${PREBUILT_INTERNAL}/installation/_review`, reviewInstallation, { ...security, access: 'read' });
+    router.post(`${PREBUILT_INTERNAL}/installation/_perform`, performInstallation, security);
+    router.post(`${PREBUILT_INTERNAL}/upgrade/_review`, reviewUpgrade, { ...security, access: 'read' });
+    router.post(`${PREBUILT_INTERNAL}/upgrade/_perform`, performUpgrade, security);
+    router.post(`${PREBUILT_INTERNAL}/revert`, revertPrebuilt, security);
     router.post('/api/detection_engine/index', createAlertsIndex, security);
     router.get('/api/detection_engine/index', readAlertsIndex, security);
     router.delete('/api/detection_engine/index', deleteAlertsIndex, security);

@@ -1,80 +1,51 @@
 import type { EmulatorContext } from '../../context.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { buildNewRule, replaceRule } from './build.js';
+import { buildNewRule, replaceRule, type Writer } from './build.js';
 import { writer } from './crud.js';
-import { allRules, ruleByRuleId, rulesState, saveRule } from './state.js';
+import { latestAssets } from './prebuilt-catalog.js';
+import { pristineSource } from './prebuilt-customization.js';
+import { allRules, ruleByRuleId, rulesState, saveRule, type StoredRule } from './state.js';
 
 /**
- * The prebuilt rule package the emulator ships: three rules, installed by
- * PUT /api/detection_engine/rules/prepackaged as immutable rules with an external rule source.
+ * The public prebuilt routes (OAS: ReadPrebuiltRulesAndTimelinesStatus,
+ * InstallPrebuiltRulesAndTimelines). The install route takes no body and does everything at once:
+ * it installs every missing prebuilt rule and upgrades every outdated one to the package's version,
+ * erasing customisations (legacy_create_prepackaged_rules.ts is marked deprecated for exactly that).
  */
-export const PREBUILT_RULES: Record<string, any>[] = [
-  {
-    rule_id: '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01',
-    type: 'query',
-    name: 'Encoded PowerShell command line',
-    description: 'PowerShell started with an encoded command, a common way to hide malicious scripts.',
-    severity: 'medium',
-    risk_score: 47,
-    version: 3,
-    index: ['logs-endpoint.events.process-*', 'winlogbeat-*'],
-    query: 'process.name:"powershell.exe" and process.args:("-enc" or "-encodedcommand")',
-    tags: ['Domain: Endpoint', 'OS: Windows', 'Tactic: Execution'],
-    author: ['svc'],
-    license: 'Vendor License v2',
-    threat: [{ framework: 'MITRE ATT&CK', tactic: { id: 'TA0002', name: 'Execution', reference: 'https://attack.mitre.org/tactics/TA0002/' } }],
-  },
-  {
-    rule_id: '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b02',
-    type: 'eql',
-    name: 'Process started from a temporary directory',
-    description: 'An executable ran from a temporary directory right after it was written there.',
-    severity: 'low',
-    risk_score: 21,
-    version: 5,
-    index: ['logs-endpoint.events.*'],
-    language: 'eql',
-    query: 'sequence by host.id with maxspan=1m [file where event.type == "creation" and file.path : "/tmp/*"] [process where event.type == "start" and process.executable : "/tmp/*"]',
-    tags: ['Domain: Endpoint', 'OS: Linux', 'Tactic: Execution'],
-    author: ['svc'],
-    license: 'Vendor License v2',
-  },
-  {
-    rule_id: '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b03',
-    type: 'threshold',
-    name: 'Many failed logins from one source',
-    description: 'One source address failed to authenticate many times in the rule window.',
-    severity: 'high',
-    risk_score: 73,
-    version: 2,
-    index: ['logs-system.auth-*'],
-    query: 'event.category:authentication and event.outcome:failure',
-    threshold: { field: ['source.ip'], value: 50 },
-    tags: ['Domain: Endpoint', 'Tactic: Credential Access'],
-    author: ['svc'],
-    license: 'Vendor License v2',
-  },
-];
 
-const externalSource = () => ({ type: 'external', is_customized: false });
+export const isPrebuilt = (rule: StoredRule) => rule.rule_source?.type === 'external';
 
-function installedPrebuilt(ctx: EmulatorContext, space: string) {
-  return allRules(rulesState(ctx, space)).filter((r) => r.rule_source?.type === 'external');
+/** An installed prebuilt rule whose version is older than the package's. */
+export function outdated(ctx: EmulatorContext, space: string): Array<{ rule: StoredRule; target: Record<string, any> }> {
+  const state = rulesState(ctx, space);
+  const out: Array<{ rule: StoredRule; target: Record<string, any> }> = [];
+  for (const target of latestAssets(ctx)) {
+    const rule = ruleByRuleId(state, target.rule_id);
+    if (rule && isPrebuilt(rule) && rule.version < target.version) out.push({ rule, target });
+  }
+  return out;
+}
+
+export function notInstalled(ctx: EmulatorContext, space: string): Record<string, any>[] {
+  const state = rulesState(ctx, space);
+  return latestAssets(ctx).filter((asset) => !ruleByRuleId(state, asset.rule_id));
+}
+
+export function installAsset(w: Writer, asset: Record<string, any>): StoredRule {
+  const rule = buildNewRule(w, asset, { immutable: true, ruleSource: pristineSource() });
+  saveRule(rulesState(w.ctx, w.space), rule);
+  return rule;
 }
 
 export function prepackagedStatus(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const state = rulesState(ctx, req.space);
-  const installed = installedPrebuilt(ctx, req.space);
-  const notUpdated = PREBUILT_RULES.filter((asset) => {
-    const rule = ruleByRuleId(state, asset.rule_id);
-    return rule?.rule_source?.type === 'external' && rule.version < asset.version;
-  });
+  const all = allRules(rulesState(ctx, req.space));
+  const installed = all.filter(isPrebuilt).length;
   return {
     body: {
-      rules_custom_installed: allRules(state).length - installed.length,
-      rules_installed: installed.length,
-      rules_not_installed: PREBUILT_RULES.filter((asset) => !ruleByRuleId(state, asset.rule_id)).length,
-      rules_not_updated: notUpdated.length,
+      rules_custom_installed: all.length - installed,
+      rules_installed: installed,
+      rules_not_installed: notInstalled(ctx, req.space).length,
+      rules_not_updated: outdated(ctx, req.space).length,
       timelines_installed: 0,
       timelines_not_installed: 0,
       timelines_not_updated: 0,
@@ -82,23 +53,15 @@ export function prepackagedStatus(req: EmuRequest, ctx: EmulatorContext): EmuRes
   };
 }
 
-/** Installs the missing prebuilt rules and upgrades outdated ones; idempotent. */
+/** Installs the missing prebuilt rules and replaces outdated ones with the package's version. */
 export function installPrepackaged(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
-  const state = rulesState(ctx, req.space);
   const w = writer(req, ctx);
-  let installed = 0;
-  let updated = 0;
-  for (const asset of PREBUILT_RULES) {
-    const existing = ruleByRuleId(state, asset.rule_id);
-    if (!existing) {
-      saveRule(state, buildNewRule(w, asset, { immutable: true, ruleSource: externalSource() }));
-      installed += 1;
-    } else if (existing.rule_source?.type === 'external' && existing.version < asset.version) {
-      // An upgrade replaces the content and keeps the user's enabled state.
-      const upgraded = replaceRule(w, existing, { ...asset, enabled: existing.enabled });
-      saveRule(state, { ...upgraded, rule_source: externalSource() });
-      updated += 1;
-    }
+  const missing = notInstalled(ctx, req.space);
+  for (const asset of missing) installAsset(w, asset);
+  const stale = outdated(ctx, req.space);
+  for (const { rule, target } of stale) {
+    // The target version as it is: the user's enabled state kept, their customisations lost.
+    saveRule(rulesState(ctx, req.space), replaceRule(w, rule, { ...target, enabled: rule.enabled, exceptions_list: rule.exceptions_list, actions: rule.actions }));
   }
-  return { body: { rules_installed: installed, rules_updated: updated, timelines_installed: 0, timelines_updated: 0 } };
+  return { body: { rules_installed: missing.length, rules_updated: stale.length, timelines_installed: 0, timelines_updated: 0 } };
 }
