@@ -66,7 +66,6 @@ async function main(): Promise<number> {
     writeRealisticRepository(changed, { rules, files: option('files', 42), change: '(revised)' });
     console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB, in ${root}`);
     const baseResources = load(base);
-    const changedResources = load(changed);
 
     const emu = await startEmulator({ port: 0 });
     const reset = async () => {

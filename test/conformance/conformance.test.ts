@@ -8,9 +8,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { knownKinds } from '../../src/kinds/registry.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { createSavedQuery, PACKS, SQ, unique, UUID } from '../helpers/hostquery.js';
+import { createSavedQuery, PACKS, unique, UUID } from '../helpers/hostquery.js';
 
 async function createPack(emu: RunningEmulator, body: Record<string, unknown> = {}, space = '') {
   const res = await call(emu, 'POST', `${space}${PACKS}`, {

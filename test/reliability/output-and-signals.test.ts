@@ -7,7 +7,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { Redactor } from '../../src/manifest/redact.js';
 import { runCli } from '../../src/cli/main.js';
 import type { Io, StopSignal } from '../../src/cli/context.js';
-import { call, emulator } from '../helpers/emulator.js';
+import { emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 import { recordingServer, sendJson } from '../client/servers.js';
 

@@ -41,8 +41,6 @@ function wrap(scalar: string, shape: number): string {
   }
 }
 
-const INDENT = ['  ', '    ', '      '];
-
 function indentFor(shape: number): string {
   return shape === 0 ? '  ' : shape === 1 ? '    ' : shape === 2 ? '      ' : '    ';
 }

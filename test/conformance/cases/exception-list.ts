@@ -1,5 +1,5 @@
 import { call } from '../../helpers/emulator.js';
-import { ok, enc, onePage, type ConformanceCase, type Emu } from './common.js';
+import { ok, enc, type ConformanceCase, type Emu } from './common.js';
 
 async function item(emu: Emu, itemId: string): Promise<any> {
   return (await ok(call(emu, 'GET', `/api/exception_lists/items?item_id=${enc(itemId)}&namespace_type=single`), `read item ${itemId}`)).body;
