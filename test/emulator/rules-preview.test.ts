@@ -157,6 +157,45 @@ describe('emulator: POST /api/detection_engine/rules/preview', () => {
       });
     });
 
+    it('runs kuery and lucene query rules over the documents of their index patterns, one alert per matching event', async () => {
+      await load('logs-endpoint', [
+        { '@timestamp': '2024-05-01T11:55:00Z', event: { category: 'process' }, process: { name: 'powershell.exe', args: ['-enc', 'x'] } },
+        { '@timestamp': '2024-05-01T11:56:00Z', event: { category: 'process' }, process: { name: 'cmd.exe', args: ['/c', 'dir'] } },
+        { '@timestamp': '2024-05-01T11:57:00Z', event: { category: 'network' }, process: { name: 'powershell.exe' } },
+      ]);
+      await load('other', [{ '@timestamp': '2024-05-01T11:55:00Z', event: { category: 'process' }, process: { name: 'powershell.exe' } }]);
+      const kuery = await api('POST', PREVIEW, rule({
+        type: 'query', language: 'kuery', query: 'event.category:process and process.name:powershell*', index: ['logs-*'],
+        invocation_count: 1, timeframe_end: END,
+      }));
+      assert.deepEqual(kuery.body.logs[0].errors, []);
+      assert.equal((await alertsOf(kuery.body.previewId)).total.value, 1, 'only the process event of logs-endpoint');
+      const lucene = await api('POST', PREVIEW, rule({
+        type: 'query', language: 'lucene', query: 'process.name:(powershell.exe OR cmd.exe) AND NOT event.category:network', index: ['logs-*'],
+        invocation_count: 1, timeframe_end: END,
+      }));
+      assert.deepEqual(lucene.body.logs[0].errors, []);
+      assert.equal((await alertsOf(lucene.body.previewId)).total.value, 2);
+    });
+
+    it('groups a threshold rule with a kuery filter only over the events the filter keeps', async () => {
+      await load('logs-auth', [
+        { '@timestamp': '2024-05-01T11:55:00Z', event: { outcome: 'failure' }, source: { ip: '192.0.2.1' } },
+        { '@timestamp': '2024-05-01T11:56:00Z', event: { outcome: 'failure' }, source: { ip: '192.0.2.1' } },
+        { '@timestamp': '2024-05-01T11:57:00Z', event: { outcome: 'success' }, source: { ip: '192.0.2.1' } },
+        { '@timestamp': '2024-05-01T11:57:00Z', event: { outcome: 'success' }, source: { ip: '192.0.2.2' } },
+        { '@timestamp': '2024-05-01T11:58:00Z', event: { outcome: 'success' }, source: { ip: '192.0.2.2' } },
+      ]);
+      const res = await api('POST', PREVIEW, rule({
+        type: 'threshold', language: 'kuery', query: 'event.outcome:failure', index: ['logs-auth'],
+        threshold: { field: ['source.ip'], value: 2 }, invocation_count: 1, timeframe_end: END,
+      }));
+      assert.deepEqual(res.body.logs[0].errors, []);
+      const hits = await alertsOf(res.body.previewId);
+      assert.equal(hits.total.value, 1, '192.0.2.2 has two events, but no failures');
+      assert.deepEqual(hits.hits[0]._source['kibana.alert.threshold_result'].terms, [{ field: 'source.ip', value: '192.0.2.1' }]);
+    });
+
     it('reads the documents of the qlang FROM patterns and raises one alert per row', async () => {
       await load('logs-web', [
         { '@timestamp': '2024-05-01T11:55:00Z', source: { ip: '10.0.0.1' } },
