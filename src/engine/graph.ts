@@ -3,7 +3,6 @@ import type { PlanError, PlannedChange } from './plan.js';
 import { liveReferences } from './references.js';
 import { isSpaceless, referenceTarget } from './spaceless.js';
 
-
 /**
  * Orders a plan: creates and updates in dependency order (a connector before the rules that use
  * it), then deletes in reverse dependency order (the rules before the connector). A delete also
