@@ -13,7 +13,8 @@ import { listAllPages } from './paging.js';
  * and how the items of many lists are read with one `_find` request per page.
  */
 
-export const ITEMS_PATH = '/api/exception_lists/items';
+export const LISTS_PATH = '/api/exception_lists';
+export const ITEMS_PATH = `${LISTS_PATH}/items`;
 const PAGE_SIZE = 1000;
 /** Lists whose items one `_find` asks for (list_id and namespace_type travel comma-separated in the URL). */
 const LISTS_PER_FIND = 50;
@@ -137,6 +138,19 @@ export async function reconcileItems(api: Requester, target: ItemTarget, desired
     writes.push(api.request({ method: 'DELETE', path: ITEMS_PATH, space: target.space, query: { item_id: itemId, namespace_type: target.namespaceType }, accept: [404] }));
   }
   await Promise.all(writes);
+}
+
+/** Every exception list of one namespace a space sees, without items: one `_find` per page. */
+export function findLists(api: Requester, space: string, namespaceType: string): Promise<Item[]> {
+  return listAllPages<Item>(api, {
+    path: `${LISTS_PATH}/_find`,
+    space,
+    query: { namespace_type: namespaceType, sort_field: 'created_at', sort_order: 'asc' },
+    sizeParam: 'per_page',
+    pageSize: PAGE_SIZE,
+    items: (body) => body.data,
+    total: (body) => body.total,
+  });
 }
 
 /** The items of many lists of one namespace, by list_id: one `_find` per page per LISTS_PER_FIND lists. */

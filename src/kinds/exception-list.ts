@@ -4,9 +4,8 @@ import { ApiError } from '../client/errors.js';
 import { artifactItemIssues, endpointListOfType } from '../common/endpoint-artifacts.js';
 import { displayField } from '../manifest/schema.js';
 import type { Resource } from '../manifest/types.js';
-import { declaredItems, comparableItems, itemsOfLists, itemSpec, readItemsFile, reconcileItems, type Item } from './exception-items.js';
+import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, LISTS_PATH, readItemsFile, reconcileItems, type Item } from './exception-items.js';
 import { deepEqual, isPlainObject } from './normalize.js';
-import { listAllPages } from './paging.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 
 /**
@@ -18,8 +17,6 @@ import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } f
  */
 
 const KIND = 'ExceptionList';
-const LISTS_PATH = '/api/exception_lists';
-const PAGE_SIZE = 1000;
 /** Above this many items, export writes them to a file beside the manifest. */
 const INLINE_ITEMS_MAX = 200;
 const DEFAULT_NAMESPACE = 'single';
@@ -45,15 +42,7 @@ function desiredItems(res: Resource): Item[] {
 }
 
 async function listLists(ctx: AdapterContext, space: string, namespaceType: string): Promise<LiveObject[]> {
-  const lists = await listAllPages<Record<string, any>>(ctx.api, {
-    path: `${LISTS_PATH}/_find`,
-    space,
-    query: { namespace_type: namespaceType, sort_field: 'created_at', sort_order: 'asc' },
-    sizeParam: 'per_page',
-    pageSize: PAGE_SIZE,
-    items: (body) => body.data,
-    total: (body) => body.total,
-  });
+  const lists = await findLists(ctx.api, space, namespaceType);
   const items = await itemsOfLists(ctx.api, space, lists.map((l) => l.list_id), namespaceType);
   return lists.map((body) => ({
     kind: KIND,

@@ -1,7 +1,8 @@
 import { endpointListOfId } from '../common/endpoint-artifacts.js';
 import { displayField } from '../manifest/schema.js';
 import type { Resource } from '../manifest/types.js';
-import { declaredItems, comparableItems, itemsOfLists, itemSpec, reconcileItems, type Item } from './exception-items.js';
+import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, reconcileItems, type Item } from './exception-items.js';
+import { runLookup } from './run-lookup.js';
 import { isPlainObject } from './normalize.js';
 import type { AdapterContext, CheckIssue, LiveObject, Reference } from './types.js';
 
@@ -85,15 +86,22 @@ export async function withDefaultExceptions(ctx: AdapterContext, space: string, 
   });
 }
 
+/** The lists a space sees (its own and the agnostic ones), by namespace_type and list_id: one listing per space and run. */
+const listKey = (namespaceType: string, listId: string) => `${namespaceType}\u0000${listId}`;
+const exceptionList = runLookup(async (ctx, space) => {
+  const [single, agnostic] = await Promise.all([findLists(ctx.api, space, 'single'), findLists(ctx.api, space, 'agnostic')]);
+  return new Map([...single, ...agnostic].map((l): [string, Item] => [listKey(l.namespace_type, l.list_id), l]));
+});
+
 /** The links a write sends: each declared link with its list's id looked up, then the rule's default-list link as the server holds it. */
 export async function resolvedLinks(ctx: AdapterContext, res: Resource, live: LiveObject | undefined): Promise<Link[]> {
   const out: Link[] = [];
   for (const link of links(res.spec)) {
     const namespaceType = link.namespace_type ?? 'single';
-    const found = await ctx.api.request({ method: 'GET', path: '/api/exception_lists', space: res.space, query: { list_id: link.list_id, namespace_type: namespaceType }, accept: [404] });
-    const id = found.status === 200 ? found.body?.id : link.id;
+    const found = await exceptionList(ctx, res.space, listKey(namespaceType, link.list_id));
+    const id = found?.id ?? link.id;
     if (typeof id !== 'string') throw new Error(`Rule ${res.name}: exceptions_list names list_id ${JSON.stringify(link.list_id)} (${namespaceType}), which the server does not have`);
-    out.push({ id, list_id: link.list_id, namespace_type: namespaceType, type: found.body?.type ?? linkType(link) });
+    out.push({ id, list_id: link.list_id, namespace_type: namespaceType, type: found?.type ?? linkType(link) });
   }
   const own = live ? links(live.body).find((l) => l.type === RULE_DEFAULT) : undefined;
   if (own) out.push(own);

@@ -74,6 +74,9 @@ describe('a shared exception list linked from two rules', () => {
     const dir = repo(files());
     const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
     assert.equal(applied.code, 0, applied.out + applied.err);
+    // The two rules' links are resolved from one listing of the space's lists, not a GET per link.
+    const reads = emu.log.all().filter((r) => r.method === 'GET' && r.path.startsWith('/api/exception_lists'));
+    assert.equal(reads.filter((r) => r.path === '/api/exception_lists').length, 0, 'no GET of one list per link');
     const list = (await call(emu, 'GET', '/api/exception_lists?list_id=soc-allowlist&namespace_type=single')).body;
     const items = (await call(emu, 'GET', '/api/exception_lists/items/_find?list_id=soc-allowlist&namespace_type=single')).body;
     assert.equal(items.total, 3);
