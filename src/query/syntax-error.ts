@@ -10,7 +10,8 @@ interface PeggyExpectation {
 interface PeggySyntaxError {
   expected: PeggyExpectation[] | null;
   found: string | null;
-  location: { start: { offset: number } };
+  location: { start: { offset: number }; end: { offset: number } };
+  message: string;
 }
 
 export function isPeggySyntaxError(err: unknown): err is PeggySyntaxError {
@@ -30,6 +31,8 @@ const CLOSERS = new Set(['")"', '"]"', '"}"', 'a closing quote', 'the closing /'
  */
 export function problemFromSyntaxError(err: PeggySyntaxError, text: string): QueryProblem {
   const offset = err.location.start.offset;
+  // A failure the grammar raises itself (its error()) carries its own message and no expectations.
+  if (!err.expected) return { offset, length: Math.max(1, err.location.end.offset - offset), message: err.message };
   const names: string[] = [];
   const add = (name: string) => {
     if (!names.includes(name)) names.push(name);

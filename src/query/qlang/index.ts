@@ -1,4 +1,4 @@
-import { isPeggySyntaxError, syntaxProblem } from '../grammar-errors.js';
+import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
 import type { ParseOutcome, QueryLanguage } from '../types.js';
 import type { Query } from './ast.js';
 import { checkQuery } from './check.js';
@@ -13,7 +13,7 @@ export const language: QueryLanguage = {
     try {
       tree = parseTree(text, {}) as Query;
     } catch (err) {
-      if (isPeggySyntaxError(err)) return { ok: false, problem: syntaxProblem(err) };
+      if (isPeggySyntaxError(err)) return { ok: false, problem: problemFromSyntaxError(err, text) };
       throw err;
     }
     const { problem, fields } = checkQuery(tree);
