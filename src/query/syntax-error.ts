@@ -18,10 +18,10 @@ export function isPeggySyntaxError(err: unknown): err is PeggySyntaxError {
   return typeof err === 'object' && err !== null && 'location' in err && 'expected' in err;
 }
 
-/** Closing delimiters: when one is expected at the end of the query, it is the whole story. */
 /** More alternatives than this make a message nobody reads. */
 const MAX_LISTED = 3;
 
+/** Closing delimiters: when one is expected at the end of the query, it is the whole story. */
 const CLOSERS = new Set(['")"', '"]"', '"}"', 'a closing quote', 'the closing /', '] or }']);
 
 /**
@@ -44,18 +44,13 @@ export function problemFromSyntaxError(err: PeggySyntaxError, text: string): Que
   }
   const atEnd = offset >= text.length;
   const closers = names.filter((n) => CLOSERS.has(n));
-  let wanted: string[];
-  if (atEnd && closers.length > 0) {
-    return { offset, length: 1, message: `expected ${closers[0]}` };
-  }
-  else {
-    // Named rules ("a value", "a field name") say more than the punctuation that may start them.
-    const named = names.filter((n) => n !== 'whitespace' && !n.startsWith('"'));
-    // An opening quote is one way to write a value; "a value" already says it.
-    const literal = names.filter((n) => n.startsWith('"') && !(n === '"\\""' && named.length > 0));
-    wanted = [...named, ...literal].slice(0, MAX_LISTED);
-    if (wanted.length === 0) wanted = names;
-  }
+  if (atEnd && closers.length > 0) return { offset, length: 1, message: `expected ${closers[0]}` };
+  // Named rules ("a value", "a field name") say more than the punctuation that may start them.
+  const named = names.filter((n) => n !== 'whitespace' && !n.startsWith('"'));
+  // An opening quote is one way to write a value; "a value" already says it.
+  const literal = names.filter((n) => n.startsWith('"') && !(n === '"\\""' && named.length > 0));
+  let wanted = [...named, ...literal].slice(0, MAX_LISTED);
+  if (wanted.length === 0) wanted = names;
   const list = wanted.length <= 1 ? (wanted[0] ?? 'something else') : `${wanted.slice(0, -1).join(', ')} or ${wanted[wanted.length - 1]}`;
   const found = atEnd ? '' : `, found ${JSON.stringify(err.found ?? text[offset])}`;
   return { offset, length: atEnd ? 1 : Math.max(1, (err.found ?? '').length), message: `expected ${list}${found}` };
