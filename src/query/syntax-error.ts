@@ -55,3 +55,13 @@ export function problemFromSyntaxError(err: PeggySyntaxError, text: string): Que
   const found = atEnd ? '' : `, found ${JSON.stringify(err.found ?? text[offset])}`;
   return { offset, length: atEnd ? 1 : Math.max(1, (err.found ?? '').length), message: `expected ${list}${found}` };
 }
+
+/** Runs a generated parser over the text: its tree, or the problem where the text stops being the language. */
+export function treeOrProblem<T>(parse: (text: string, options: object) => unknown, text: string): { tree: T } | { problem: QueryProblem } {
+  try {
+    return { tree: parse(text, {}) as T };
+  } catch (err) {
+    if (isPeggySyntaxError(err)) return { problem: problemFromSyntaxError(err, text) };
+    throw err;
+  }
+}

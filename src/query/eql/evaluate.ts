@@ -1,6 +1,7 @@
 import { fieldValues } from '../event-fields.js';
 import type { EventDoc } from '../types.js';
 import { wildcardRegex } from '../text-match.js';
+import { arithmetic } from '../arithmetic.js';
 import type { Expr, Literal } from './ast.js';
 import { functionSpec } from './functions.js';
 
@@ -79,22 +80,6 @@ function truth(v: unknown): Truth {
 
 function anyValue(v: unknown, test: (one: unknown) => boolean): boolean {
   return Array.isArray(v) ? v.some(test) : test(v);
-}
-
-function arithmetic(op: string, a: unknown, b: unknown): unknown {
-  if (typeof a !== 'number' || typeof b !== 'number') return null;
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return b === 0 ? null : Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
-    default:
-      return b === 0 ? null : a % b;
-  }
 }
 
 function equalValues(a: unknown, b: unknown, insensitive: boolean): boolean {

@@ -1,4 +1,5 @@
 import { inCidr } from '../text-match.js';
+import { arithmetic } from '../arithmetic.js';
 
 /**
  * The functions eql knows: exactly those of the server's registry (x-pack/plugin/eql
@@ -28,26 +29,15 @@ const num = (v: Value): number | null => {
 const fold = (s: string, insensitive: boolean) => (insensitive ? s.toLowerCase() : s);
 const anyNull = (args: Value[]) => args.some((a) => a === null || a === undefined);
 
-function arithmetic(op: (a: number, b: number) => number | null) {
-  return (args: Value[]) => {
-    const [a, b] = args.map(num);
-    if (a === null || b === null || a === undefined || b === undefined) return null;
-    return op(a, b);
-  };
-}
-
-/** Integer division when both sides are integers, as eql's divide does. */
-function divide(a: number, b: number): number | null {
-  if (b === 0) return null;
-  return Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
-}
+/** eql's math functions: string arguments that read as numbers count as numbers. */
+const math = (op: string) => (args: Value[]) => arithmetic(op, num(args[0]), num(args[1]));
 
 export const FUNCTIONS: Record<string, FunctionSpec> = {
-  add: { min: 2, max: 2, insensitive: false, apply: arithmetic((a, b) => a + b) },
-  subtract: { min: 2, max: 2, insensitive: false, apply: arithmetic((a, b) => a - b) },
-  multiply: { min: 2, max: 2, insensitive: false, apply: arithmetic((a, b) => a * b) },
-  divide: { min: 2, max: 2, insensitive: false, apply: arithmetic(divide) },
-  modulo: { min: 2, max: 2, insensitive: false, apply: arithmetic((a, b) => (b === 0 ? null : a % b)) },
+  add: { min: 2, max: 2, insensitive: false, apply: math('+') },
+  subtract: { min: 2, max: 2, insensitive: false, apply: math('-') },
+  multiply: { min: 2, max: 2, insensitive: false, apply: math('*') },
+  divide: { min: 2, max: 2, insensitive: false, apply: math('/') },
+  modulo: { min: 2, max: 2, insensitive: false, apply: math('%') },
   between: {
     min: 3,
     max: 4,

@@ -1,4 +1,4 @@
-import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
+import { treeOrProblem } from '../syntax-error.js';
 import type { ParseOutcome, QueryLanguage } from '../types.js';
 import type { Query } from './ast.js';
 import { checkQuery } from './check.js';
@@ -9,13 +9,9 @@ import { runQuery } from './run.js';
 export const language: QueryLanguage = {
   name: 'eql',
   parse(text: string): ParseOutcome {
-    let tree: Query;
-    try {
-      tree = parseTree(text, {}) as Query;
-    } catch (err) {
-      if (isPeggySyntaxError(err)) return { ok: false, problem: problemFromSyntaxError(err, text) };
-      throw err;
-    }
+    const parsed = treeOrProblem<Query>(parseTree, text);
+    if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+    const tree = parsed.tree;
     const { problem, fields } = checkQuery(tree);
     if (problem) return { ok: false, problem };
     return { ok: true, query: { language: 'eql', fields, run: (events, options) => runQuery(tree, events, options) } };

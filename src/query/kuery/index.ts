@@ -12,7 +12,7 @@
  */
 import { parse as parseKuery } from './kuery.generated.js';
 import type { KueryField, KueryNode } from './ast.js';
-import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
+import { treeOrProblem } from '../syntax-error.js';
 import { rangeTest, termTest, type ValueTest } from '../keyword-match.js';
 import { fieldValues } from '../event-fields.js';
 import { anyFieldValue } from '../doc-fields.js';
@@ -82,13 +82,9 @@ function compile(node: KueryNode): DocTest {
 }
 
 function parse(text: string): ParseOutcome {
-  let tree: KueryNode;
-  try {
-    tree = parseKuery(text, {}) as KueryNode;
-  } catch (err) {
-    if (isPeggySyntaxError(err)) return { ok: false, problem: problemFromSyntaxError(err, text) };
-    throw err;
-  }
+  const parsed = treeOrProblem<KueryNode>(parseKuery, text);
+  if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+  const tree = parsed.tree;
   const fields: FieldUse[] = [];
   fieldsOf(tree, '', fields);
   let test: DocTest | undefined;

@@ -17,7 +17,7 @@
  */
 import { parse as parseLucene } from './lucene.generated.js';
 import type { LuceneClause, LuceneField, LuceneNode } from './ast.js';
-import { isPeggySyntaxError, problemFromSyntaxError } from '../syntax-error.js';
+import { treeOrProblem } from '../syntax-error.js';
 import { fuzzyTest, rangeTest, regexTest, termTest, type ValueTest } from '../keyword-match.js';
 import { anyFieldValue } from '../doc-fields.js';
 import type { CompiledQuery, EventDoc, FieldUse, ParseOutcome, QueryLanguage, QueryProblem } from '../types.js';
@@ -106,13 +106,9 @@ function compile(node: LuceneNode, field: LuceneField | null, regexes: Map<Lucen
 }
 
 function parse(text: string): ParseOutcome {
-  let tree: LuceneNode;
-  try {
-    tree = parseLucene(text, {}) as LuceneNode;
-  } catch (err) {
-    if (isPeggySyntaxError(err)) return { ok: false, problem: problemFromSyntaxError(err, text) };
-    throw err;
-  }
+  const parsed = treeOrProblem<LuceneNode>(parseLucene, text);
+  if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+  const tree = parsed.tree;
   const regexes = new Map<LuceneNode, RegExp>();
   const problem = compileRegexes(tree, regexes);
   if (problem) return { ok: false, problem };

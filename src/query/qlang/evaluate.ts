@@ -1,4 +1,5 @@
 import { timeOf, wildcardRegex } from '../text-match.js';
+import { arithmetic } from '../arithmetic.js';
 import type { Expr } from './ast.js';
 import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, SCALAR_IMPLEMENTATIONS, truncateTime } from './functions.js';
 
@@ -121,22 +122,6 @@ function call(e: Extract<Expr, { type: 'call' }>, row: Row, group: Row[] | undef
 export function truth(v: unknown): boolean | null {
   if (isNull(v) || Array.isArray(v)) return null;
   return v === true;
-}
-
-function arithmetic(op: string, a: unknown, b: unknown): unknown {
-  if (typeof a !== 'number' || typeof b !== 'number') return null;
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return b === 0 ? null : Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
-    default:
-      return b === 0 ? null : a % b;
-  }
 }
 
 /** Orders two single values: numbers numerically, strings by code point, a number and a date string as times. */

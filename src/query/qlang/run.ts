@@ -1,5 +1,6 @@
 import type { EventDoc, QueryMatch } from '../types.js';
 import { wildcardRegex } from '../text-match.js';
+import { leafFields } from '../doc-fields.js';
 import { columnName, type Assignment, type NamePattern, type ProcessingCommand, type Query, type SortKey } from './ast.js';
 import { evaluate, OfflineError, order, truth, type Row } from './evaluate.js';
 
@@ -22,24 +23,8 @@ interface Rowed {
 
 /** An event as columns: nested objects become dotted names; arrays, and arrays of objects, multi-values. */
 export function flatten(doc: EventDoc): Row {
-  const columns = new Map<string, unknown[]>();
-  const walk = (value: unknown, name: string): void => {
-    if (value === null || value === undefined) return;
-    if (Array.isArray(value)) {
-      for (const item of value) walk(item, name);
-      return;
-    }
-    if (typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value as Record<string, unknown>)) walk(inner, name ? `${name}.${key}` : key);
-      return;
-    }
-    let list = columns.get(name);
-    if (!list) columns.set(name, (list = []));
-    list.push(value);
-  };
-  walk(doc, '');
   const row: Row = {};
-  for (const [name, values] of columns) row[name] = values.length === 1 ? values[0] : values;
+  for (const [name, values] of leafFields(doc)) row[name] = values.length === 1 ? values[0] : values;
   return row;
 }
 
