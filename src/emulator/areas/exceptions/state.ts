@@ -99,6 +99,11 @@ export function newItem(ctx: EmulatorContext, user: string, list: Row, input: Ro
   };
 }
 
+/** A replacement (an import under overwrite) keeps the stored object's identity and creation. */
+export function replacing(existing: Row | undefined, fresh: Row): Row {
+  return existing ? { ...fresh, id: existing.id, tie_breaker_id: existing.tie_breaker_id, created_at: existing.created_at, created_by: existing.created_by } : fresh;
+}
+
 /** A new list as the server stores and answers it. */
 export function newList(ctx: EmulatorContext, user: string, input: Row): Row {
   const now = ctx.now().toISOString();

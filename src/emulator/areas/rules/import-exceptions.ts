@@ -2,7 +2,7 @@ import type { EmulatorContext } from '../../context.js';
 import { array, enumOf, formatIssues, int, nonEmptyString, object, optional, parseBody, string } from '../../zod.js';
 import { exceptionItemShape } from './exception-schemas.js';
 import { EXCEPTION_LIST_TYPES } from '../exceptions/schemas.js';
-import { containers, own, put, type Row } from '../exceptions/state.js';
+import { containers, newItem, newList, own, put, replacing, type Row } from '../exceptions/state.js';
 
 /**
  * The exception lists and items a rules `_import` file may carry ahead of its rules (wire-facts §15,
@@ -53,7 +53,6 @@ export function isExceptionLine(line: Row): boolean {
 
 export function importExceptions(ctx: EmulatorContext, space: string, user: string, lines: Row[], overwrite: boolean): ExceptionsImportSummary {
   const errors: ImportError[] = [];
-  const now = ctx.now().toISOString();
   let imported = 0;
   const itemLines = lines.filter((l) => 'item_id' in l || 'entries' in l);
   const listLines = lines.filter((l) => !itemLines.includes(l));
@@ -72,25 +71,7 @@ export function importExceptions(ctx: EmulatorContext, space: string, user: stri
       continue;
     }
     if (existing) for (const [itemId, item] of Object.entries(where.items)) if (item.list_id === list.list_id) delete where.items[itemId];
-    put(where.lists, list.list_id, {
-      id: existing?.id ?? ctx.uuid(),
-      list_id: list.list_id,
-      type: list.type,
-      name: list.name,
-      description: list.description,
-      namespace_type: list.namespace_type ?? 'single',
-      tags: list.tags ?? [],
-      os_types: list.os_types ?? [],
-      ...(list.meta !== undefined ? { meta: list.meta } : {}),
-      version: list.version ?? 1,
-      immutable: false,
-      _version: ctx.store.versionToken(),
-      tie_breaker_id: existing?.tie_breaker_id ?? ctx.uuid(),
-      created_at: existing?.created_at ?? now,
-      created_by: existing?.created_by ?? user,
-      updated_at: now,
-      updated_by: user,
-    });
+    put(where.lists, list.list_id, replacing(existing, newList(ctx, user, list)));
     imported += 1;
   }
 
@@ -119,20 +100,7 @@ export function importExceptions(ctx: EmulatorContext, space: string, user: stri
       });
       continue;
     }
-    put(where.items, item.item_id, {
-      ...item,
-      id: existing?.id ?? ctx.uuid(),
-      namespace_type: item.namespace_type ?? 'single',
-      os_types: item.os_types ?? [],
-      tags: item.tags ?? [],
-      comments: (item.comments ?? []).map((c: { comment: string }) => ({ id: ctx.uuid(), comment: c.comment, created_at: now, created_by: user })),
-      _version: ctx.store.versionToken(),
-      tie_breaker_id: existing?.tie_breaker_id ?? ctx.uuid(),
-      created_at: existing?.created_at ?? now,
-      created_by: existing?.created_by ?? user,
-      updated_at: now,
-      updated_by: user,
-    });
+    put(where.items, item.item_id, replacing(existing, newItem(ctx, user, where.lists[item.list_id], item)));
     imported += 1;
   }
   return { success: errors.length === 0, success_count: imported, errors };
