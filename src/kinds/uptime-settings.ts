@@ -2,6 +2,7 @@ import type { Resource } from '../manifest/types.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import { AREAS } from '../client/areas.js';
+import { uptimeDefaults, type UptimeSettings } from '../common/uptime-settings.js';
 
 const KIND = 'UptimeSettings';
 const PATH = '/api/uptime/settings';
@@ -20,25 +21,6 @@ export const UPTIME_SETTINGS_NAME = 'settings';
  * converge; `check` refuses it (without a manifest the defaults hold anyway).
  */
 
-export interface UptimeSettingsBody {
-  heartbeatIndices: string;
-  certExpirationThreshold: number;
-  certAgeThreshold: number;
-  defaultConnectors: string[];
-  defaultEmail: { to: string[]; cc: string[]; bcc: string[] };
-}
-
-/** The defaults service-api.md documents (its table and "Uptime thresholds | defaults | 30 and 730 days"). */
-export function uptimeDefaults(): UptimeSettingsBody {
-  return {
-    heartbeatIndices: '<monitor-agent>-*',
-    certExpirationThreshold: 30,
-    certAgeThreshold: 730,
-    defaultConnectors: [],
-    defaultEmail: { to: [], cc: [], bcc: [] },
-  };
-}
-
 /**
  * The default index pattern as the real server spells it (wire-facts §12: `heartbeat-*`); the
  * document writes it `<monitor-agent>-*`. Either reads as the default, so a manifest that leaves
@@ -49,14 +31,14 @@ const DEFAULT_INDEX_SPELLINGS = new Set(['<monitor-agent>-*', 'heartbeat-*']);
 const sortedStrings = (v: unknown): string[] => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort() : []);
 
 /** Settings in comparable form: defaults filled in, address and connector lists as sorted sets. */
-function comparable(src: Record<string, any>): UptimeSettingsBody {
+function comparable(src: Record<string, any>): UptimeSettings {
   const filled = withDefaults(src);
   if (DEFAULT_INDEX_SPELLINGS.has(filled.heartbeatIndices)) filled.heartbeatIndices = uptimeDefaults().heartbeatIndices;
   return filled;
 }
 
 /** What a PUT sends: every field, the manifest's values as written, defaults for the rest. */
-function withDefaults(src: Record<string, any>): UptimeSettingsBody {
+function withDefaults(src: Record<string, any>): UptimeSettings {
   const d = uptimeDefaults();
   const email = isPlainObject(src.defaultEmail) ? src.defaultEmail : {};
   return {
@@ -68,7 +50,7 @@ function withDefaults(src: Record<string, any>): UptimeSettingsBody {
   };
 }
 
-async function put(ctx: AdapterContext, space: string, body: UptimeSettingsBody): Promise<void> {
+async function put(ctx: AdapterContext, space: string, body: UptimeSettings): Promise<void> {
   // camelCase keys: the real route's schema (the uptime plugin's dynamic settings route) takes
   // those, and so does the document-following emulator.
   await ctx.api.request({ method: 'PUT', path: PATH, space, body });

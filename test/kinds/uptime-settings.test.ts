@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
-import { uptimeDefaults, uptimeSettingsAdapter } from '../../src/kinds/uptime-settings.js';
+import { uptimeSettingsAdapter } from '../../src/kinds/uptime-settings.js';
+import { uptimeDefaults } from '../../src/common/uptime-settings.js';
 import { resource } from '../helpers/resource.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 

@@ -1,27 +1,6 @@
 import type { EmulatorArea } from '../area.js';
 import { schema, validateRequest, type Schema } from '../config-schema.js';
-
-export interface UptimeSettings {
-  heartbeatIndices: string;
-  certExpirationThreshold: number;
-  certAgeThreshold: number;
-  defaultConnectors: string[];
-  defaultEmail: { to: string[]; cc: string[]; bcc: string[] };
-}
-
-/**
- * Defaults from service-api.md Uptime settings. The index pattern is the document's
- * `<monitor-agent>-*`, which wins over the value wire-facts §12 gives.
- */
-export function defaultUptimeSettings(): UptimeSettings {
-  return {
-    heartbeatIndices: '<monitor-agent>-*',
-    certExpirationThreshold: 30,
-    certAgeThreshold: 730,
-    defaultConnectors: [],
-    defaultEmail: { to: [], cc: [], bcc: [] },
-  };
-}
+import { uptimeDefaults, type UptimeSettings } from '../../common/uptime-settings.js';
 
 /**
  * The PUT body as the server declares it (the uptime plugin's dynamic-settings route,
@@ -68,13 +47,13 @@ export const uptimeArea: EmulatorArea = {
   name: 'uptime',
   register(router) {
     router.get('/api/uptime/settings', (req, ctx) => {
-      const state = ctx.store.area<UptimeState>(req.space, 'uptime', () => ({ settings: defaultUptimeSettings() }));
+      const state = ctx.store.area<UptimeState>(req.space, 'uptime', () => ({ settings: uptimeDefaults() }));
       return { body: structuredClone(state.settings) };
     }, { access: 'read' });
 
     router.put('/api/uptime/settings', (req, ctx) => {
       const patch = readPatch(req.body);
-      const state = ctx.store.area<UptimeState>(req.space, 'uptime', () => ({ settings: defaultUptimeSettings() }));
+      const state = ctx.store.area<UptimeState>(req.space, 'uptime', () => ({ settings: uptimeDefaults() }));
       state.settings = { ...state.settings, ...patch };
       return { body: structuredClone(state.settings) };
     }, { access: 'all' });
