@@ -139,17 +139,23 @@ function doubleQuoted(text: string, start: number): DecodedScalar | undefined {
       i += 2 + digits;
       continue;
     }
-    if (isWhite(c) || isBreak(c)) {
-      const b = isBreak(c) ? i : onlyWhiteToBreak(text, i);
-      if (b !== undefined) {
-        i = fold(out, text, b);
-        continue;
-      }
+    const folded = foldedFrom(out, text, i);
+    if (folded !== undefined) {
+      i = folded;
+      continue;
     }
     out.push(c, i);
     i++;
   }
   return undefined;
+}
+
+/** At white space or a break inside a quoted scalar: where reading goes on once the line is folded, if a break follows. */
+function foldedFrom(out: Builder, text: string, i: number): number | undefined {
+  const c = text[i]!;
+  if (!isWhite(c) && !isBreak(c)) return undefined;
+  const b = isBreak(c) ? i : onlyWhiteToBreak(text, i);
+  return b === undefined ? undefined : fold(out, text, b);
 }
 
 function singleQuoted(text: string, start: number): DecodedScalar | undefined {
@@ -163,12 +169,10 @@ function singleQuoted(text: string, start: number): DecodedScalar | undefined {
       i += 2;
       continue;
     }
-    if (isWhite(c) || isBreak(c)) {
-      const b = isBreak(c) ? i : onlyWhiteToBreak(text, i);
-      if (b !== undefined) {
-        i = fold(out, text, b);
-        continue;
-      }
+    const folded = foldedFrom(out, text, i);
+    if (folded !== undefined) {
+      i = folded;
+      continue;
     }
     out.push(c, i);
     i++;
