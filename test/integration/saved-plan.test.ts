@@ -23,45 +23,36 @@ describe('saved plans are portable between checkouts', () => {
   const artifacts = () => mkdtempSync(join(tmpdir(), 'svcform-artifacts-'));
   const exists = async (id: string) => (await call(emu, 'GET', `/api/actions/connector/${id}`)).status === 200;
 
-  it('configuration beside the manifests: plan in A (plan infra/), copy to B, delete A, apply --plan from B', async () => {
-    const a = repo({ 'infra/svcform.yaml': 'space: default\n', 'infra/connectors/c.yaml': connectorYaml('portable-a'), 'README.md': 'x\n' }, 'svcform-checkout-a-');
+  /** Plans in checkout A with `planArgs`, copies A to B, deletes A, and applies the saved plan from B; returns A's path and the plan's text. */
+  async function planInAApplyInB(files: Record<string, string>, planArgs: string[]): Promise<{ a: string; saved: string }> {
+    const a = repo(files, 'svcform-checkout-a-');
     const planFile = join(artifacts(), 'plan.json');
-    const planned = await runBuiltCli(['plan', 'infra', '--url', emu.url, '--out', planFile], a);
+    const planned = await runBuiltCli(['plan', ...planArgs, '--url', emu.url, '--out', planFile], a);
     assert.equal(planned.code, 0, planned.out + planned.err);
-    assert.ok(!readFileSync(planFile, 'utf8').includes(a), 'the saved plan names no path of checkout A');
+    const saved = readFileSync(planFile, 'utf8');
     const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
     cpSync(a, b, { recursive: true });
     rmSync(a, { recursive: true });
     const applied = await runBuiltCli(['apply', '--plan', planFile], b);
     assert.equal(applied.code, 0, applied.out + applied.err);
+    return { a, saved };
+  }
+
+  it('configuration beside the manifests: plan in A (plan infra/), copy to B, delete A, apply --plan from B', async () => {
+    const { a, saved } = await planInAApplyInB({ 'infra/svcform.yaml': 'space: default\n', 'infra/connectors/c.yaml': connectorYaml('portable-a'), 'README.md': 'x\n' }, ['infra']);
+    assert.ok(!saved.includes(a), 'the saved plan names no path of checkout A');
     assert.ok(await exists('portable-a'));
   });
 
   it('a plan made with --root applies in another checkout with that root, without --root again', async () => {
     // The manifest reads a file outside the configuration folder, which only --root allows.
     const manifest = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata: {name: portable-root}', 'spec:', '  name: ${file:../shared/name.txt}', '  connector_type_id: .server-log', ''].join('\n');
-    const a = repo({ 'infra/svcform.yaml': 'space: default\n', 'infra/c.yaml': manifest, 'shared/name.txt': 'from a shared file' }, 'svcform-checkout-a-');
-    const planFile = join(artifacts(), 'plan.json');
-    const planned = await runBuiltCli(['plan', 'infra', '--root', '.', '--url', emu.url, '--out', planFile], a);
-    assert.equal(planned.code, 0, planned.out + planned.err);
-    const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
-    cpSync(a, b, { recursive: true });
-    rmSync(a, { recursive: true });
-    const applied = await runBuiltCli(['apply', '--plan', planFile], b);
-    assert.equal(applied.code, 0, applied.out + applied.err);
+    await planInAApplyInB({ 'infra/svcform.yaml': 'space: default\n', 'infra/c.yaml': manifest, 'shared/name.txt': 'from a shared file' }, ['infra', '--root', '.']);
     assert.ok(await exists('portable-root'));
   });
 
   it('configuration in the working directory: the same from the root of the checkout', async () => {
-    const a = repo({ 'svcform.yaml': 'space: default\n', 'connectors/c.yaml': connectorYaml('portable-b') }, 'svcform-checkout-a-');
-    const planFile = join(artifacts(), 'plan.json');
-    const planned = await runBuiltCli(['plan', 'connectors', '--url', emu.url, '--out', planFile], a);
-    assert.equal(planned.code, 0, planned.out + planned.err);
-    const b = mkdtempSync(join(tmpdir(), 'svcform-checkout-b-'));
-    cpSync(a, b, { recursive: true });
-    rmSync(a, { recursive: true });
-    const applied = await runBuiltCli(['apply', '--plan', planFile], b);
-    assert.equal(applied.code, 0, applied.out + applied.err);
+    await planInAApplyInB({ 'svcform.yaml': 'space: default\n', 'connectors/c.yaml': connectorYaml('portable-b') }, ['connectors']);
     assert.ok(await exists('portable-b'));
   });
 });
