@@ -1,5 +1,6 @@
 import { dirname, extname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import { readConfinedFile } from '../manifest/confined-file.js';
 import { displayPath } from '../manifest/load.js';
 import { quotedText } from '../manifest/short-text.js';
@@ -48,6 +49,7 @@ function readLines(text: string, file: string, names: Set<string>, errors: strin
 }
 
 function readStructured(text: string, file: string, names: Set<string>, errors: string[]): void {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const at = (node: Node | null | undefined) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, posix, relative, join } from 'node:path';
-import { stringify } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import type { ExportVariable, KindAdapter, LiveObject } from '../kinds/types.js';
 import { sortKeys } from '../kinds/normalize.js';
 import { Selection } from './selection.js';
@@ -194,7 +194,7 @@ export function manifestDocument(kind: string, space: string, name: string, spec
 }
 
 export function renderDocument(doc: Record<string, any>): string {
-  return stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false, blockQuote: 'literal' });
+  return yaml().stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false, blockQuote: 'literal' });
 }
 
 function schemaModeline(adapter: KindAdapter, filePath: string, options: ExportOptions): string {

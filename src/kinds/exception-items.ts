@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { parse } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import type { Requester } from '../client/types.js';
 import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
 import { shortText } from '../manifest/short-text.js';
@@ -38,7 +38,7 @@ export function readItemsFile(res: Resource, file: string): Item[] | Error {
     if (read.text === undefined) items = new Error(`${where}: ${read.error}`);
     else {
       try {
-        const parsed = parse(read.text);
+        const parsed = yaml().parse(read.text);
         items = Array.isArray(parsed) && parsed.every(isPlainObject) ? (parsed as Item[]) : new Error(`${where}: it must hold a YAML sequence of items`);
       } catch (err) {
         items = new Error(`${where}: ${(err as Error).message.split('\n')[0]}`);

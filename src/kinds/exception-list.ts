@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import { AREAS } from '../client/areas.js';
 import { ApiError } from '../client/errors.js';
 import { artifactItemIssues, endpointListOfType } from '../common/endpoint-artifacts.js';
@@ -202,6 +202,6 @@ export const exceptionListAdapter: KindAdapter = {
     }
     const file = `${live.name.replace(/[^A-Za-z0-9._-]/g, '_')}.items.yaml`;
     spec.items_file = file;
-    return { spec, files: { [file]: stringify(items) } };
+    return { spec, files: { [file]: yaml().stringify(items) } };
   },
 };

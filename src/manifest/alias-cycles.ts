@@ -1,4 +1,5 @@
-import { visit, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { yaml } from '../common/yaml.js';
 
 /**
  * Aliases can make a parsed document contain itself (`&m {<<: *m}`, `&a [*a]`); every later step
@@ -32,14 +33,14 @@ export function hasCycle(root: unknown): boolean {
 /** Offset of the first alias that sits inside the node it refers to. */
 export function cyclicAliasOffset(doc: Document.Parsed): number | undefined {
   let found: number | undefined;
-  visit(doc, {
+  yaml().visit(doc, {
     Alias: (_, alias) => {
       const target = alias.resolve(doc);
       const inner = alias.range;
       const outer = (target as Node | undefined)?.range;
       if (inner && outer && outer[0] <= inner[0] && inner[1] <= outer[2]) {
         found = inner[0];
-        return visit.BREAK;
+        return yaml().visit.BREAK;
       }
       return undefined;
     },

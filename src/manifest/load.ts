@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Node, type YAMLError } from 'yaml';
+import type { Document, LineCounter, Node, YAMLError } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
@@ -190,7 +191,7 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
     }
     let parsed: Document.Parsed[];
     try {
-      parsed = parseAllDocuments(fast.text.slice(doc.from, doc.to), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+      parsed = yaml().parseAllDocuments(fast.text.slice(doc.from, doc.to), { prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
     } catch {
       return undefined;
     }
@@ -204,6 +205,7 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
 
 /** Every document of the file read by the full parser. */
 function readFull(text: string, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } {
+  const { LineCounter, parseAllDocuments } = yaml();
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const docs: LoadedDoc[] = [];
@@ -245,6 +247,7 @@ function readFull(text: string, shown: string, dir: string): { docs: LoadedDoc[]
  * the document's slice of it) and `at` turns those offsets into positions in the file.
  */
 function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number) => SourcePos, shown: string, dir: string, source: string): { doc?: LoadedDoc; diagnostic?: Diagnostic } {
+  const { isMap, isScalar, isSeq } = yaml();
   const start = at(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return {}; // empty document (e.g. a trailing ---)
   if (!isMap(doc.contents)) {
@@ -284,6 +287,7 @@ function firstLine(s: string): string {
  * quote); a person needs the place where the mistake starts, in plain words.
  */
 function describeYamlError(doc: Document.Parsed, e: YAMLError, text: string, lines: LineCounter): { offset: number; message: string } {
+  const { isMap, isScalar, isSeq, visit } = yaml();
   const offset = e.pos[0];
   const plain = firstLine(e.message);
   // The innermost quoted scalar or flow collection that runs up to the error.
@@ -346,6 +350,7 @@ function describeYamlError(doc: Document.Parsed, e: YAMLError, text: string, lin
  * position is used, so a message about `spec.risk_score` points at the `risk_score:` line.
  */
 function offsetOf(doc: Document.Parsed, path: DocPath): number {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
   let node: Node | null | undefined = doc.contents as Node;
   let best = node?.range?.[0] ?? 0;
   for (const step of path) {

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import type { DocPath } from './types.js';
 import type { FastDocument } from './yaml-fast.js';
 import { valueStartAfterKey } from './scalar-position.js';
@@ -7,6 +8,7 @@ import { valueStartAfterKey } from './scalar-position.js';
 
 /** The node at `path`, if there is one. */
 export function nodeAt(doc: Document.Parsed, path: DocPath): Node | null | undefined {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
   let node: Node | null | undefined = doc.contents as Node;
   for (const step of path) {
     if (isMap(node)) node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(step))?.value as Node | null | undefined;

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { stringify } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
@@ -128,7 +128,7 @@ function diffOf(c: PlannedChange): string[] {
   return lines;
 }
 
-const yamlOf = (value: unknown) => (value === undefined ? '' : stringify(value, { lineWidth: 0 }));
+const yamlOf = (value: unknown) => (value === undefined ? '' : yaml().stringify(value, { lineWidth: 0 }));
 
 /** A field's change as diff lines: set members added and removed, else a line diff of the YAML. */
 function fieldLines(f: FieldChange): string[] {

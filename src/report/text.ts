@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { stringify } from 'yaml';
+import { yaml } from '../common/yaml.js';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
@@ -15,7 +15,7 @@ export function changeTitle(c: PlannedChange): string {
 }
 
 function yamlOf(value: unknown): string {
-  return stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
+  return yaml().stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
 }
 
 /** Lines of a unified diff of one field's YAML, before against after. */

@@ -1,0 +1,72 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { emulator } from '../helpers/emulator.js';
+import { childEnv, runBuiltCli } from '../helpers/spawn-cli.js';
+
+/**
+ * What a run loads is part of its speed (issue 10: module loading was a tenth of a plan). The built
+ * CLI runs in a child process with a preload that records every module it loaded: ES modules
+ * through a loader hook, CommonJS ones from the require cache at exit.
+ */
+
+const RULE = `apiVersion: svcform/v1
+kind: Rule
+metadata:
+  name: start-up-rule
+spec:
+  type: query
+  name: Start-up rule
+  description: |
+    A rule to plan.
+  severity: low
+  risk_score: 21
+  language: kuery
+  query: process.name:"cmd.exe" and event.action:start
+  index:
+    - logs-*
+`;
+
+function recorder(dir: string): string {
+  const log = join(dir, 'loaded.log');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+  const preload = join(dir, 'preload.mjs');
+  writeFileSync(
+    preload,
+    `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+      `const require = createRequire(import.meta.url);\nprocess.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n') + '\\n'));\n`,
+  );
+  return preload;
+}
+
+describe('start-up: a plan loads only what it uses', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  before(async () => {
+    emu = await emulator();
+    dir = mkdtempSync(join(tmpdir(), 'svcform-start-up-'));
+    writeFileSync(join(dir, 'rule.yaml'), RULE);
+    const applied = await runBuiltCli(['apply', '.', '--url', emu.url, '--quiet'], dir);
+    assert.equal(applied.code, 0, applied.err);
+  });
+  after(() => emu.stop());
+
+  it('an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent', async () => {
+    const preload = recorder(dir);
+    const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
+    assert.equal(run.code, 0, run.out + run.err);
+    const loaded = readFileSync(join(dir, 'loaded.log'), 'utf8').split('\n').filter(Boolean);
+    // The recorder works: it saw the CLI, a grammar and undici's Agent.
+    assert.ok(loaded.some((m) => m.endsWith('/cli/main.js')), 'the CLI entry point is recorded');
+    assert.ok(loaded.some((m) => m.endsWith('/query/kuery/index.js')), 'the kuery grammar is recorded');
+    assert.ok(loaded.some((m) => m.endsWith('/undici/lib/dispatcher/agent.js')), "undici's Agent is recorded");
+    assert.deepEqual(loaded.filter((m) => m.includes('/src/emulator/')), [], 'no emulator module');
+    assert.deepEqual(loaded.filter((m) => m.includes('/node_modules/yaml/')), [], 'no yaml module');
+    assert.deepEqual(loaded.filter((m) => /\/node_modules\/undici\/index\.js$|\/undici\/lib\/web\//.test(m)), [], "neither undici's entry point nor its fetch");
+  });
+});
