@@ -7,9 +7,11 @@
  *    per rule, 10 in flight, as a per-resource provider creates;
  *  - full updates: every rule's description changed, `svcform apply` against PUT + read-back GET
  *    per rule, 10 in flight.
+ * Each run's svcform applies start from an empty cache directory (the creates parse every query;
+ * the updates, whose queries are the same, find them in the cache); --no-cache runs without one.
  * Prints every run and the ratios of the medians. The goal is >= 5x for both.
  *
- *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--latency MS] [--runs N] [--keep]
+ *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--latency MS] [--runs N] [--no-cache] [--keep]
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +74,8 @@ async function main(): Promise<number> {
       await control(emu.url, 'POST', '/reset');
       await setLatency(emu.url, latency);
     };
-    const applyArgs = (dir: string) => ['apply', dir, '--url', emu.url, '--quiet'];
+    const noCache = process.argv.includes('--no-cache') ? ['--no-cache'] : [];
+    const applyArgs = (dir: string) => ['apply', dir, '--url', emu.url, '--quiet', ...noCache];
     const rows = { svcCreate: [] as number[], perCreate: [] as number[], svcUpdate: [] as number[], perUpdate: [] as number[] };
     try {
       console.log(`latency ${latency} ms; ${runs} runs`);
@@ -80,14 +83,15 @@ async function main(): Promise<number> {
         await reset();
         const perCreate = await perObject(emu.url, baseResources, 'POST');
         await reset();
-        const svcCreate = await timeCli(applyArgs(base), root);
+        const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) };
+        const svcCreate = await timeCli(applyArgs(base), root, cache);
         if (svcCreate.code !== 0) throw new Error(`apply (creates) failed: ${svcCreate.err.slice(0, 2000)}`);
-        const svcUpdate = await timeCli(applyArgs(changed), root);
+        const svcUpdate = await timeCli(applyArgs(changed), root, cache);
         if (svcUpdate.code !== 0) throw new Error(`apply (updates) failed: ${svcUpdate.err.slice(0, 2000)}`);
         // The per-object updates write the base bodies back over the changed ones: the same amount of change.
         const perUpdate = await perObject(emu.url, baseResources, 'PUT');
         await setLatency(emu.url, 0);
-        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet'], root);
+        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, cache);
         if (converged.code !== 0) throw new Error(`plan after the per-object updates is not empty: ${(converged.out + converged.err).slice(-1500)}`);
         rows.svcCreate.push(svcCreate.seconds);
         rows.perCreate.push(perCreate.seconds);

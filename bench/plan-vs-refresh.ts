@@ -6,8 +6,10 @@
  * directory of manifests (--dir), starts the emulator in this process, applies the rules (no
  * latency), then sets the latency (20 ms) and, run after run, times:
  *  - `svcform plan` as a user runs it: the real CLI in a child process, so node's start counts;
+ *    first with an empty cache directory (a fresh checkout: every query parsed, the cache written),
+ *    then again with the cache that run left (a repeated run: no query parsed);
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
- * Prints every run and the ratio of the medians. The goal is plan >= 3x faster (aim 5x).
+ * Prints every run and the ratios of the medians. The goal is plan >= 3x faster (aim 5x).
  *
  *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--keep]
  */
@@ -42,22 +44,33 @@ async function main(): Promise<number> {
       if (applied.code !== 0) throw new Error(`apply failed (${applied.code}): ${applied.err.slice(0, 2000)}`);
       console.log(`applied ${ruleIds.length} rules (no latency) in ${fmt(applied.seconds)}`);
       await setLatency(emu.url, latency);
-      console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) | one GET per rule, 10 in flight`);
-      const plans: number[] = [];
+      console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, then with the cache it left | one GET per rule, 10 in flight`);
+      const cold: number[] = [];
+      const warm: number[] = [];
       const refreshes: number[] = [];
       for (let run = 1; run <= runs; run++) {
-        const plan = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir);
-        if (plan.code !== 0) throw new Error(`plan is not empty after apply (exit ${plan.code}): ${(plan.out + plan.err).slice(-2000)}`);
+        const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
+        const plan = async () => {
+          const timed = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir, { SVCFORM_CACHE_DIR: cache });
+          if (timed.code !== 0) throw new Error(`plan is not empty after apply (exit ${timed.code}): ${(timed.out + timed.err).slice(-2000)}`);
+          return timed.seconds;
+        };
+        try {
+          cold.push(await plan());
+          warm.push(await plan());
+        } finally {
+          rmSync(cache, { recursive: true, force: true });
+        }
         const client = new PerObjectClient(emu.url, 10);
         const refresh = await client.each(ruleIds, (id) => client.call('GET', `/api/detection_engine/rules?rule_id=${encodeURIComponent(id)}`));
         await client.close();
-        plans.push(plan.seconds);
         refreshes.push(refresh);
-        console.log(`run ${run}: plan ${fmt(plan.seconds)} | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${(refresh / plan.seconds).toFixed(2)}x`);
+        console.log(`run ${run}: plan ${fmt(cold.at(-1)!)} empty cache, ${fmt(warm.at(-1)!)} with cache | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${(refresh / cold.at(-1)!).toFixed(2)}x, ${(refresh / warm.at(-1)!).toFixed(2)}x`);
       }
-      const ratio = median(refreshes) / median(plans);
-      console.log(`median: plan ${fmt(median(plans))}, refresh ${fmt(median(refreshes))}: plan is ${ratio.toFixed(2)}x faster (goal >= ${GOAL}x, aim 5x)`);
-      return ratio >= GOAL ? 0 : 1;
+      const coldRatio = median(refreshes) / median(cold);
+      const warmRatio = median(refreshes) / median(warm);
+      console.log(`median: refresh ${fmt(median(refreshes))}; plan with an empty cache ${fmt(median(cold))}: ${coldRatio.toFixed(2)}x faster; with the cache ${fmt(median(warm))}: ${warmRatio.toFixed(2)}x faster (goal >= ${GOAL}x, aim 5x)`);
+      return Math.min(coldRatio, warmRatio) >= GOAL ? 0 : 1;
     } finally {
       await emu.stop();
     }

@@ -44,9 +44,9 @@ export interface CliTiming {
 }
 
 /** Runs `svcform ...args` in a child process and times it from spawn to exit. */
-export function timeCli(args: string[], cwd: string): Promise<CliTiming> {
+export function timeCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliTiming> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

@@ -1,5 +1,5 @@
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SvcClient } from '../client/client.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
@@ -112,12 +112,25 @@ export interface CommonOptions {
   timeout?: string;
   /** Seconds for the whole run. */
   deadline?: string;
+  /** false with --no-cache: nothing is read from or written to the cache directory. */
+  cache?: boolean;
 }
 
 /** A failure the CLI reports as one clear message and exit 1 (no stack trace). */
 export class UsageError extends Error {}
 
 export const EMBEDDED_STATE = '.svcform/emulator-state.json';
+
+/**
+ * Where results kept between runs go (src/common/disk-cache.ts): SVCFORM_CACHE_DIR (a CI job can
+ * keep that directory between jobs), else `.svcform/cache` under the repository root; none with
+ * --no-cache.
+ */
+export function cacheDirectory(opts: { cache?: boolean }, root: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (opts.cache === false) return undefined;
+  const chosen = env.SVCFORM_CACHE_DIR;
+  return chosen ? resolve(chosen) : join(root, '.svcform', 'cache');
+}
 
 export interface Target {
   url: string;

@@ -6,7 +6,9 @@ import { displayPath } from '../manifest/load.js';
 import { quotedText } from '../manifest/short-text.js';
 import type { SvcformConfig } from './config.js';
 import { preloadLanguages } from '../query/preload.js';
-import { UsageError } from './context.js';
+import { DiskCache } from '../common/disk-cache.js';
+import { saveQueryFacts, useQueryFactsCache } from '../kinds/rule-query.js';
+import { cacheDirectory, UsageError, type Io } from './context.js';
 
 /**
  * The project's own field names (svcform.yaml `fields: [files]`), which query field checks accept
@@ -81,8 +83,19 @@ function readStructured(text: string, file: string, names: Set<string>, errors: 
   });
 }
 
-/** What validation needs for query checks: the languages loaded, --strict, and the project's fields. */
-export async function prepareQueryChecks(opts: { strict?: boolean }, config: SvcformConfig, root: string): Promise<{ strict: boolean; projectFields: Set<string> }> {
+/**
+ * What validation needs for query checks: the languages loaded, --strict, the project's fields,
+ * and the facts of queries checked by earlier runs (the cache directory). finishQueryChecks after
+ * validation keeps what this run added.
+ */
+export async function prepareQueryChecks(opts: { strict?: boolean; cache?: boolean }, config: SvcformConfig, root: string, env: NodeJS.ProcessEnv): Promise<{ strict: boolean; projectFields: Set<string> }> {
   await preloadLanguages();
+  useQueryFactsCache(DiskCache.open(cacheDirectory(opts, root, env)));
   return { strict: !!opts.strict, projectFields: readProjectFields(config, root) };
+}
+
+/** Keeps the facts of the queries this run parsed; --verbose says how many were parsed and how many known. */
+export function finishQueryChecks(opts: { verbose?: boolean }, io: Io): void {
+  const { parsed, reused } = saveQueryFacts();
+  if (opts.verbose && parsed + reused > 0) io.err(`checked ${parsed + reused} queries: ${parsed} parsed, ${reused} known from the cache or an identical query`);
 }

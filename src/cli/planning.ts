@@ -6,7 +6,7 @@ import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
-import { prepareQueryChecks } from './field-lists.js';
+import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
 import { defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
@@ -22,9 +22,10 @@ export interface Planned {
  */
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead): Promise<Resource[]> {
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root);
+  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
   const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks };
   const result = readAhead ? await loadAndValidateYielding(paths, options, (texts) => readAhead.start(texts)) : loadAndValidate(paths, options);
+  finishQueryChecks(opts, io);
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;

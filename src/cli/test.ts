@@ -4,7 +4,7 @@ import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
 import { defaultSpace, readConfig, rootOf, UsageError, type CommonOptions, type Io } from './context.js';
-import { prepareQueryChecks } from './field-lists.js';
+import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
 import { findTestFiles, readTestFile, type RuleTests } from './test-files.js';
 import { runRuleTests, type RuleResult } from './test-run.js';
 import { junitXml } from './junit.js';
@@ -22,8 +22,9 @@ export interface TestOptions extends CommonOptions {
 export async function testCommand(paths: string[], opts: TestOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root);
+  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
   const validated = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: true, ...queryChecks });
+  finishQueryChecks(opts, io);
   const diagnostics: Diagnostic[] = [...validated.diagnostics];
   const suites: RuleTests[] = [];
   const files = findTestFiles(paths);

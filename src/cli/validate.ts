@@ -3,7 +3,7 @@ import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/valida
 import { redactor } from '../manifest/redact.js';
 import { defaultSpace, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
-import { prepareQueryChecks } from './field-lists.js';
+import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
 
 export interface ValidateOptions extends CommonOptions {
   json?: boolean;
@@ -15,12 +15,13 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
   const config = readConfig(opts, paths);
   const started = Date.now();
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root);
+  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
   const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);
   }
+  finishQueryChecks(opts, io);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (opts.json) {

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { buildId } from './build-id.js';
+
+/**
+ * Results svcform keeps between runs because they cost time to compute and depend only on what
+ * they are keyed by (the checks of a query depend on its text and language). The directory is
+ * `.svcform/cache` of the repository root by default (cacheDirectory), safe to delete at any time.
+ *
+ * - Entries are filed under this build's id (build-id.ts): another build, older or newer, never
+ *   reads them. Directories of other builds untouched for a week are removed.
+ * - A failure never fails a run: an entry that cannot be read or decoded is a miss, and a write
+ *   that fails (a read-only checkout) is skipped.
+ * - A write goes to a temporary file renamed into place, so two runs writing at once leave one
+ *   whole entry, never a mix.
+ */
+export class DiskCache {
+  private constructor(
+    /** The cache directory (`.svcform/cache`). */
+    readonly base: string,
+    /** This build's directory inside it. */
+    private readonly dir: string,
+    private readonly build: string,
+  ) {}
+
+  /** The cache in `base`, or undefined when there is none (no directory given, no build id). */
+  static open(base: string | undefined): DiskCache | undefined {
+    const build = buildId();
+    return base && build ? new DiskCache(base, join(base, build), build) : undefined;
+  }
+
+  /** The value stored under `name`, or undefined. */
+  read(name: string): unknown {
+    try {
+      return deserialize(readFileSync(join(this.dir, name)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores `value` (anything the structured clone algorithm copies) under `name`; false if it could not. */
+  write(name: string, value: unknown): boolean {
+    const temporary = join(this.dir, `${name}.${process.pid}.${Date.now()}.tmp`);
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      this.markAsCache();
+      writeFileSync(temporary, serialize(value));
+      renameSync(temporary, join(this.dir, name));
+    } catch {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // The directory itself could not be made: there is no temporary file.
+      }
+      return false;
+    }
+    this.pruneOtherBuilds();
+    return true;
+  }
+
+  /** Backup tools skip a directory tagged CACHEDIR.TAG; Git skips one whose .gitignore says `*`. */
+  private markAsCache(): void {
+    const tag = join(this.base, 'CACHEDIR.TAG');
+    if (!existsSync(tag)) writeFileSync(tag, 'Signature: 8a477f597d28d172789f06886806bc55\n# svcform cache: safe to delete.\n');
+    const ignore = join(this.base, '.gitignore');
+    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+  }
+
+  private pruneOtherBuilds(): void {
+    const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+    try {
+      for (const name of readdirSync(this.base)) {
+        if (name === this.build || !/^[0-9a-f]{16}$/.test(name)) continue;
+        const path = join(this.base, name);
+        if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
+      }
+    } catch {
+      // Pruning is housekeeping: another run may be pruning the same directory.
+    }
+  }
+}
