@@ -13,9 +13,9 @@ export function compareWithLive(
   live: LiveObject,
   ignore: readonly string[],
   normalizedLive: Record<string, any> = adapter.normalizeLive(live),
+  desired: Record<string, any> = adapter.normalizeDesired(res),
 ): ResourceDiff {
   const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? [])];
-  const desired = adapter.normalizeDesired(res);
   return diffSpecs(withoutIgnored(alignKeyed(normalizedLive, desired, adapter.keyedFields), uncompared), withoutIgnored(desired, uncompared), {
     setFields: adapter.setFields,
     keyedFields: adapter.keyedFields,

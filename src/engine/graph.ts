@@ -23,7 +23,9 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
     }
   }
   // Deletes: whoever references a deleted object today (and is deleted or updated) goes first,
-  // so the deleted object waits for it.
+  // so the deleted object waits for it. Reading an object's references means turning the live
+  // object into its manifest form, which a plan of 2,068 updates and no delete paid 80 ms for.
+  if (!changes.some((c) => c.action === 'delete')) return;
   for (const c of changes) {
     if (c.action !== 'delete' && c.action !== 'update') continue;
     const adapter = adapterFor(c.kind);

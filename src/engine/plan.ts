@@ -193,8 +193,10 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     // Fields the listing did not report are left out of the comparison (but not carried from the
     // live side like ignored ones: the update writes the manifest's value).
     let diff;
+    let desired: Record<string, any>;
     try {
-      diff = compareWithLive(adapter, res, current, ignore, normalizeLive(current));
+      desired = adapter.normalizeDesired(res);
+      diff = compareWithLive(adapter, res, current, ignore, normalizeLive(current), desired);
     } catch (err) {
       errors.push({ subject, source: res.source, message: `cannot compare with the live object: ${(err as Error).message}` });
       continue;
@@ -203,7 +205,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       ...baseChange(res),
       action: 'update',
       // What the update writes: the manifest with ignored fields as the server holds them.
-      resource: { ...res, spec: carryIgnored(res.spec, ignore, alignKeyed(normalizeLive(current), adapter.normalizeDesired(res), adapter.keyedFields)) },
+      resource: { ...res, spec: ignore.length === 0 ? res.spec : carryIgnored(res.spec, ignore, alignKeyed(normalizeLive(current), desired, adapter.keyedFields)) },
       live: current,
       ignore,
     });

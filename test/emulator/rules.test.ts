@@ -238,6 +238,19 @@ describe('emulator: detection rules (/api/detection_engine)', () => {
       assert.equal(put.body.revision, 0);
     });
 
+    it('bumps revision when a parameter changes, however deep, and not for the same parameters in another key order (wire-facts 2.2: "+1 on each update that changes rule parameters")', async () => {
+      const threat = [{ framework: 'MITRE ATT&CK', tactic: { id: 'TA0002', name: 'Execution', reference: 'https://attack.mitre.org/tactics/TA0002/' }, technique: [] }];
+      await create(base('revisions', { threat }));
+      const reordered = Object.fromEntries(Object.entries(base('revisions', { threat: [{ technique: [], tactic: { reference: threat[0].tactic.reference, name: 'Execution', id: 'TA0002' }, framework: 'MITRE ATT&CK' }] })).reverse());
+      const same = await api('PUT', RULES, reordered);
+      assert.equal(same.status, 200);
+      assert.equal(same.body.revision, 0);
+      const deeper = await api('PUT', RULES, base('revisions', { threat: [{ ...threat[0], tactic: { ...threat[0].tactic, name: 'Execution (renamed)' } }] }));
+      assert.equal(deeper.body.revision, 1);
+      const fewer = await api('PUT', RULES, base('revisions'));
+      assert.equal(fewer.body.revision, 2, 'a parameter that goes away is a change');
+    });
+
     it('DELETE returns the deleted rule (wire-facts 2.1: "200 returns the deleted rule")', async () => {
       const rule = await create(base('delete-me'));
       const res = await api('DELETE', `${RULES}?rule_id=delete-me`);
