@@ -7,7 +7,7 @@ import { quotedText } from '../manifest/short-text.js';
 import type { SvcformConfig } from './config.js';
 import { preloadLanguages } from '../query/preload.js';
 import { DiskCache } from '../common/disk-cache.js';
-import { saveQueryFacts, useQueryFactsCache } from '../kinds/rule-query.js';
+import { saveQueryFacts, useQueryFactsCache } from '../kinds/query-facts.js';
 import { cacheDirectory, UsageError, type Io } from './context.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CheckContext, CheckIssue, DocPath, Resource } from '../manifest/types.js';
-import type { DiskCache } from '../common/disk-cache.js';
+import { factsOf } from './query-facts.js';
 import { closest } from '../manifest/suggest.js';
 import { quotedText } from '../manifest/short-text.js';
 import { ecsFieldTypes } from '../query/ecs-fields.js';
@@ -48,78 +48,6 @@ export function parseCached(language: QueryLanguageName, text: string): ParseOut
     PARSED.set(key, outcome);
   }
   return outcome;
-}
-
-/**
- * What the checks need of a parsed query: where its syntax is wrong, or the fields it names. These
- * depend on nothing but the language and the text, so they are kept between runs (issue 10:
- * parsing 2,068 distinct queries was a sixth of a plan). In memory the map is in order of last
- * use, so what is written back keeps the most recently used entries.
- */
-interface QueryFacts {
-  problem?: { offset: number; message: string };
-  fields: Array<{ name: string; offset: number }>;
-}
-
-const FACTS = new Map<string, QueryFacts>();
-const CACHE_ENTRY = 'query-checks';
-const CACHE_FORMAT = 1;
-/** Entries written back at most: the queries of a few large repositories. */
-const CACHE_LIMIT = 50_000;
-let cache: DiskCache | undefined;
-let computed = 0;
-let reused = 0;
-
-/** Reads the facts kept by earlier runs from `diskCache` and keeps what this run adds to them (saveQueryFacts). */
-export function useQueryFactsCache(diskCache: DiskCache | undefined): void {
-  cache = diskCache;
-  const stored = diskCache?.read(CACHE_ENTRY) as { format?: unknown; entries?: unknown } | undefined;
-  if (stored?.format !== CACHE_FORMAT || !Array.isArray(stored.entries)) return;
-  for (const entry of stored.entries) {
-    // A damaged or foreign entry is skipped, never trusted.
-    if (Array.isArray(entry) && typeof entry[0] === 'string' && isFacts(entry[1]) && !FACTS.has(entry[0])) FACTS.set(entry[0], entry[1]);
-  }
-}
-
-/**
- * Writes the facts back when this run parsed any query; says how many queries were parsed and how
- * many checked from facts already known (kept by an earlier run, or met earlier in this one).
- */
-export function saveQueryFacts(): { parsed: number; reused: number } {
-  const counts = { parsed: computed, reused };
-  computed = 0;
-  reused = 0;
-  if (counts.parsed > 0 && cache) {
-    const entries = [...FACTS];
-    cache.write(CACHE_ENTRY, { format: CACHE_FORMAT, entries: entries.slice(Math.max(0, entries.length - CACHE_LIMIT)) });
-  }
-  return counts;
-}
-
-function isFacts(value: unknown): value is QueryFacts {
-  const v = value as QueryFacts | undefined;
-  if (!v || typeof v !== 'object' || !Array.isArray(v.fields)) return false;
-  if (v.problem !== undefined && (typeof v.problem.offset !== 'number' || typeof v.problem.message !== 'string')) return false;
-  return v.fields.every((f) => f && typeof f.name === 'string' && typeof f.offset === 'number');
-}
-
-function factsOf(language: QueryLanguageName, text: string): QueryFacts | undefined {
-  const key = `${language}\u0000${text}`;
-  let facts = FACTS.get(key);
-  if (facts) {
-    FACTS.delete(key);
-    reused++;
-  } else {
-    // Parsed without keeping the tree: only `svcform test` needs trees (parseCached).
-    const outcome = readyLanguage(language)?.parse(text);
-    if (!outcome) return undefined; // not loaded (nobody preloaded) or not part of this build: not checked
-    facts = outcome.ok
-      ? { fields: outcome.query.fields.map(({ name, offset }) => ({ name, offset })) }
-      : { problem: { offset: outcome.problem.offset, message: outcome.problem.message }, fields: [] };
-    computed++;
-  }
-  FACTS.set(key, facts);
-  return facts;
 }
 
 let ecsNames: string[] | undefined;
