@@ -2,6 +2,7 @@ import { MAX_REFERENCE_BYTES, readConfinedFile } from './confined-file.js';
 import type { Redactor } from './redact.js';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { shortText } from './short-text.js';
+import { scanDocument, type DocumentScan } from './scan.js';
 
 export interface InterpolationContext {
   env: NodeJS.ProcessEnv;
@@ -71,7 +72,7 @@ function pieces(s: string): Piece[] {
  * one over MAX_REFERENCE_BYTES. File contents lose one trailing newline, as secret files are
  * usually written with one.
  */
-export function interpolate(root: unknown, ctx: InterpolationContext): InterpolationResult {
+export function interpolate(root: unknown, ctx: InterpolationContext, templated: DocumentScan['templated'] = scanDocument(root).templated): InterpolationResult {
   const secretPaths: DocPath[] = [];
   const failedPaths: DocPath[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -158,35 +159,27 @@ export function interpolate(root: unknown, ctx: InterpolationContext): Interpola
   const warn = (path: DocPath, message: string): Diagnostic => ({ ...diag(path, message), severity: 'warning' });
 
   // Copy on write: most documents hold no reference at all, and copying every rule of a large
-  // repository costs more than reading it. Containers are copied only where a string changed; the
-  // path is one stack, copied only when a finding records it.
-  const path: DocPath = [];
-  const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.includes('${') ? visitString(v, path.slice()) : v;
-    if (Array.isArray(v)) {
-      let out: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        path.push(i);
-        const x = visit(v[i]);
-        path.pop();
-        if (x !== v[i]) (out ??= v.slice())[i] = x;
-      }
-      return out ?? v;
-    }
-    if (v && typeof v === 'object') {
-      let out: Record<string, unknown> | undefined;
-      for (const k in v) {
-        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-        const x = (v as Record<string, unknown>)[k];
-        path.push(k);
-        const y = visit(x);
-        path.pop();
-        if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
-      }
-      return out ?? v;
-    }
-    return v;
+  // repository costs more than reading it. Only the containers on the way to a changed string are
+  // copied (each once), the rest is shared with the input.
+  let value = root;
+  const copies = new WeakSet<object>();
+  const own = (container: any): any => {
+    if (copies.has(container)) return container;
+    const copy = Array.isArray(container) ? container.slice() : { ...container };
+    copies.add(copy);
+    return copy;
   };
-
-  return { value: visit(root), secretPaths, failedPaths, diagnostics };
+  for (const { path, text } of templated) {
+    const replaced = visitString(text, path);
+    if (replaced === text) continue;
+    if (path.length === 0) {
+      value = replaced;
+      continue;
+    }
+    value = own(value);
+    let node: any = value;
+    for (const step of path.slice(0, -1)) node = node[step] = own(node[step]);
+    node[path[path.length - 1]] = replaced;
+  }
+  return { value, secretPaths, failedPaths, diagnostics };
 }

@@ -1,4 +1,5 @@
 import type { DocPath } from './types.js';
+import { scanDocument, type DocumentScan } from './scan.js';
 
 export interface ShellStyleReference {
   /** Path of the string from the document root. */
@@ -16,35 +17,14 @@ const SHELL_STYLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * Every `${NAME}` in the strings of a document as written (before interpolation). One preceded by
  * `$` is escaped (`$${NAME}` is the literal text `${NAME}`) and not reported.
  */
-export function shellStyleReferences(root: unknown): ShellStyleReference[] {
+export function shellStyleReferences(root: unknown, templated: DocumentScan['templated'] = scanDocument(root).templated): ShellStyleReference[] {
   const found: ShellStyleReference[] = [];
-  const path: DocPath = [];
-  const visit = (v: unknown) => {
-    if (typeof v === 'string') {
-      if (!v.includes('${')) return;
-      for (const m of v.matchAll(SHELL_STYLE)) {
-        if (m.index > 0 && v[m.index - 1] === '$') continue;
-        found.push({ path: path.slice(), name: m[1] });
-      }
-      return;
+  for (const { path, text } of templated) {
+    for (const m of text.matchAll(SHELL_STYLE)) {
+      if (m.index > 0 && text[m.index - 1] === '$') continue;
+      found.push({ path, name: m[1] });
     }
-    if (Array.isArray(v)) {
-      v.forEach((x, i) => {
-        path.push(i);
-        visit(x);
-        path.pop();
-      });
-      return;
-    }
-    if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        path.push(k);
-        visit(x);
-        path.pop();
-      }
-    }
-  };
-  visit(root);
+  }
   return found;
 }
 

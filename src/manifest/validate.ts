@@ -7,6 +7,7 @@ import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCat
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
+import { scanDocument } from './scan.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -117,15 +118,18 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     return undefined;
   }
   const root = options.root ?? process.cwd();
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets });
+  // One walk finds what interpolation, the shell-style warning and the number check look at.
+  const scan = scanDocument(raw);
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets }, scan.templated);
   out.push(...interpolated.diagnostics);
-  for (const ref of shellStyleReferences(raw)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
+  for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   const failed = new Set(interpolated.failedPaths.map(pathKey));
   // JSON cannot carry .inf or .nan, and whole numbers past 2^53 change on the way: an error at the
   // number whatever the field (the schema's bounds do not catch +infinity where there is no maximum).
-  for (const issue of unsendableNumbers(value)) {
+  // Interpolation changes strings only: the numbers are those the scan found.
+  for (const issue of unsendableNumbers(value, scan.unsendable)) {
     failed.add(pathKey(issue.path));
     error(issue.path, issue.message);
   }

@@ -119,6 +119,17 @@ describe('interpolate', () => {
     assert.equal(run(before).value, before, 'a document without references comes back as is');
   });
 
+  it('several references under the same containers: each container copied once, every reference replaced', () => {
+    const input = { spec: { headers: [{ k: 'a', v: '${env:A}' }, { k: 'b', v: 'x ${env:B}' }, { k: 'c', v: 'plain' }], url: '${env:A}/path' } };
+    const before = structuredClone(input);
+    const r = run(input, { A: 'alpha-value-1', B: 'beta-value-2' });
+    assert.deepEqual(input, before);
+    assert.deepEqual(r.value, { spec: { headers: [{ k: 'a', v: 'alpha-value-1' }, { k: 'b', v: 'x beta-value-2' }, { k: 'c', v: 'plain' }], url: 'alpha-value-1/path' } });
+    const out = r.value as typeof input;
+    assert.equal(out.spec.headers[2], input.spec.headers[2], 'an untouched member is shared');
+    assert.deepEqual(r.secretPaths, [['spec', 'headers', 0, 'v'], ['spec', 'headers', 1, 'v'], ['spec', 'url']]);
+  });
+
   it('short secret values are still marked by path even though text redaction skips them', () => {
     const r = run({ spec: { method: '${env:METHOD}' } }, { METHOD: 'get' });
     assert.deepEqual(r.secretPaths, [['spec', 'method']]);
