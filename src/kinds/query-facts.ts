@@ -16,11 +16,16 @@ export interface QueryFacts {
 const FACTS = new Map<string, QueryFacts>();
 const CACHE_ENTRY = 'query-checks';
 const CACHE_FORMAT = 1;
-/** Entries written back at most: the queries of a few large repositories. */
-const CACHE_LIMIT = 50_000;
+/**
+ * Entries written back at most, besides those this run used (all kept, so that a repository larger
+ * than this never re-parses its own queries): the queries of a few repositories or branches.
+ */
+const CACHE_LIMIT = 20_000;
 let cache: DiskCache | undefined;
 let parsed = 0;
 let reused = 0;
+/** Distinct queries checked in this run: the last entries of FACTS. */
+const used = new Set<string>();
 
 function factsOfParse(language: QueryLanguageName, text: string): QueryFacts | undefined {
   const outcome = readyLanguage(language)?.parse(text);
@@ -43,6 +48,7 @@ export function factsOf(language: QueryLanguageName, text: string): QueryFacts |
     parsed++;
   }
   FACTS.set(key, facts);
+  used.add(key);
   return facts;
 }
 
@@ -63,11 +69,13 @@ export function useQueryFactsCache(diskCache: DiskCache | undefined): void {
  */
 export function saveQueryFacts(): { parsed: number; reused: number } {
   const counts = { parsed, reused };
+  const keep = Math.max(CACHE_LIMIT, used.size);
   parsed = 0;
   reused = 0;
+  used.clear();
   if (counts.parsed > 0 && cache) {
     const entries = [...FACTS];
-    cache.write(CACHE_ENTRY, { format: CACHE_FORMAT, entries: entries.slice(Math.max(0, entries.length - CACHE_LIMIT)) });
+    cache.write(CACHE_ENTRY, { format: CACHE_FORMAT, entries: entries.slice(Math.max(0, entries.length - keep)) });
   }
   return counts;
 }
