@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +57,36 @@ describe('the disk cache (src/common/disk-cache.ts)', () => {
     assert.equal(existsSync(old), false);
     assert.equal(existsSync(recent), true);
     assert.equal(existsSync(other), true, 'only directories named like a build id are pruned');
+  });
+
+  it('runs writing the same entry at once: a reader always finds one whole value once there is one, and no temporary file is left', async () => {
+    const base = fresh();
+    const module = fileURLToPath(new URL('../../src/common/disk-cache.js', import.meta.url));
+    // Each writer stores 40 times a value of 200,000 copies of its own letter.
+    const writer = (letter: string) =>
+      new Promise<number>((resolve, reject) => {
+        const script = `const { DiskCache } = await import(${JSON.stringify(module)}); const c = DiskCache.open(${JSON.stringify(base)}); for (let i = 0; i < 40; i++) c.write('entry', { letter: '${letter}', text: '${letter}'.repeat(200000) });`;
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+        child.on('error', reject);
+        child.on('close', (code) => resolve(code ?? 1));
+      });
+    const cache = DiskCache.open(base)!;
+    const seen = new Set<string>();
+    let done = false;
+    const writers = Promise.all(['a', 'b', 'c'].map(writer)).finally(() => (done = true));
+    while (!done) {
+      const value = cache.read('entry') as { letter: string; text: string } | undefined;
+      // Once the entry exists it is always readable: a writer never truncates it in place.
+      if (seen.size > 0) assert.ok(value, 'the entry is readable while others rewrite it');
+      if (value) {
+        assert.equal(value.text, value.letter.repeat(200000), 'a whole value of one writer');
+        seen.add(value.letter);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(await writers, [0, 0, 0]);
+    assert.ok(seen.size >= 1);
+    assert.deepEqual(readdirSync(join(base, buildId()!)), ['entry']);
   });
 
   it('there is no cache without a directory', () => {
