@@ -6,9 +6,9 @@ import { displayPath } from '../manifest/load.js';
 import { quotedText } from '../manifest/short-text.js';
 import type { SvcformConfig } from './config.js';
 import { preloadLanguages } from '../query/preload.js';
-import { DiskCache } from '../common/disk-cache.js';
+import type { DiskCache } from '../common/disk-cache.js';
 import { saveQueryFacts, useQueryFactsCache } from '../kinds/query-facts.js';
-import { cacheDirectory, UsageError, type Io } from './context.js';
+import { UsageError, type Io } from './context.js';
 
 /**
  * The project's own field names (svcform.yaml `fields: [files]`), which query field checks accept
@@ -85,12 +85,12 @@ function readStructured(text: string, file: string, names: Set<string>, errors: 
 
 /**
  * What validation needs for query checks: the languages loaded, --strict, the project's fields,
- * and the facts of queries checked by earlier runs (the cache directory). finishQueryChecks after
+ * and the facts of queries checked by earlier runs (`cache`). finishQueryChecks after
  * validation keeps what this run added.
  */
-export async function prepareQueryChecks(opts: { strict?: boolean; cache?: boolean }, config: SvcformConfig, root: string, env: NodeJS.ProcessEnv): Promise<{ strict: boolean; projectFields: Set<string> }> {
+export async function prepareQueryChecks(opts: { strict?: boolean }, config: SvcformConfig, root: string, cache: DiskCache | undefined): Promise<{ strict: boolean; projectFields: Set<string> }> {
   await preloadLanguages();
-  useQueryFactsCache(DiskCache.open(cacheDirectory(opts, root, env)));
+  useQueryFactsCache(cache);
   return { strict: !!opts.strict, projectFields: readProjectFields(config, root) };
 }
 

@@ -1,5 +1,6 @@
 import { computePlan, type Plan } from '../engine/plan.js';
 import { adapterFor, KIND_CATALOG, knownKinds } from '../kinds/registry.js';
+import { ManifestCache } from '../manifest/manifest-cache.js';
 import { formatDiagnostic, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
 import { redactor } from '../manifest/redact.js';
@@ -7,7 +8,7 @@ import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
 import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
-import { defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import { defaultSpace, openCache, reportManifestCache, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -22,10 +23,14 @@ export interface Planned {
  */
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead): Promise<Resource[]> {
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
-  const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks };
-  const result = readAhead ? await loadAndValidateYielding(paths, options, (texts) => readAhead.start(texts)) : loadAndValidate(paths, options);
+  const cache = openCache(opts, root, io.env);
+  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
+  // Plans read the documents validate kept, and keep none (writing costs more than it saves in one run).
+  const manifestCache = cache && new ManifestCache(cache, false);
+  const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks, manifestCache };
+  const result = readAhead ? await loadAndValidateYielding(paths, options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, options);
   finishQueryChecks(opts, io);
+  reportManifestCache(opts, io, manifestCache);
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;

@@ -52,12 +52,11 @@ export class ReadAhead {
     this.opening.catch(() => undefined);
   }
 
-  /** Starts reading what `texts` (the manifest files) suggest. */
-  start(texts: string[]): void {
+  /** Starts reading what the manifest files suggest: `kind: Name` lines, counted by name. */
+  start(kindLines: Map<string, number>): void {
     if (!this.opening) this.open();
-    const kinds = new Map<string, number>();
     const known = new Set(knownKinds());
-    for (const text of texts) for (const m of text.matchAll(/^kind:[ \t]*([A-Za-z]+)[ \t]*$/gm)) if (known.has(m[1])) kinds.set(m[1], (kinds.get(m[1]) ?? 0) + 1);
+    const kinds = new Map([...kindLines].filter(([kind]) => known.has(kind)));
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
     this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);

@@ -3,7 +3,8 @@ import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/valida
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
-import { defaultSpace, readConfig, rootOf, UsageError, type CommonOptions, type Io } from './context.js';
+import { ManifestCache } from '../manifest/manifest-cache.js';
+import { defaultSpace, openCache, reportManifestCache, readConfig, rootOf, UsageError, type CommonOptions, type Io } from './context.js';
 import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
 import { findTestFiles, readTestFile, type RuleTests } from './test-files.js';
 import { runRuleTests, type RuleResult } from './test-run.js';
@@ -22,9 +23,13 @@ export interface TestOptions extends CommonOptions {
 export async function testCommand(paths: string[], opts: TestOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
-  const validated = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: true, ...queryChecks });
+  const cache = openCache(opts, root, io.env);
+  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
+  // validate and test keep each file's documents; plan, apply and drift read what they kept (manifest-cache.ts).
+  const manifestCache = cache && new ManifestCache(cache, true);
+  const validated = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: true, ...queryChecks, manifestCache });
   finishQueryChecks(opts, io);
+  reportManifestCache(opts, io, manifestCache);
   const diagnostics: Diagnostic[] = [...validated.diagnostics];
   const suites: RuleTests[] = [];
   const files = findTestFiles(paths);

@@ -1,8 +1,9 @@
 import { displayPath } from '../manifest/load.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
-import { defaultSpace, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
+import { defaultSpace, openCache, reportManifestCache, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
 import { KIND_CATALOG } from '../kinds/registry.js';
+import { ManifestCache } from '../manifest/manifest-cache.js';
 import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
 
 export interface ValidateOptions extends CommonOptions {
@@ -15,13 +16,17 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
   const config = readConfig(opts, paths);
   const started = Date.now();
   const root = rootOf(opts, config);
-  const queryChecks = await prepareQueryChecks(opts, config, root, io.env);
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks });
+  const cache = openCache(opts, root, io.env);
+  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
+  // validate and test keep each file's documents; plan, apply and drift read what they kept (manifest-cache.ts).
+  const manifestCache = cache && new ManifestCache(cache, true);
+  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks, manifestCache });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);
   }
   finishQueryChecks(opts, io);
+  reportManifestCache(opts, io, manifestCache);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (opts.json) {

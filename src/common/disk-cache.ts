@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
@@ -59,6 +59,30 @@ export class DiskCache {
     return true;
   }
 
+  /** Marks the entry as used now (prune removes entries by the time they were last written or marked). */
+  touch(name: string): void {
+    try {
+      const now = new Date();
+      utimesSync(join(this.dir, name), now, now);
+    } catch {
+      // Gone meanwhile, or a read-only cache: it is then written again, or left as it is.
+    }
+  }
+
+  /** Removes this build's entries named `prefix...` not written or marked for `unusedMs`. */
+  prune(prefix: string, unusedMs: number): void {
+    const before = Date.now() - unusedMs;
+    try {
+      for (const name of readdirSync(this.dir)) {
+        if (!name.startsWith(prefix)) continue;
+        const path = join(this.dir, name);
+        if (statSync(path).mtimeMs < before) rmSync(path, { force: true });
+      }
+    } catch {
+      // No directory yet, or another run pruning it: nothing to do.
+    }
+  }
+
   /** Backup tools skip a directory tagged CACHEDIR.TAG; Git skips one whose .gitignore says `*`. */
   private markAsCache(): void {
     const tag = join(this.base, 'CACHEDIR.TAG');
@@ -67,7 +91,11 @@ export class DiskCache {
     if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
   }
 
+  private pruned = false;
+
   private pruneOtherBuilds(): void {
+    if (this.pruned) return;
+    this.pruned = true;
     const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
     try {
       for (const name of readdirSync(this.base)) {

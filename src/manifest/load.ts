@@ -1,6 +1,4 @@
-import { isUtf8 } from 'node:buffer';
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import { yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
@@ -30,119 +28,13 @@ export interface LoadResult {
   files: string[];
 }
 
-/** Larger single files are refused: they are almost always a mistake (a log or a dump), and parsing is linear in memory. */
-export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 const MAX_ALIASES = 100;
-const CONFIG_NAMES = new Set(['svcform.yaml', 'svcform.yml']);
 
 /** Paths as users see them in messages: relative to the working directory when inside it. */
 export function displayPath(file: string): string {
   if (file === '-') return '<stdin>';
   const rel = relative(process.cwd(), file);
   return rel && !rel.startsWith('..') ? rel : file;
-}
-
-/**
- * Expands PATH arguments: files as given, directories recursively (`*.yaml`, `*.yml`, sorted, the
- * svcform.yaml configuration file skipped), `-` for standard input.
- */
-export function expandPaths(paths: string[]): { files: string[]; diagnostics: Diagnostic[] } {
-  const files: string[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const walk = (dir: string) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (err) {
-      diagnostics.push(fileError(dir, `cannot read directory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
-      return;
-    }
-    for (const name of entries) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const full = join(dir, name);
-      // Rule test files (*.test.yaml, read by `svcform test`) sit beside manifests but are not manifests.
-      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name) && !/\.test\.ya?ml$/i.test(name);
-      let st;
-      try {
-        st = statSync(full);
-      } catch (err) {
-        // A manifest that cannot be looked at is an error, not a silently smaller configuration.
-        if (isManifest) diagnostics.push(fileError(full, unreadable(full, err)));
-        continue;
-      }
-      if (st.isDirectory()) walk(full);
-      else if (isManifest) files.push(full);
-    }
-  };
-  for (const p of paths) {
-    if (p === '-') {
-      files.push('-');
-      continue;
-    }
-    const abs = resolve(p);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch (err) {
-      diagnostics.push(fileError(abs, unreadable(abs, err)));
-      continue;
-    }
-    if (st.isDirectory()) walk(abs);
-    else files.push(abs);
-  }
-  return { files, diagnostics };
-}
-
-function fileError(file: string, message: string): Diagnostic {
-  return { severity: 'error', pos: { file: displayPath(file), line: 1, col: 1 }, message };
-}
-
-/** Why `file` could not be opened, in words (a dangling symlink says so rather than "no such file"). */
-function unreadable(file: string, err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') {
-    try {
-      if (lstatSync(file).isSymbolicLink()) return 'cannot read: broken symbolic link (its target does not exist)';
-    } catch {
-      // not a link either: plainly missing
-    }
-    return 'no such file or directory';
-  }
-  if (code === 'EACCES' || code === 'EPERM') return 'cannot read: permission denied';
-  if (code === 'ELOOP') return 'cannot read: too many levels of symbolic links';
-  return `cannot read: ${code ?? (err as Error).message}`;
-}
-
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return 'a named pipe';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
-function readSource(file: string): { text?: string; error?: string } {
-  let bytes: Buffer;
-  try {
-    if (file === '-') bytes = readFileSync(0);
-    else {
-      const st = statSync(file);
-      // Opening a FIFO blocks until someone writes to it; devices never end. Only regular files are read.
-      if (!st.isFile()) return { error: `cannot read: ${kindOf(st)}, not a manifest file` };
-      if (st.size > MAX_FILE_BYTES) {
-        return { error: `file is ${(st.size / 1048576).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file; split it into several files` };
-      }
-      bytes = readFileSync(file);
-    }
-  } catch (err) {
-    return { error: unreadable(file, err) };
-  }
-  if (bytes.length > MAX_FILE_BYTES) return { error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file` };
-  if (bytes.subarray(0, 8192).includes(0)) return { error: 'not a text file (it contains NUL bytes); manifests are YAML text' };
-  // isUtf8 validates at memory speed; a fatal TextDecoder is several times slower on 16 MB of rules.
-  if (!isUtf8(bytes)) return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
-  const text = bytes.toString('utf8');
-  // A byte order mark is not content (TextDecoder drops it too).
-  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
 export interface ParseOptions {
@@ -155,12 +47,20 @@ export interface ParseOptions {
 
 /** Parses one file's text into documents; errors carry the file's positions. */
 export function parseManifestText(text: string, file: string, options: ParseOptions = {}): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } {
+  const { docs, diagnostics } = readManifestText(text, file, options);
+  return { docs, diagnostics };
+}
+
+/** parseManifestText, saying also whether the fast reader read every document (files.ts keeps only those). */
+export function readManifestText(text: string, file: string, options: ParseOptions = {}): { docs: LoadedDoc[]; diagnostics: Diagnostic[]; allFast: boolean } {
   const shown = displayPath(file);
   const dir = file === '-' ? process.cwd() : dirname(resolve(file));
   const fast = options.fast === false ? undefined : parseFast(text);
   // A document the fast reader left that has YAML errors sends the whole file to the full parser,
   // so that every message and position is exactly the one it gives for the file.
-  return (fast && readMixed(fast, shown, dir)) ?? readFull(text, shown, dir);
+  const mixed = fast && readMixed(fast, shown, dir);
+  if (mixed) return { ...mixed, allFast: fast.documents.every((d) => !isLeft(d)) };
+  return { ...readFull(text, shown, dir), allFast: false };
 }
 
 /** The fast reader's documents, and the full parser's reading of each document it left. */
@@ -392,37 +292,4 @@ function fastOffsetOf(doc: FastDocument, path: DocPath): number {
     node = (node as Record<string | number, unknown>)[step];
   }
   return best;
-}
-
-export function loadFiles(files: string[]): LoadResult {
-  const result: LoadResult = { docs: [], diagnostics: [], files };
-  for (const file of files) addSource(result, { file, ...readSource(file) });
-  return result;
-}
-
-/** Parses one file's text (or records why it could not be read) into `result`. */
-function addSource(result: LoadResult, source: { file: string; text?: string; error?: string }): void {
-  if (source.error !== undefined || source.text === undefined) {
-    result.diagnostics.push(fileError(source.file, source.error ?? 'cannot read file'));
-    return;
-  }
-  const out = parseManifestText(source.text, source.file);
-  for (const d of out.docs) result.docs.push(d);
-  for (const d of out.diagnostics) result.diagnostics.push(d);
-}
-
-/**
- * loadFiles for a run that talks to a server meanwhile: every file is read first and its text
- * shown to `onRead` (which may start requests), then each is parsed with a turn of the event loop
- * in between, so that those requests go out and their answers come in while parsing goes on.
- */
-export async function loadFilesYielding(files: string[], onRead: (texts: string[]) => void): Promise<LoadResult> {
-  const result: LoadResult = { docs: [], diagnostics: [], files };
-  const sources = files.map((file) => ({ file, ...readSource(file) }));
-  onRead(sources.flatMap((s) => (s.text === undefined ? [] : [s.text])));
-  for (const source of sources) {
-    await new Promise((done) => setImmediate(done));
-    addSource(result, source);
-  }
-  return result;
 }

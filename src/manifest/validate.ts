@@ -1,4 +1,6 @@
-import { expandPaths, loadFiles, loadFilesYielding, type LoadedDoc } from './load.js';
+import type { LoadedDoc } from './load.js';
+import { expandPaths, loadFiles, loadFilesYielding } from './files.js';
+import type { ManifestCache } from './manifest-cache.js';
 import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
@@ -29,6 +31,8 @@ export interface ValidateOptions {
   strict?: boolean;
   /** Field names declared by the project (svcform.yaml `fields:`), for kinds that check field names. */
   projectFields?: ReadonlySet<string>;
+  /** Documents of files read before, by the hash of their bytes (manifest-cache.ts). */
+  manifestCache?: ManifestCache;
 }
 
 export interface ValidationResult {
@@ -44,7 +48,8 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 /** load -> interpolate -> schema -> adapter checks -> cross-document checks, all errors collected. */
 export function loadAndValidate(paths: string[], options: ValidateOptions): ValidationResult {
   const expanded = expandPaths(paths);
-  const loaded = loadFiles(expanded.files);
+  const loaded = loadFiles(expanded.files, options.manifestCache);
+  options.manifestCache?.prune();
   const result = validateDocs(loaded.docs, options);
   return {
     resources: result.resources,
@@ -53,10 +58,11 @@ export function loadAndValidate(paths: string[], options: ValidateOptions): Vali
   };
 }
 
-/** loadAndValidate with the files parsed as loadFilesYielding does (`onRead` sees their texts first). */
-export async function loadAndValidateYielding(paths: string[], options: ValidateOptions, onRead: (texts: string[]) => void): Promise<ValidationResult> {
+/** loadAndValidate with the files parsed as loadFilesYielding does (`onRead` sees the kinds they declare first). */
+export async function loadAndValidateYielding(paths: string[], options: ValidateOptions, onRead: (kinds: Map<string, number>) => void): Promise<ValidationResult> {
   const expanded = expandPaths(paths);
-  const loaded = await loadFilesYielding(expanded.files, onRead);
+  const loaded = await loadFilesYielding(expanded.files, onRead, options.manifestCache);
+  options.manifestCache?.prune();
   const result = validateDocs(loaded.docs, options);
   return {
     resources: result.resources,

@@ -61,7 +61,7 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     assert.match(first.err, /rules\.yaml:27:\d+: warning: Rule\/typo: query: field "proces\.name" is not in required_fields, ECS/);
     assert.equal(messages(first.err).length, 2, first.err);
     assert.deepEqual(messages(second.err), messages(first.err));
-    assert.deepEqual(readdirSync(join(dir, '.svcform', 'cache', buildId()!)), ['query-checks']);
+    assert.ok(readdirSync(join(dir, '.svcform', 'cache', buildId()!)).includes('query-checks'));
   });
 
   it('a changed query is parsed again; the others are not', async () => {
@@ -91,7 +91,7 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'svcform-cache-dir-'));
     await runBuiltCli(['validate', '.'], dir, childEnv({ SVCFORM_CACHE_DIR: elsewhere }));
     assert.equal(existsSync(join(dir, '.svcform')), false);
-    assert.deepEqual(readdirSync(join(elsewhere, buildId()!)), ['query-checks']);
+    assert.ok(readdirSync(join(elsewhere, buildId()!)).includes('query-checks'));
     const again = await runBuiltCli(['validate', '.', '--verbose'], dir, childEnv({ SVCFORM_CACHE_DIR: elsewhere }));
     assert.deepEqual(checked(again.err), [4, 0, 4]);
   });

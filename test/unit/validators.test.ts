@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { realisticRule } from '../../bench/realistic.js';
-import { loadFiles } from '../../src/manifest/load.js';
+import { loadFiles } from '../../src/manifest/files.js';
 import { packageRoot, prebuilt, schemaValidator } from '../../src/manifest/validators.js';
 
 /**

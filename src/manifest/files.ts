@@ -1,0 +1,174 @@
+import { isUtf8 } from 'node:buffer';
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Diagnostic } from './types.js';
+import { displayPath, readManifestText, type LoadResult } from './load.js';
+import type { ManifestCache } from './manifest-cache.js';
+
+/**
+ * The manifest files of a run: which files PATH arguments name, reading them (regular files of
+ * UTF-8 text under a size cap), and parsing each into documents (load.ts), or taking its documents
+ * from the manifest cache when its bytes were read before (manifest-cache.ts).
+ */
+
+/** Larger single files are refused: they are almost always a mistake (a log or a dump), and parsing is linear in memory. */
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+const CONFIG_NAMES = new Set(['svcform.yaml', 'svcform.yml']);
+
+/**
+ * Expands PATH arguments: files as given, directories recursively (`*.yaml`, `*.yml`, sorted, the
+ * svcform.yaml configuration file skipped), `-` for standard input.
+ */
+export function expandPaths(paths: string[]): { files: string[]; diagnostics: Diagnostic[] } {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      diagnostics.push(fileError(dir, `cannot read directory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
+      return;
+    }
+    for (const name of entries) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const full = join(dir, name);
+      // Rule test files (*.test.yaml, read by `svcform test`) sit beside manifests but are not manifests.
+      const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name) && !/\.test\.ya?ml$/i.test(name);
+      let st;
+      try {
+        st = statSync(full);
+      } catch (err) {
+        // A manifest that cannot be looked at is an error, not a silently smaller configuration.
+        if (isManifest) diagnostics.push(fileError(full, unreadable(full, err)));
+        continue;
+      }
+      if (st.isDirectory()) walk(full);
+      else if (isManifest) files.push(full);
+    }
+  };
+  for (const p of paths) {
+    if (p === '-') {
+      files.push('-');
+      continue;
+    }
+    const abs = resolve(p);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch (err) {
+      diagnostics.push(fileError(abs, unreadable(abs, err)));
+      continue;
+    }
+    if (st.isDirectory()) walk(abs);
+    else files.push(abs);
+  }
+  return { files, diagnostics };
+}
+
+function fileError(file: string, message: string): Diagnostic {
+  return { severity: 'error', pos: { file: displayPath(file), line: 1, col: 1 }, message };
+}
+
+/** Why `file` could not be opened, in words (a dangling symlink says so rather than "no such file"). */
+function unreadable(file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    try {
+      if (lstatSync(file).isSymbolicLink()) return 'cannot read: broken symbolic link (its target does not exist)';
+    } catch {
+      // not a link either: plainly missing
+    }
+    return 'no such file or directory';
+  }
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot read: permission denied';
+  if (code === 'ELOOP') return 'cannot read: too many levels of symbolic links';
+  return `cannot read: ${code ?? (err as Error).message}`;
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function readSource(file: string): { bytes?: Buffer; error?: string } {
+  let bytes: Buffer;
+  try {
+    if (file === '-') bytes = readFileSync(0);
+    else {
+      const st = statSync(file);
+      // Opening a FIFO blocks until someone writes to it; devices never end. Only regular files are read.
+      if (!st.isFile()) return { error: `cannot read: ${kindOf(st)}, not a manifest file` };
+      if (st.size > MAX_FILE_BYTES) {
+        return { error: `file is ${(st.size / 1048576).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file; split it into several files` };
+      }
+      bytes = readFileSync(file);
+    }
+  } catch (err) {
+    return { error: unreadable(file, err) };
+  }
+  if (bytes.length > MAX_FILE_BYTES) return { error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file` };
+  if (bytes.subarray(0, 8192).includes(0)) return { error: 'not a text file (it contains NUL bytes); manifests are YAML text' };
+  // isUtf8 validates at memory speed; a fatal TextDecoder is several times slower on 16 MB of rules.
+  if (!isUtf8(bytes)) return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
+  return { bytes };
+}
+
+function decodeText(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  // A byte order mark is not content (TextDecoder drops it too).
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function loadFiles(files: string[], cache?: ManifestCache): LoadResult {
+  const result: LoadResult = { docs: [], diagnostics: [], files };
+  for (const file of files) addSource(result, { file, ...readSource(file) }, cache);
+  return result;
+}
+
+/** Parses one file (or takes its documents from the cache, or records why it could not be read) into `result`. */
+function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; error?: string }, cache: ManifestCache | undefined): void {
+  const { file, bytes } = source;
+  if (source.error !== undefined || bytes === undefined) {
+    result.diagnostics.push(fileError(file, source.error ?? 'cannot read file'));
+    return;
+  }
+  const key = cache && file !== '-' ? cache.keyOf(bytes) : undefined;
+  const kept = key === undefined ? undefined : cache!.read(key, file, () => decodeText(bytes));
+  if (kept) {
+    for (const d of kept) result.docs.push(d);
+    return;
+  }
+  const out = readManifestText(decodeText(bytes), file);
+  for (const d of out.docs) result.docs.push(d);
+  for (const d of out.diagnostics) result.diagnostics.push(d);
+  // Only a file the fast reader read whole and without a finding is kept: anything else is read again.
+  if (key !== undefined && out.allFast && out.diagnostics.length === 0) cache!.write(key, out.docs);
+}
+
+/** `kind: Name` lines of manifest files, counted by name (what a read-ahead of live state starts from). */
+export function kindLines(buffers: Buffer[]): Map<string, number> {
+  const kinds = new Map<string, number>();
+  // The line is ASCII: a one-byte view finds it without decoding the file.
+  for (const bytes of buffers) for (const m of bytes.toString('latin1').matchAll(/^kind:[ \t]*([A-Za-z]+)[ \t]*$/gm)) kinds.set(m[1], (kinds.get(m[1]) ?? 0) + 1);
+  return kinds;
+}
+
+/**
+ * loadFiles for a run that talks to a server meanwhile: every file is read first and the kinds it
+ * declares shown to `onRead` (which may start requests), then each is parsed with a turn of the
+ * event loop in between, so that those requests go out and their answers come in while parsing
+ * goes on.
+ */
+export async function loadFilesYielding(files: string[], onRead: (kinds: Map<string, number>) => void, cache?: ManifestCache): Promise<LoadResult> {
+  const result: LoadResult = { docs: [], diagnostics: [], files };
+  const sources = files.map((file) => ({ file, ...readSource(file) }));
+  onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))));
+  for (const source of sources) {
+    await new Promise((done) => setImmediate(done));
+    addSource(result, source, cache);
+  }
+  return result;
+}

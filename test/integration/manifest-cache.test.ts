@@ -1,0 +1,107 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildId } from '../../src/common/build-id.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { emulator } from '../helpers/emulator.js';
+import { runBuiltCli } from '../helpers/spawn-cli.js';
+
+/**
+ * Manifest files' documents kept between runs by the hash of their bytes (issue 10): validate
+ * writes them, plan reads them. Each run is a child process, so what it knows comes from disk.
+ */
+
+const rule = (name: string, extra = '') => `apiVersion: svcform/v1
+kind: Rule
+metadata:
+  name: ${name}
+spec:
+  type: query
+  name: ${name}
+  description: |
+    A rule with a note
+    on two lines.
+  severity: low
+  risk_score: 21
+  language: kuery
+  query: >-
+    process.name:"cmd.exe" and
+    proces.name:x${extra}
+  index:
+    - logs-*
+`;
+
+function repository(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-manifest-cache-'));
+  writeFileSync(join(dir, 'svcform.yaml'), 'space: default\n');
+  writeFileSync(join(dir, 'a.yaml'), [rule('one'), rule('two')].join('---\n'));
+  writeFileSync(join(dir, 'b.yaml'), rule('three').replace('risk_score: 21', 'risk_score: 210'));
+  writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: svcform/v1\nkind: Rule\nmetadata: {name: [x\n');
+  return dir;
+}
+
+const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache$/m.exec(err)?.slice(1).map(Number);
+const findings = (err: string) => err.split('\n').filter((l) => /^\S+\.yaml:\d+:\d+: /.test(l));
+const entries = (dir: string) => readdirSync(join(dir, '.svcform', 'cache', buildId()!)).filter((n) => n.startsWith('manifest-'));
+
+describe('manifest documents kept between runs (.svcform/cache)', () => {
+  it('validate keeps the files it read whole; the next validate parses only the others and reports the same findings at the same places', async () => {
+    const dir = repository();
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(first.code, 1);
+    assert.deepEqual(counts(first.err), [3, 0]);
+    assert.equal(entries(dir).length, 2, 'a.yaml and b.yaml; broken.yaml has a YAML error and is not kept');
+    assert.deepEqual(counts(second.err), [1, 2]);
+    // Schema errors, query warnings (inside a folded scalar) and the YAML error, at their places.
+    assert.match(first.err, /b\.yaml:12:3: Rule\/three: spec\.risk_score must be <= 100/);
+    assert.match(first.err, /a\.yaml:16:5: warning: Rule\/one: query: field "proces\.name"/);
+    assert.match(first.err, /broken\.yaml:3:\d+: invalid YAML/);
+    assert.deepEqual(findings(second.err), findings(first.err));
+    assert.equal(findings(first.err).length, 4, first.err);
+  });
+
+  it('a changed file is parsed again; a damaged entry is ignored', async () => {
+    const dir = repository();
+    await runBuiltCli(['validate', '.'], dir);
+    writeFileSync(join(dir, 'b.yaml'), rule('three'));
+    for (const name of entries(dir)) writeFileSync(join(dir, '.svcform', 'cache', buildId()!, name), 'garbage');
+    const run = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.deepEqual(counts(run.err), [3, 0]);
+    assert.doesNotMatch(run.err, /spec\.risk_score/);
+  });
+
+  it('--no-cache reads and keeps nothing', async () => {
+    const dir = repository();
+    await runBuiltCli(['validate', '.'], dir);
+    const run = await runBuiltCli(['validate', '.', '--verbose', '--no-cache'], dir);
+    assert.equal(counts(run.err), undefined);
+    assert.match(run.err, /broken\.yaml/);
+  });
+
+  describe('plan', () => {
+    let emu: RunningEmulator;
+    before(async () => {
+      emu = await emulator();
+    });
+    after(() => emu.stop());
+
+    it('reads what validate kept and keeps nothing itself; the plan is the same either way', async () => {
+      const dir = repository();
+      writeFileSync(join(dir, 'b.yaml'), rule('three'));
+      writeFileSync(join(dir, 'broken.yaml'), rule('four'));
+      const cold = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.equal(cold.code, 0, cold.err);
+      assert.deepEqual(counts(cold.err), [3, 0]);
+      assert.deepEqual(entries(dir), [], 'plan keeps no manifest');
+      await runBuiltCli(['validate', '.'], dir);
+      const warm = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.deepEqual(counts(warm.err), [0, 3]);
+      assert.equal(warm.out, cold.out);
+      assert.deepEqual(findings(warm.err), findings(cold.err));
+      assert.equal(findings(warm.err).length, 4, 'the query warning of each rule, at its place');
+    });
+  });
+});
