@@ -8,8 +8,8 @@
  *  - `svcform plan` as a user runs it: the real CLI in a child process, so node's start counts;
  *    first with an empty cache directory (a fresh checkout: every query parsed, their facts kept),
  *    then again with the cache that run left (a repeated plan: no query parsed), then after a
- *    `validate` (the CI workflows' order: validate also keeps each file's documents, so the plan
- *    parses neither queries nor YAML);
+ *    `validate`, as the pull-request workflow of examples/ci runs them (validate also keeps each
+ *    file's documents, so the plan parses neither queries nor YAML);
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
  * Prints every run and the ratios of the medians. The goal is plan >= 3x faster (aim 5x).
  *

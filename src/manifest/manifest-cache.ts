@@ -11,9 +11,9 @@ import { displayPath, readManifestText, type LoadedDoc } from './load.js';
  * the file again, so every message is the one a fresh parse gives.
  *
  * `validate` and `test` write entries; every command reads them. Writing costs more than parsing
- * saves in the same run (about 130 ms for 16 MB of rules), so a plan does not pay for it, and the
- * CI workflows run validate before plan. A file that any document of failed or that the fast
- * reader did not read whole is never kept.
+ * saves in the same run (about 130 ms for 16 MB of rules), so a plan does not pay for it; the
+ * pull-request workflow of examples/ci runs validate before plan. A file with a YAML error, or
+ * one the fast reader did not read whole, is never kept.
  */
 
 const FORMAT = 1;
