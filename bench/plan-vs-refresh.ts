@@ -46,7 +46,7 @@ async function main(): Promise<number> {
       if (applied.code !== 0) throw new Error(`apply failed (${applied.code}): ${applied.err.slice(0, 2000)}`);
       console.log(`applied ${ruleIds.length} rules (no latency) in ${fmt(applied.seconds)}`);
       await setLatency(emu.url, latency);
-      console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, then with the cache it left | one GET per rule, 10 in flight`);
+      console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, again, and after a validate | one GET per rule, 10 in flight`);
       const cold: number[] = [];
       const warm: number[] = [];
       const validated: number[] = [];
