@@ -6,10 +6,9 @@
  * directory of manifests (--dir), starts the emulator in this process, applies the rules (no
  * latency), then sets the latency (20 ms) and, run after run, times:
  *  - `svcform plan` as a user runs it: the real CLI in a child process, so node's start counts;
- *    first with an empty cache directory (a fresh checkout: every query parsed, their facts kept),
- *    then again with the cache that run left (a repeated plan: no query parsed), then after a
- *    `validate`, as the pull-request workflow of examples/ci runs them (validate also keeps each
- *    file's documents, so the plan parses neither queries nor YAML);
+ *    first with an empty cache directory (a fresh checkout: every file and query parsed, and
+ *    kept), then again with the cache that run left (a repeated plan: nothing parsed), then after
+ *    a `validate`, as the pull-request workflow of examples/ci runs them;
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
  * Prints every run and the ratios of the medians. The goal is plan >= 3x faster (aim 5x).
  *

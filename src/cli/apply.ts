@@ -67,7 +67,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   const col = colorsFor(opts, io, 'out');
   const errCol = colorsFor(opts, io, 'err');
   const leases: { held?: HeldLeases } = {};
-  const { plan, target, config } = await planFromArgs(paths, opts, io, takeLease(opts, io, leases)).catch(async (err) => {
+  // apply keeps no manifest documents in the cache: it reads those the plan before it kept.
+  const { plan, target, config } = await planFromArgs(paths, opts, io, takeLease(opts, io, leases), false).catch(async (err) => {
     await leases.held?.release();
     throw err;
   });

@@ -21,12 +21,11 @@ export interface Planned {
  * Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error.
  * With `readAhead`, live state is read while the files are parsed.
  */
-export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead): Promise<Resource[]> {
+export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true): Promise<Resource[]> {
   const root = rootOf(opts, config);
   const cache = openCache(opts, root, io.env);
   const queryChecks = await prepareQueryChecks(opts, config, root, cache);
-  // Plans read the documents validate kept, and keep none (writing costs more than it saves in one run).
-  const manifestCache = cache && new ManifestCache(cache, false);
+  const manifestCache = cache && new ManifestCache(cache, keepManifests);
   const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks, manifestCache };
   const result = readAhead ? await loadAndValidateYielding(paths, options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, options);
   finishQueryChecks(opts, io);
@@ -46,6 +45,8 @@ export async function planFromArgs(
   io: Io,
   /** Runs once the target is open, before live state is read (apply takes its lease here). */
   beforeReading?: (target: Target, spaces: string[]) => Promise<void>,
+  /** Whether files parsed are kept in the cache (manifest-cache.ts); apply only reads it. */
+  keepManifests = true,
 ): Promise<Planned> {
   const config = readConfig(opts, paths);
   const space = defaultSpace(opts, config);
@@ -57,7 +58,7 @@ export async function planFromArgs(
   readAhead?.open();
   let resources: Resource[];
   try {
-    resources = await loadResources(paths, opts, io, config, readAhead);
+    resources = await loadResources(paths, opts, io, config, readAhead, keepManifests);
   } catch (err) {
     progress.done();
     await readAhead?.abandon();

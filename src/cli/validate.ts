@@ -18,7 +18,6 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
   const root = rootOf(opts, config);
   const cache = openCache(opts, root, io.env);
   const queryChecks = await prepareQueryChecks(opts, config, root, cache);
-  // validate and test keep each file's documents; plan, apply and drift read what they kept (manifest-cache.ts).
   const manifestCache = cache && new ManifestCache(cache, true);
   const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks, manifestCache });
   if (opts.verbose) {

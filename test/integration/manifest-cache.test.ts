@@ -9,8 +9,9 @@ import { emulator } from '../helpers/emulator.js';
 import { runBuiltCli } from '../helpers/spawn-cli.js';
 
 /**
- * Manifest files' documents kept between runs by the hash of their bytes (issue 10): validate
- * writes them, plan reads them. Each run is a child process, so what it knows comes from disk.
+ * Manifest files' documents kept between runs by the hash of their bytes (issue 10): every
+ * command reads them, all but apply keep them. Each run is a child process, so what it knows
+ * comes from disk.
  */
 
 const rule = (name: string, extra = '') => `apiVersion: svcform/v1
@@ -81,27 +82,42 @@ describe('manifest documents kept between runs (.svcform/cache)', () => {
     assert.match(run.err, /broken\.yaml/);
   });
 
-  describe('plan', () => {
+  describe('plan and apply', () => {
     let emu: RunningEmulator;
     before(async () => {
       emu = await emulator();
     });
     after(() => emu.stop());
 
-    it('reads what validate kept and keeps nothing itself; the plan is the same either way', async () => {
-      const dir = repository();
+    const valid = (dir: string) => {
       writeFileSync(join(dir, 'b.yaml'), rule('three'));
       writeFileSync(join(dir, 'broken.yaml'), rule('four'));
-      const cold = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
-      assert.equal(cold.code, 0, cold.err);
-      assert.deepEqual(counts(cold.err), [3, 0]);
-      assert.deepEqual(entries(dir), [], 'plan keeps no manifest');
-      await runBuiltCli(['validate', '.'], dir);
-      const warm = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
-      assert.deepEqual(counts(warm.err), [0, 3]);
-      assert.equal(warm.out, cold.out);
-      assert.deepEqual(findings(warm.err), findings(cold.err));
-      assert.equal(findings(warm.err).length, 4, 'the query warning of each rule, at its place');
+      return dir;
+    };
+
+    it('a plan keeps what it parsed and the next reads it; the plan and its findings are the same either way', async () => {
+      const dir = valid(repository());
+      const first = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.equal(first.code, 0, first.err);
+      assert.deepEqual(counts(first.err), [3, 0]);
+      assert.equal(entries(dir).length, 3);
+      const second = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.deepEqual(counts(second.err), [0, 3]);
+      assert.equal(second.out, first.out);
+      assert.deepEqual(findings(second.err), findings(first.err));
+      assert.equal(findings(second.err).length, 4, 'the query warning of each rule, at its place');
+    });
+
+    it('apply reads what a plan kept and keeps nothing itself', async () => {
+      const fresh = valid(repository());
+      const applied = await runBuiltCli(['apply', '.', '--url', emu.url, '--verbose', '--auto-approve'], fresh);
+      assert.equal(applied.code, 0, applied.err);
+      assert.deepEqual(counts(applied.err), [3, 0]);
+      assert.deepEqual(entries(fresh), [], 'apply keeps no manifest (the directory holds its query facts)');
+      await runBuiltCli(['plan', '.', '--url', emu.url], fresh);
+      const again = await runBuiltCli(['apply', '.', '--url', emu.url, '--verbose', '--auto-approve'], fresh);
+      assert.equal(again.code, 0, again.err);
+      assert.deepEqual(counts(again.err), [0, 3]);
     });
   });
 });
