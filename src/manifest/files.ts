@@ -141,6 +141,7 @@ function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; e
     for (const d of kept) result.docs.push(d);
     return;
   }
+  if (cache) cache.counts.parsed++;
   const out = readManifestText(decodeText(bytes), file);
   for (const d of out.docs) result.docs.push(d);
   for (const d of out.diagnostics) result.diagnostics.push(d);

@@ -34,7 +34,7 @@ function isKept(d: unknown): d is KeptDocument {
 }
 
 export class ManifestCache {
-  /** Files whose documents came from the cache, and files parsed, in this run. */
+  /** Files whose documents came from the cache, and files parsed (files.ts counts those), in this run. */
   readonly counts = { kept: 0, parsed: 0 };
 
   constructor(
@@ -50,10 +50,7 @@ export class ManifestCache {
   /** The documents of `file` kept under `key`, or undefined; `text` gives the file's text when a message needs positions. */
   read(key: string, file: string, text: () => string): LoadedDoc[] | undefined {
     const stored = this.disk.read(PREFIX + key) as { format?: unknown; docs?: unknown } | undefined;
-    if (stored?.format !== FORMAT || !Array.isArray(stored.docs) || !stored.docs.every(isKept)) {
-      this.counts.parsed++;
-      return undefined;
-    }
+    if (stored?.format !== FORMAT || !Array.isArray(stored.docs) || !stored.docs.every(isKept)) return undefined;
     this.counts.kept++;
     if (this.writes) this.disk.touch(PREFIX + key);
     const shown = displayPath(file);
