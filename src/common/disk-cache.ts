@@ -5,8 +5,9 @@ import { buildId } from './build-id.js';
 
 /**
  * Results svcform keeps between runs because they cost time to compute and depend only on what
- * they are keyed by (the checks of a query depend on its text and language). The directory is
- * `.svcform/cache` of the repository root by default (cacheDirectory), safe to delete at any time.
+ * they are keyed by (a query's checks on its language and text, a file's documents on its
+ * bytes). The directory is `.svcform/cache` of the repository root by default (cacheDirectory in
+ * src/cli/context.ts), safe to delete at any time.
  *
  * - Entries are filed under this build's id (build-id.ts): another build, older or newer, never
  *   reads them. Directories of other builds untouched for a week are removed.
