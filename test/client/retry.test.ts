@@ -1,21 +1,15 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { FaultRule } from '../../src/emulator/faults.js';
 import { ApiError, SvcClient, TransportError, type ClientOptions, type RetryInfo } from '../../src/client/client.js';
 
 describe('client retries against emulator faults', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((running) => (emu = running));
 
   async function faults(rules: FaultRule[]): Promise<void> {
     assert.equal((await call(emu, 'PUT', '/__emulator/faults', { faults: rules })).status, 200);

@@ -1,6 +1,6 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 
 const RULES = '/api/detection_engine/rules';
@@ -11,13 +11,7 @@ const TEMP_DIR = '5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b02';
 
 describe('emulator: prebuilt rules (legacy /prepackaged routes and /internal/detection_engine/prebuilt_rules)', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((running) => (emu = running));
 
   const internal = (path: string, body?: unknown) => call(emu, 'POST', `${INTERNAL}${path}`, body, { headers: V1 });
   const rule = async (ruleId: string) => (await call(emu, 'GET', `${RULES}?rule_id=${ruleId}`)).body;

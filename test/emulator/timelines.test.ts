@@ -1,17 +1,11 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 
 describe('emulator: timelines (/api/timeline, /api/timelines)', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((running) => (emu = running));
 
   const createTemplate = (extra: Record<string, unknown> = {}) =>
     call(emu, 'POST', '/api/timeline', { timeline: { title: 'T', timelineType: 'template', ...extra } });

@@ -1,3 +1,4 @@
+import { after, before, beforeEach } from 'node:test';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
 
 export interface CallResult {
@@ -56,4 +57,20 @@ export async function postFile(emu: { url: string }, path: string, content: stri
 /** Starts an emulator on port 0 for one test file; call the returned stop in `after`. */
 export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, ...options });
+}
+
+/**
+ * One emulator for the enclosing describe block, reset before each of its tests: registers the
+ * hooks and hands the running emulator to `use` once started.
+ */
+export function emulatorResetPerTest(use: (emu: RunningEmulator) => void, options: EmulatorOptions = {}): void {
+  let running: RunningEmulator;
+  before(async () => {
+    running = await emulator(options);
+    use(running);
+  });
+  after(() => running.stop());
+  beforeEach(async () => {
+    await call(running, 'POST', '/__emulator/reset');
+  });
 }

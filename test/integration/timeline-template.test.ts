@@ -1,7 +1,7 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
 
@@ -29,13 +29,7 @@ spec:
 
 describe('TimelineTemplate: apply, plan empty, drift, and rules that name it', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((running) => (emu = running));
   const run = (args: string[]) => cli([...args, '--url', emu.url]);
 
   for (const routes of [[], ['timelines.camel-case']]) {
