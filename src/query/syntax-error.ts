@@ -1,4 +1,4 @@
-import type { QueryProblem } from './types.js';
+import type { CompiledQuery, FieldUse, ParseOutcome, QueryProblem } from './types.js';
 
 /** What a generated (peggy) parser throws: where it stopped and what it would have accepted there. */
 interface PeggyExpectation {
@@ -64,4 +64,20 @@ export function treeOrProblem<T>(parse: (text: string, options: object) => unkno
     if (isPeggySyntaxError(err)) return { problem: problemFromSyntaxError(err, text) };
     throw err;
   }
+}
+
+/**
+ * The outcome of a grammar whose tree has checks of its own (eql, qlang): where the text stops
+ * being the language, else the first problem the checks find, else the query `compile` makes.
+ */
+export function checkedOutcome<T>(
+  parse: (text: string, options: object) => unknown,
+  text: string,
+  check: (tree: T) => { problem?: QueryProblem; fields: FieldUse[] },
+  compile: (tree: T, fields: FieldUse[]) => CompiledQuery,
+): ParseOutcome {
+  const parsed = treeOrProblem<T>(parse, text);
+  if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+  const { problem, fields } = check(parsed.tree);
+  return problem ? { ok: false, problem } : { ok: true, query: compile(parsed.tree, fields) };
 }
