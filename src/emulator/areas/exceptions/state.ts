@@ -73,9 +73,14 @@ export function storedComments(ctx: EmulatorContext, user: string, comments: Arr
   });
 }
 
+/** The fields the server sets on every new list and item: its version token, tie breaker, and who made it when. */
+function serverStamp(ctx: EmulatorContext, user: string): Row {
+  const now = ctx.now().toISOString();
+  return { _version: ctx.store.versionToken(), tie_breaker_id: ctx.uuid(), created_at: now, created_by: user, updated_at: now, updated_by: user };
+}
+
 /** A new item as the server stores and answers it (defaults of the create schema filled in). */
 export function newItem(ctx: EmulatorContext, user: string, list: Row, input: Row): Row {
-  const now = ctx.now().toISOString();
   return {
     id: ctx.uuid(),
     item_id: input.item_id ?? ctx.uuid(),
@@ -90,12 +95,7 @@ export function newItem(ctx: EmulatorContext, user: string, list: Row, input: Ro
     comments: storedComments(ctx, user, input.comments),
     ...(input.meta !== undefined ? { meta: input.meta } : {}),
     ...(input.expire_time !== undefined ? { expire_time: input.expire_time } : {}),
-    _version: ctx.store.versionToken(),
-    tie_breaker_id: ctx.uuid(),
-    created_at: now,
-    created_by: user,
-    updated_at: now,
-    updated_by: user,
+    ...serverStamp(ctx, user),
   };
 }
 
@@ -106,7 +106,6 @@ export function replacing(existing: Row | undefined, fresh: Row): Row {
 
 /** A new list as the server stores and answers it. */
 export function newList(ctx: EmulatorContext, user: string, input: Row): Row {
-  const now = ctx.now().toISOString();
   return {
     id: ctx.uuid(),
     list_id: input.list_id ?? ctx.uuid(),
@@ -119,11 +118,6 @@ export function newList(ctx: EmulatorContext, user: string, input: Row): Row {
     ...(input.meta !== undefined ? { meta: input.meta } : {}),
     version: input.version ?? 1,
     immutable: false,
-    _version: ctx.store.versionToken(),
-    tie_breaker_id: ctx.uuid(),
-    created_at: now,
-    created_by: user,
-    updated_at: now,
-    updated_by: user,
+    ...serverStamp(ctx, user),
   };
 }
