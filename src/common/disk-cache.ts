@@ -84,8 +84,12 @@ export class DiskCache {
     }
   }
 
-  /** Backup tools skip a directory tagged CACHEDIR.TAG; Git skips one whose .gitignore says `*`. */
+  private marked = false;
+
+  /** Backup tools skip a directory tagged CACHEDIR.TAG; Git skips one whose .gitignore says `*`. Once per run. */
   private markAsCache(): void {
+    if (this.marked) return;
+    this.marked = true;
     const tag = join(this.base, 'CACHEDIR.TAG');
     if (!existsSync(tag)) writeFileSync(tag, 'Signature: 8a477f597d28d172789f06886806bc55\n# svcform cache: safe to delete.\n');
     const ignore = join(this.base, '.gitignore');
