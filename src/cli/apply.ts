@@ -4,9 +4,9 @@ import { redactor } from '../manifest/redact.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine } from '../report/text.js';
 import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
-import { planFromArgs } from './planning.js';
+import { planFromArgs, type LiveStateGuard } from './planning.js';
 import { hostname, userInfo } from 'node:os';
-import { acquireLeases, LeaseHeldError, type HeldLeases } from '../engine/lease.js';
+import { acquireLeases, LeaseHeldError, observeLease, untouchedSince, type HeldLeases, type LeaseObservation } from '../engine/lease.js';
 import { connectorLeaseStore } from '../kinds/lease-store.js';
 import { AREAS } from '../client/areas.js';
 import { readSavedPlan, resolveInputs, type SavedPlan } from './saved-plan.js';
@@ -27,28 +27,45 @@ export interface ApplyCommandOptions extends CommonOptions {
 /** A lease not renewed for this long is free (a crashed apply holds it no longer). */
 const LEASE_TTL_MS = 120_000;
 
-/** Takes the apply lease of every space the run may write (engine/lease.ts). */
-function takeLease(opts: ApplyCommandOptions, io: Io, leases: { held?: HeldLeases }) {
-  return async (target: Target, spaces: string[]) => {
-    if (opts.lock === false) return;
-    const wait = opts.lockTimeout === undefined ? 0 : Number(opts.lockTimeout);
-    if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--lock-timeout must be a number of seconds, not ${JSON.stringify(opts.lockTimeout)}`);
-    const store = connectorLeaseStore({ request: (req) => target.client.request({ ...req, area: AREAS.actions.name }) });
-    let told = false;
-    try {
-      leases.held = await acquireLeases(store, spaces, {
-        holder: `${userInfo().username}@${hostname()} pid ${process.pid}${io.env.GITHUB_RUN_ID ? ` run ${io.env.GITHUB_RUN_ID}` : ''}`,
-        waitMs: wait * 1000,
-        ttlMs: LEASE_TTL_MS,
-        onWait: (held, space) => {
-          if (!told && !opts.quiet) io.err(`Waiting for the apply of ${held.holder} in space ${space} (since ${held.since})...`);
-          told = true;
-        },
-      });
-    } catch (err) {
-      if (err instanceof LeaseHeldError) throw new UsageError(`${err.message} Nothing was applied.`);
-      throw err;
-    }
+/**
+ * The apply lease of every space the run may write (engine/lease.ts), as the guard of the live
+ * state the plan reads. Live state read ahead while the manifests load is kept only when the
+ * leases seen before that read show no other apply in between (untouchedSince); else it is read
+ * again under the lease. Nothing is written (the lease is not taken) before the manifests are valid.
+ */
+function leaseGuard(opts: ApplyCommandOptions, io: Io, leases: { held?: HeldLeases }): LiveStateGuard {
+  const storeOf = (target: Target) => connectorLeaseStore({ request: (req) => target.client.request({ ...req, area: AREAS.actions.name }) });
+  let seen: Promise<LeaseObservation[] | undefined> | undefined;
+  return {
+    async observe(target, spaces) {
+      if (opts.lock === false) return;
+      const observing = Promise.all(spaces.map((space) => observeLease(storeOf(target), space)));
+      seen = observing.catch(() => undefined);
+      await observing;
+    },
+    async take(target, spaces) {
+      // --no-lock: the user vouches that no other apply runs.
+      if (opts.lock === false) return true;
+      const wait = opts.lockTimeout === undefined ? 0 : Number(opts.lockTimeout);
+      if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--lock-timeout must be a number of seconds, not ${JSON.stringify(opts.lockTimeout)}`);
+      let told = false;
+      try {
+        leases.held = await acquireLeases(storeOf(target), spaces, {
+          holder: `${userInfo().username}@${hostname()} pid ${process.pid}${io.env.GITHUB_RUN_ID ? ` run ${io.env.GITHUB_RUN_ID}` : ''}`,
+          waitMs: wait * 1000,
+          ttlMs: LEASE_TTL_MS,
+          onWait: (held, space) => {
+            if (!told && !opts.quiet) io.err(`Waiting for the apply of ${held.holder} in space ${space} (since ${held.since})...`);
+            told = true;
+          },
+        });
+      } catch (err) {
+        if (err instanceof LeaseHeldError) throw new UsageError(`${err.message} Nothing was applied.`);
+        throw err;
+      }
+      const observed = await seen;
+      return !!observed && observed.every((o) => untouchedSince(o, leases.held!));
+    },
   };
 }
 
@@ -68,7 +85,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   const errCol = colorsFor(opts, io, 'err');
   const leases: { held?: HeldLeases } = {};
   // apply keeps no manifest documents in the cache: it reads those the plan before it kept.
-  const { plan, target, config } = await planFromArgs(paths, opts, io, takeLease(opts, io, leases), false).catch(async (err) => {
+  const { plan, target, config } = await planFromArgs(paths, opts, io, leaseGuard(opts, io, leases), false).catch(async (err) => {
     await leases.held?.release();
     throw err;
   });

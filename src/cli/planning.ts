@@ -38,20 +38,30 @@ export async function loadResources(paths: string[], opts: CommonOptions, io: Io
   return result.resources;
 }
 
+/**
+ * How apply keeps other applies out of the live state it plans from (its lease, apply.ts).
+ * `observe` runs once the target is open, before live state is read ahead of the manifests being
+ * valid; `take` runs once they are valid and the target is open, and resolves whether what was
+ * read ahead still stands. When it does not, live state is read again.
+ */
+export interface LiveStateGuard {
+  observe(target: Target, spaces: string[]): Promise<void>;
+  take(target: Target, spaces: string[]): Promise<boolean>;
+}
+
 /** validate -> open the target -> read live state -> plan. The caller closes the target. */
 export async function planFromArgs(
   paths: string[],
   opts: CommonOptions & { rotateSecrets?: boolean },
   io: Io,
-  /** Runs once the target is open, before live state is read (apply takes its lease here). */
-  beforeReading?: (target: Target, spaces: string[]) => Promise<void>,
+  /** apply's lease: taken once the manifests are valid, before the plan uses any live state. */
+  guard?: LiveStateGuard,
   /** Whether files parsed are kept in the cache (manifest-cache.ts); apply only reads it. */
   keepManifests = true,
 ): Promise<Planned> {
   const config = readConfig(opts, paths);
   const space = defaultSpace(opts, config);
-  // A run that takes a lease first (apply) must read live state after it; plan reads ahead.
-  const readAhead = !beforeReading && ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space) : undefined;
+  const readAhead = ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space, guard && ((target, spaces) => guard.observe(target, spaces))) : undefined;
   // One progress display for every listing, those read ahead included (their lines held like the rest).
   const progress = liveReadProgress(readAhead?.heldIo ?? io, opts, adapterFor);
   readAhead?.readThrough(progress.adapterFor);
@@ -73,7 +83,7 @@ export async function planFromArgs(
     throw err;
   }
   try {
-    await beforeReading?.(target, spaces);
+    const aheadStands = guard ? await guard.take(target, spaces) : true;
     const plan = await computePlan({
       resources,
       manage: config.manage,
@@ -84,7 +94,7 @@ export async function planFromArgs(
       rotateSecrets: opts.rotateSecrets,
       spaces: [space],
       kinds: knownKinds(),
-      readAhead: readAhead?.live(),
+      readAhead: aheadStands ? readAhead?.live() : undefined,
     });
     progress.done();
     return { plan, target, config, resources };

@@ -8,12 +8,14 @@ import type { SvcformConfig } from './config.js';
 import { openTarget, type CommonOptions, type Io, type Target } from './context.js';
 
 /**
- * `plan` against a server: the target is opened and live state read while the manifests load, so
- * that the round trips and the server's work overlap with parsing instead of following it. What
- * is read is a guess from the files' `kind:` lines in the default space (and the manage scopes);
- * whatever the plan needs beyond it is read afterwards as usual. Nothing is written, and nothing
- * is reported until the manifests are valid: messages wait, and a failure to reach the server is
- * raised only then, so an invalid manifest is still the error a user sees first.
+ * `plan` and `apply` against a server: the target is opened and live state read while the
+ * manifests load, so that the round trips and the server's work overlap with parsing instead of
+ * following it. What is read is a guess from the files' `kind:` lines in the default space (and the
+ * manage scopes); whatever the plan needs beyond it is read afterwards as usual. Nothing is
+ * written, and nothing is reported until the manifests are valid: messages wait, and a failure to
+ * reach the server is raised only then, so an invalid manifest is still the error a user sees
+ * first. apply notes the spaces' leases before reading (`observe`), and uses what was read only if
+ * no other apply came in between (planning.ts LiveStateGuard).
  */
 export class ReadAhead {
   private opening?: Promise<Target>;
@@ -31,6 +33,8 @@ export class ReadAhead {
     private readonly config: SvcformConfig,
     private readonly io: Io,
     private readonly space: string,
+    /** Runs once the target is open, before live state is read, with the spaces about to be read. */
+    private readonly observe?: (target: Target, spaces: string[]) => Promise<void>,
   ) {
     this.heldIo = { ...this.io, err: (t) => (this.released ? this.io.err(t) : this.held.push(t)) };
   }
@@ -60,7 +64,11 @@ export class ReadAhead {
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
     this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);
-    this.reading = this.opening!.then((t) => fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind), this.space)).catch(() => undefined);
+    const spaces = [...new Set(pairs.map((p) => p.space))];
+    this.reading = this.opening!.then(async (t) => {
+      await this.observe?.(t, spaces);
+      return fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind), this.space);
+    }).catch(() => undefined);
   }
 
   /** The target, once the manifests are valid: held messages printed, every space of the run checked. */

@@ -35,6 +35,31 @@ const KEEP_BEHIND = 5;
 
 export interface HeldLeases {
   release(): Promise<void>;
+  /** The lease number taken in each space. */
+  taken: ReadonlyMap<string, number>;
+}
+
+/** A space's leases as seen before live state was read ahead of taking the lease (read-ahead.ts). */
+export interface LeaseObservation {
+  space: string;
+  /** The newest lease number (0 when there is none). */
+  newest: number;
+  /** Whether that lease was held then. */
+  inForce: boolean;
+}
+
+export async function observeLease(store: LeaseStore, space: string, now: () => number = Date.now): Promise<LeaseObservation> {
+  const newest = (await store.list(space)).reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
+  return { space, newest: newest?.n ?? 0, inForce: inForce(newest, now()) };
+}
+
+/**
+ * Whether no other apply held or took a space's lease from `seen` until `held` took it: nobody held
+ * it then, and the number taken is the very next one. Every apply takes a new number, so live state
+ * read after `seen` is what the lease would have let this run read.
+ */
+export function untouchedSince(seen: LeaseObservation, held: HeldLeases): boolean {
+  return !seen.inForce && held.taken.get(seen.space) === seen.newest + 1;
 }
 
 function inForce(lease: StoredLease | undefined, now: number): boolean {
@@ -116,5 +141,5 @@ export async function acquireLeases(store: LeaseStore, spaces: string[], options
     await release();
     throw err;
   }
-  return { release };
+  return { release, taken: new Map(held.map((h) => [h.space, h.n])) };
 }

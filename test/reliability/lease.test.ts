@@ -4,7 +4,8 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { acquireLeases, LeaseHeldError, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
+import { acquireLeases, LeaseHeldError, observeLease, untouchedSince, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
+import { runCli } from '../../src/cli/main.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
@@ -61,6 +62,33 @@ describe('apply leases (engine/lease.ts)', () => {
     const second = await acquireLeases(store, ['b', 'a'], { holder: 'two', waitMs: 5000, ttlMs: 60_000 });
     assert.ok(Date.now() - started >= 100);
     await second.release();
+  });
+
+  it('live state read after an observation stands only if the lease taken is the very next one, and nobody held it then', async () => {
+    const store = memoryStore();
+    const quiet = await observeLease(store, 'default');
+    const ours = await acquireLeases(store, ['default'], { holder: 'ours', waitMs: 0, ttlMs: 60_000 });
+    assert.deepEqual(quiet, { space: 'default', newest: 0, inForce: false });
+    assert.equal(untouchedSince(quiet, ours), true);
+    await ours.release();
+
+    // Another apply took and released the lease between the observation and ours.
+    const before = await observeLease(store, 'default');
+    await (await acquireLeases(store, ['default'], { holder: 'other', waitMs: 0, ttlMs: 60_000 })).release();
+    const late = await acquireLeases(store, ['default'], { holder: 'ours', waitMs: 0, ttlMs: 60_000 });
+    assert.equal(untouchedSince(before, late), false);
+    await late.release();
+
+    // Another apply held it when we looked (and we waited for it).
+    const other = await acquireLeases(store, ['default'], { holder: 'other', waitMs: 0, ttlMs: 60_000 });
+    const busy = await observeLease(store, 'default');
+    assert.equal(busy.inForce, true);
+    await other.release();
+    const after = await acquireLeases(store, ['default', 'b'], { holder: 'ours', waitMs: 0, ttlMs: 60_000 });
+    assert.equal(untouchedSince(busy, after), false);
+    // A space observed but not taken is not vouched for.
+    assert.equal(untouchedSince(await observeLease(store, 'elsewhere'), after), false);
+    await after.release();
   });
 
   it('of many takers racing for one number, exactly one wins', async () => {
@@ -122,5 +150,68 @@ describe('two applies at once (issue 11: item 2)', () => {
     assert.deepEqual(emu.log.all().filter((r) => r.method !== 'GET').map((r) => r.path), []);
     const forced = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
     assert.equal(forced.code, 0, forced.err);
+  });
+});
+
+describe('apply reads live state while the manifests load, under its lease', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    // A long round trip, so that the order of requests does not depend on how fast this machine parses.
+    emu = await emulator({ latencyMs: 100 });
+  });
+  after(() => emu.stop());
+  beforeEach(async () => {
+    await call(emu, 'POST', '/__emulator/reset');
+  });
+
+  const leaseName = (released: boolean) =>
+    `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released })}`;
+
+  it('the listing is sent before the lease is taken, and not sent again when no other apply came in between', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-ahead-'));
+    cpSync('examples/maintenance', dir, { recursive: true });
+    emu.log.clear();
+    const run = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(run.code, 0, run.out + run.err);
+    const requests = emu.log.all();
+    const finds = requests.filter((r) => r.method === 'GET' && r.route === '/api/maintenance_window/_find');
+    const lease = requests.find((r) => r.method === 'POST' && /svcform-lease-1$/.test(r.path));
+    assert.ok(lease, 'the lease was taken');
+    assert.equal(finds.length, 1, 'the windows are listed once');
+    assert.ok(finds[0].seq < lease.seq, `listed (request ${finds[0].seq}) before the lease was taken (request ${lease.seq})`);
+    const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
+    assert.equal(found.body.total, 2);
+  });
+
+  it('what was read ahead is read again when another apply held the lease meanwhile: its creates are not made twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-ahead-'));
+    cpSync('examples/maintenance', dir, { recursive: true });
+    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: leaseName(false), connector_type_id: '.server-log', config: {}, secrets: {} });
+    const out: string[] = [];
+    let other: Promise<unknown> | undefined;
+    const io = {
+      out: (t: string) => out.push(t),
+      err: (t: string) => {
+        out.push(t);
+        // Our apply has read ahead and now waits for the holder: the holder creates the windows, then lets go.
+        if (/^Waiting for the apply of ci@runner-7/.test(t) && !other) {
+          other = (async () => {
+            const made = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
+            assert.equal(made.code, 0, made.out + made.err);
+            await call(emu, 'PUT', '/api/actions/connector/svcform-lease-1', { name: leaseName(true), config: {}, secrets: {} });
+          })();
+        }
+      },
+      env: { PATH: process.env.PATH },
+      outTty: false,
+      errTty: false,
+    };
+    const code = await runCli(['apply', dir, '--url', emu.url, '--lock-timeout', '30'], io);
+    await other;
+    assert.ok(other, 'the apply waited for the lease');
+    assert.equal(code, 0, out.join('\n'));
+    assert.match(out.join('\n'), /Nothing to apply/);
+    const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
+    assert.equal(found.body.total, 2, JSON.stringify(found.body.maintenanceWindows.map((w: any) => w.title)));
   });
 });
