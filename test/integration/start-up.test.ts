@@ -56,7 +56,7 @@ describe('start-up: a plan loads only what it uses', () => {
   });
   after(() => emu.stop());
 
-  it('an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent', async () => {
+  it('an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent, nor all of diff', async () => {
     const preload = recorder(dir);
     const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
     assert.equal(run.code, 0, run.out + run.err);
@@ -68,5 +68,6 @@ describe('start-up: a plan loads only what it uses', () => {
     assert.deepEqual(loaded.filter((m) => m.includes('/src/emulator/')), [], 'no emulator module');
     assert.deepEqual(loaded.filter((m) => m.includes('/node_modules/yaml/')), [], 'no yaml module');
     assert.deepEqual(loaded.filter((m) => /\/node_modules\/undici\/index\.js$|\/undici\/lib\/web\//.test(m)), [], "neither undici's entry point nor its fetch");
+    assert.deepEqual(loaded.filter((m) => /\/node_modules\/diff\/lib(esm|cjs)\/index\.js$/.test(m)), [], "the diff package's line diff only, not its index");
   });
 });
