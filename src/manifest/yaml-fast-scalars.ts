@@ -17,10 +17,14 @@ const ESCAPES: Record<string, string> = {
 /** The YAML 1.2 core schema resolution of a plain scalar (as the full parser does it). */
 export function resolvePlain(s: string): unknown {
   const c = s[0];
-  const maybeSpecial = (c >= '0' && c <= '9') || c === '-' || c === '+' || c === '.' || c === '~' || c === 'n' || c === 'N' || c === 't' || c === 'T' || c === 'f' || c === 'F';
-  if (!maybeSpecial) return s;
-  if (/^(?:~|[Nn]ull|NULL)$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return c === 't' || c === 'T';
+  // Words: only the null and boolean spellings are special. Keys such as `name`, `tags` and
+  // `threat` start with these letters, and are compared, not matched against every pattern.
+  if (c === 'n' || c === 'N') return s === 'null' || s === 'Null' || s === 'NULL' ? null : s;
+  if (c === 't' || c === 'T') return s === 'true' || s === 'True' || s === 'TRUE' ? true : s;
+  if (c === 'f' || c === 'F') return s === 'false' || s === 'False' || s === 'FALSE' ? false : s;
+  if (c === '~') return s === '~' ? null : s;
+  const maybeNumber = (c >= '0' && c <= '9') || c === '-' || c === '+' || c === '.';
+  if (!maybeNumber) return s;
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
   if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
   if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);

@@ -32,6 +32,9 @@ function allFast(text: string): boolean {
 
 /** Snippets inside the fast reader's subset (it must read them, and read them right). */
 const SUPPORTED: Record<string, string> = {
+  'words that may or may not be null or a boolean': ['n', 'N', 'no', 'nul', 'null', 'Null', 'NULL', 'nULL', 'nulls', 't', 'true', 'True', 'TRUE', 'tRUE', 'truex', 'f', 'false', 'False', 'FALSE', 'fALSE', 'falsy', '~', '~~', 'NaN', 'nan', 'Infinity', 'name', 'tags', 'threat', 'false_positives']
+    .map((w, i) => `k${i}: ${w}\n`)
+    .join(''),
   'core schema scalars': 'a: 1\nb: -2\nc: +3\nd: 0o17\ne: 0x1F\nf: 1.5\ng: .5\nh: 1e3\ni: -.inf\nj: .NaN\nk: ~\nl: null\nm: Null\nn: TRUE\no: False\np: yes\nq: 2026-01-01\nr: 1_000\ns: 0.\nt: 12:30\nu: 007\nv: 1.50\nw: 9007199254740993\n',
   'quoted scalars and escapes': 'a: "x\\ty\\u00e9\\x41\\"q\\\\"\nb: \'it\'\'s\'\nc: "a # not a comment"\nd: a#b\ne: a # comment\nf: "\\/\\ \\N\\_"\ng: ""\nh: \'\'\n',
   'indentless sequence in a mapping': 'list:\n- a\n- b\nnext: 1\n',
