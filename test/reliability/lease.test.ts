@@ -1,4 +1,4 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { acquireLeases, LeaseHeldError, observeLease, untouchedSince, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
 import { runCli } from '../../src/cli/main.js';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
 /** An in-memory store with the server's one guarantee: create of an existing number fails. */
@@ -98,19 +98,23 @@ describe('apply leases (engine/lease.ts)', () => {
   });
 });
 
+/** A copy of examples/maintenance: two windows, a kind whose identity the server does not enforce. */
+function maintenanceWindows(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync('examples/maintenance', dir, { recursive: true });
+  return dir;
+}
+
+/** The name of a lease record held by another apply (lease-store.ts), released or not. */
+const otherLease = (released: boolean) =>
+  `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released })}`;
+
 describe('two applies at once (issue 11: item 2)', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator({ latencyMs: 30 });
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((e) => (emu = e), { latencyMs: 30 });
 
   it('never duplicate maintenance windows: the second waits for the first, then finds nothing to do', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
-    cpSync('examples/maintenance', dir, { recursive: true });
+    const dir = maintenanceWindows('svcform-race-');
     const [a, b] = await Promise.all([cli(['apply', dir, '--url', emu.url, '--lock-timeout', '30']), cli(['apply', dir, '--url', emu.url, '--lock-timeout', '30'])]);
     assert.equal(a.code, 0, a.out + a.err);
     assert.equal(b.code, 0, b.out + b.err);
@@ -123,8 +127,7 @@ describe('two applies at once (issue 11: item 2)', () => {
   });
 
   it('a lease whose create answer was lost is recognised as ours by its token (found by the fault campaign)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
-    cpSync('examples/maintenance', dir, { recursive: true });
+    const dir = maintenanceWindows('svcform-race-');
     await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: '^/api/actions/connector/svcform-lease-1$', dropAfterServe: true, times: 1 }] });
     const run = await cli(['apply', dir, '--url', emu.url]);
     await call(emu, 'DELETE', '/__emulator/faults');
@@ -135,10 +138,9 @@ describe('two applies at once (issue 11: item 2)', () => {
   });
 
   it('without --lock-timeout the second fails at once, naming the holder, and writes nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svcform-race-'));
-    cpSync('examples/maintenance', dir, { recursive: true });
+    const dir = maintenanceWindows('svcform-race-');
     await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', {
-      name: `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released: false })}`,
+      name: otherLease(false),
       connector_type_id: '.server-log',
       config: {},
       secrets: {},
@@ -155,21 +157,11 @@ describe('two applies at once (issue 11: item 2)', () => {
 
 describe('apply reads live state while the manifests load, under its lease', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    // A long round trip, so that the order of requests does not depend on how fast this machine parses.
-    emu = await emulator({ latencyMs: 100 });
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-
-  const leaseName = (released: boolean) =>
-    `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released })}`;
+  // A long round trip, so that the order of requests does not depend on how fast this machine parses.
+  emulatorResetPerTest((e) => (emu = e), { latencyMs: 100 });
 
   it('the listing is sent before the lease is taken, and not sent again when no other apply came in between', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svcform-ahead-'));
-    cpSync('examples/maintenance', dir, { recursive: true });
+    const dir = maintenanceWindows('svcform-ahead-');
     emu.log.clear();
     const run = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(run.code, 0, run.out + run.err);
@@ -184,9 +176,8 @@ describe('apply reads live state while the manifests load, under its lease', () 
   });
 
   it('what was read ahead is read again when another apply held the lease meanwhile: its creates are not made twice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svcform-ahead-'));
-    cpSync('examples/maintenance', dir, { recursive: true });
-    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: leaseName(false), connector_type_id: '.server-log', config: {}, secrets: {} });
+    const dir = maintenanceWindows('svcform-ahead-');
+    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: otherLease(false), connector_type_id: '.server-log', config: {}, secrets: {} });
     const out: string[] = [];
     let other: Promise<unknown> | undefined;
     const io = {
@@ -198,7 +189,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
           other = (async () => {
             const made = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
             assert.equal(made.code, 0, made.out + made.err);
-            await call(emu, 'PUT', '/api/actions/connector/svcform-lease-1', { name: leaseName(true), config: {}, secrets: {} });
+            await call(emu, 'PUT', '/api/actions/connector/svcform-lease-1', { name: otherLease(true), config: {}, secrets: {} });
           })();
         }
       },
