@@ -88,7 +88,44 @@ function mutate(text: string, rand: () => number): string {
   return lines.join('\n');
 }
 
+/**
+ * A mapping with one block scalar of random shape: style, chomping and indentation indicator in
+ * either order, leading and trailing empty lines, spaces-only lines shorter and longer than the
+ * indentation, more-indented lines, tabs and `#` as content, and what follows it.
+ */
+function randomBlockScalar(rand: () => number): string {
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const outer = pick([0, 2]);
+  const trim = outer + 1 + Math.floor(rand() * 3);
+  const chomp = pick(['', '-', '+']);
+  const explicit = rand() < 0.25 ? String(trim - outer) : '';
+  const header = pick(['|', '>']) + (rand() < 0.5 ? chomp + explicit : explicit + chomp);
+  const lines: string[] = [];
+  for (let i = 0, n = 1 + Math.floor(rand() * 7); i < n; i++) {
+    lines.push(
+      pick([
+        () => ' '.repeat(trim) + pick(['text', 'two words', '# not a comment', 'tab\there', 'trailing  ', 'é → 日本']),
+        () => ' '.repeat(trim + 1 + Math.floor(rand() * 3)) + pick(['more', '- item', '\tx']),
+        () => '',
+        () => ' '.repeat(Math.floor(rand() * (trim + 3))),
+      ])(),
+    );
+  }
+  if (!lines.some((l) => l.trim() !== '')) lines.push(' '.repeat(trim) + 'text');
+  const after = pick(['', '', `${' '.repeat(outer)}next: 1\n`, '---\nk: 2\n']);
+  const body = `k: ${header}\n${lines.join('\n')}\n${pick(['', '\n', '  \n'])}${after}`;
+  return outer ? `outer:\n  ${body.split('\n').join('\n  ').trimEnd()}\n` : body;
+}
+
 describe('the fast YAML reader agrees with the yaml package on a generated corpus', () => {
+  it('block scalars of every header, indentation and trailing-line shape', () => {
+    const rand = seededRandom(12);
+    let fast = 0;
+    const total = 3000;
+    for (let i = 0; i < total; i++) fast += assertSameAsFullParser(randomBlockScalar(rand), `block-${i}.yaml`);
+    assert.ok(fast > total * 0.5, `${fast} of ${total} documents on the fast path`);
+  });
+
   it('realistic rule files, both styles, multi-document: values and positions, nearly all on the fast path', () => {
     let docs = 0;
     let fast = 0;
