@@ -1,3 +1,4 @@
+import { clone } from '../../../common/json-copy.js';
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import { findConnector } from '../connectors/index.js';
@@ -18,13 +19,10 @@ export interface Writer {
 /** Fields the server owns; a request never sets them and PUT keeps them from the existing rule. */
 const SERVER_FIELDS = ['id', 'rule_id', 'immutable', 'rule_source', 'created_at', 'created_by', 'updated_at', 'updated_by', 'revision', 'execution_summary'];
 
-/** A stored copy of a value: objects and arrays cloned, strings and numbers (immutable) as they are. */
-const copied = (v: unknown) => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
-
 /** A rule without its server-owned fields: what requests set (a copy, safe to change). */
 export function ruleParameters(rule: StoredRule): Record<string, any> {
   const params: Record<string, any> = {};
-  for (const [k, v] of Object.entries(rule)) if (!SERVER_FIELDS.includes(k)) params[k] = copied(v);
+  for (const [k, v] of Object.entries(rule)) if (!SERVER_FIELDS.includes(k)) params[k] = clone(v);
   return params;
 }
 
@@ -121,9 +119,9 @@ function parametersFromBody(body: Record<string, any>): Record<string, any> {
   const params: Record<string, any> = {};
   for (const [k, v] of Object.entries(body)) {
     if (v === undefined || SERVER_FIELDS.includes(k) || RESPONSE_ONLY_FIELDS.includes(k)) continue;
-    params[k] = copied(v);
+    params[k] = clone(v);
   }
-  for (const [k, v] of Object.entries(RULE_DEFAULTS)) if (params[k] === undefined) params[k] = copied(v);
+  for (const [k, v] of Object.entries(RULE_DEFAULTS)) if (params[k] === undefined) params[k] = clone(v);
   applyTypeDefaults(params, params.type as RuleType);
   return params;
 }
@@ -207,7 +205,7 @@ export function patchRule(w: Writer, existing: StoredRule, patch: Record<string,
   const params = ruleParameters(existing);
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined || v === null || SERVER_FIELDS.includes(k)) continue;
-    params[k] = copied(v);
+    params[k] = clone(v);
   }
   normalizeTypeFields(params);
   // Stored actions are already resolved (uuid, type, frequency), so resolving them again keeps them as they are.
