@@ -19,11 +19,14 @@ export function liveReadProgress(io: Io, opts: { quiet?: boolean; verbose?: bool
   const line = !opts.quiet && !verbose && io.errTty;
   if (!line && !verbose) return { adapterFor: lookup, done: () => {} };
   const show = io.progress ?? ((text: string) => text && io.err(text));
-  const perKind = new Map<string, number>();
+  /** Objects listed, by kind and space: a (kind, space) read again (apply's read-ahead set aside) counts once. */
+  const listed = new Map<string, { kind: string; objects: number }>();
   let started = 0;
   let finished = 0;
   let shown = false;
   const render = () => {
+    const perKind = new Map<string, number>();
+    for (const { kind, objects } of listed.values()) perKind.set(kind, (perKind.get(kind) ?? 0) + objects);
     const counts = [...perKind.entries()].map(([kind, n]) => `${kind} ${n}`).join(', ');
     show(`Reading live state: ${finished}/${started} lists${counts ? ` (${counts})` : ''}`);
     shown = true;
@@ -38,7 +41,7 @@ export function liveReadProgress(io: Io, opts: { quiet?: boolean; verbose?: bool
           const begun = Date.now();
           const objects = await target.list(...args);
           finished++;
-          perKind.set(target.kind, (perKind.get(target.kind) ?? 0) + objects.length);
+          listed.set(`${target.kind}\u0000${args[1]}`, { kind: target.kind, objects: objects.length });
           if (verbose) io.err(`listed ${objects.length} ${target.kind} in space ${args[1]} (${Date.now() - begun} ms)`);
           else render();
           return objects;

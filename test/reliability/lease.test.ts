@@ -175,34 +175,53 @@ describe('apply reads live state while the manifests load, under its lease', () 
     assert.equal(found.body.total, 2);
   });
 
-  it('what was read ahead is read again when another apply held the lease meanwhile: its creates are not made twice', async () => {
-    const dir = maintenanceWindows('svcform-ahead-');
+  /** Our apply while another holds the lease: `meanwhile` runs once ours waits for it, then the holder lets go. */
+  async function applyWhileHeld(dir: string, meanwhile: () => Promise<void>, errTty = false): Promise<{ code: number; out: string }> {
     await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: otherLease(false), connector_type_id: '.server-log', config: {}, secrets: {} });
     const out: string[] = [];
-    let other: Promise<unknown> | undefined;
+    let other: Promise<void> | undefined;
     const io = {
       out: (t: string) => out.push(t),
       err: (t: string) => {
         out.push(t);
-        // Our apply has read ahead and now waits for the holder: the holder creates the windows, then lets go.
         if (/^Waiting for the apply of ci@runner-7/.test(t) && !other) {
-          other = (async () => {
-            const made = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
-            assert.equal(made.code, 0, made.out + made.err);
+          other = meanwhile().then(async () => {
             await call(emu, 'PUT', '/api/actions/connector/svcform-lease-1', { name: otherLease(true), config: {}, secrets: {} });
-          })();
+          });
         }
       },
       env: { PATH: process.env.PATH },
       outTty: false,
-      errTty: false,
+      errTty,
     };
     const code = await runCli(['apply', dir, '--url', emu.url, '--lock-timeout', '30'], io);
     await other;
     assert.ok(other, 'the apply waited for the lease');
-    assert.equal(code, 0, out.join('\n'));
-    assert.match(out.join('\n'), /Nothing to apply/);
+    return { code, out: out.join('\n') };
+  }
+
+  it('what was read ahead is read again when another apply held the lease meanwhile: its creates are not made twice', async () => {
+    const dir = maintenanceWindows('svcform-ahead-');
+    // The holder creates the windows while ours waits, after ours read ahead.
+    const run = await applyWhileHeld(dir, async () => {
+      const made = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
+      assert.equal(made.code, 0, made.out + made.err);
+    });
+    assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /Nothing to apply/);
     const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
     assert.equal(found.body.total, 2, JSON.stringify(found.body.maintenanceWindows.map((w: any) => w.title)));
+  });
+
+  it('the progress line counts what the server holds when live state is read twice', async () => {
+    const dir = maintenanceWindows('svcform-ahead-');
+    const made = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
+    assert.equal(made.code, 0, made.out + made.err);
+    emu.log.clear();
+    const run = await applyWhileHeld(dir, async () => {}, true);
+    assert.equal(run.code, 0, run.out);
+    assert.equal(emu.log.all().filter((r) => r.method === 'GET' && r.route === '/api/maintenance_window/_find').length, 2, 'read ahead, then again under the lease');
+    const progress = run.out.split('\n').filter((l) => l.startsWith('Reading live state: '));
+    assert.match(progress.at(-1) ?? '', /MaintenanceWindow 2\b/, progress.join('\n'));
   });
 });
