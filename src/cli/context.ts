@@ -2,8 +2,6 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SvcClient } from '../client/client.js';
-import { DiskCache } from '../common/disk-cache.js';
-import type { ManifestCache } from '../manifest/manifest-cache.js';
 import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import { knownKinds } from '../kinds/registry.js';
@@ -132,16 +130,6 @@ export function cacheDirectory(opts: { cache?: boolean }, root: string, env: Nod
   if (opts.cache === false) return undefined;
   const chosen = env.SVCFORM_CACHE_DIR;
   return chosen ? resolve(chosen) : join(root, '.svcform', 'cache');
-}
-
-/** --verbose: how many manifest files were parsed and how many taken from the cache. */
-export function reportManifestCache(opts: { verbose?: boolean }, io: Io, cache: ManifestCache | undefined): void {
-  if (opts.verbose && cache) io.err(`manifest files: ${cache.counts.parsed} parsed, ${cache.counts.kept} read from the cache`);
-}
-
-/** The run's cache (query facts, manifest documents), or undefined with --no-cache. */
-export function openCache(opts: { cache?: boolean }, root: string, env: NodeJS.ProcessEnv): DiskCache | undefined {
-  return DiskCache.open(cacheDirectory(opts, root, env));
 }
 
 export interface Target {

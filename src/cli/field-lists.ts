@@ -5,10 +5,7 @@ import { readConfinedFile } from '../manifest/confined-file.js';
 import { displayPath } from '../manifest/load.js';
 import { quotedText } from '../manifest/short-text.js';
 import type { SvcformConfig } from './config.js';
-import { preloadLanguages } from '../query/preload.js';
-import type { DiskCache } from '../common/disk-cache.js';
-import { saveQueryFacts, useQueryFactsCache } from '../kinds/query-facts.js';
-import { UsageError, type Io } from './context.js';
+import { UsageError } from './context.js';
 
 /**
  * The project's own field names (svcform.yaml `fields: [files]`), which query field checks accept
@@ -81,21 +78,4 @@ function readStructured(text: string, file: string, names: Set<string>, errors: 
     if (typeof name !== 'string' || !FIELD_NAME.test(name)) errors.push(`${at(node)}: [${i}] must be a field name (no spaces) or {name, type}`);
     else names.add(name);
   });
-}
-
-/**
- * What validation needs for query checks: the languages loaded, --strict, the project's fields,
- * and the facts of queries checked by earlier runs (`cache`). finishQueryChecks after
- * validation keeps what this run added.
- */
-export async function prepareQueryChecks(opts: { strict?: boolean }, config: SvcformConfig, root: string, cache: DiskCache | undefined): Promise<{ strict: boolean; projectFields: Set<string> }> {
-  await preloadLanguages();
-  useQueryFactsCache(cache);
-  return { strict: !!opts.strict, projectFields: readProjectFields(config, root) };
-}
-
-/** Keeps the facts of the queries this run parsed; --verbose says how many were parsed and how many known. */
-export function finishQueryChecks(opts: { verbose?: boolean }, io: Io): void {
-  const { parsed, reused } = saveQueryFacts();
-  if (opts.verbose && parsed + reused > 0) io.err(`checked ${parsed + reused} queries: ${parsed} parsed, ${reused} known from the cache or an identical query`);
 }

@@ -1,14 +1,13 @@
 import { computePlan, type Plan } from '../engine/plan.js';
-import { adapterFor, KIND_CATALOG, knownKinds } from '../kinds/registry.js';
-import { ManifestCache } from '../manifest/manifest-cache.js';
+import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostic, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
-import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
-import { defaultSpace, openCache, reportManifestCache, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import { setUpValidation } from './validation-setup.js';
+import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -22,14 +21,9 @@ export interface Planned {
  * With `readAhead`, live state is read while the files are parsed.
  */
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true): Promise<Resource[]> {
-  const root = rootOf(opts, config);
-  const cache = openCache(opts, root, io.env);
-  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
-  const manifestCache = cache && new ManifestCache(cache, keepManifests);
-  const options = { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, ...queryChecks, manifestCache };
-  const result = readAhead ? await loadAndValidateYielding(paths, options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, options);
-  finishQueryChecks(opts, io);
-  reportManifestCache(opts, io, manifestCache);
+  const setup = await setUpValidation(opts, config, io, keepManifests);
+  const result = readAhead ? await loadAndValidateYielding(paths, setup.options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, setup.options);
+  setup.finish();
   for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;

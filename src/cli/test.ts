@@ -2,10 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
-import { KIND_CATALOG } from '../kinds/registry.js';
-import { ManifestCache } from '../manifest/manifest-cache.js';
-import { defaultSpace, openCache, reportManifestCache, readConfig, rootOf, UsageError, type CommonOptions, type Io } from './context.js';
-import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
+import { readConfig, UsageError, type CommonOptions, type Io } from './context.js';
+import { setUpValidation } from './validation-setup.js';
 import { findTestFiles, readTestFile, type RuleTests } from './test-files.js';
 import { runRuleTests, type RuleResult } from './test-run.js';
 import { junitXml } from './junit.js';
@@ -22,13 +20,9 @@ export interface TestOptions extends CommonOptions {
  */
 export async function testCommand(paths: string[], opts: TestOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
-  const root = rootOf(opts, config);
-  const cache = openCache(opts, root, io.env);
-  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
-  const manifestCache = cache && new ManifestCache(cache, true);
-  const validated = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: true, ...queryChecks, manifestCache });
-  finishQueryChecks(opts, io);
-  reportManifestCache(opts, io, manifestCache);
+  const setup = await setUpValidation(opts, config, io);
+  const validated = loadAndValidate(paths, { ...setup.options, offlineSecrets: true });
+  setup.finish();
   const diagnostics: Diagnostic[] = [...validated.diagnostics];
   const suites: RuleTests[] = [];
   const files = findTestFiles(paths);

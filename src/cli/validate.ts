@@ -1,10 +1,8 @@
 import { displayPath } from '../manifest/load.js';
 import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
-import { defaultSpace, openCache, reportManifestCache, readConfig, rootOf, type CommonOptions, type Io } from './context.js';
-import { KIND_CATALOG } from '../kinds/registry.js';
-import { ManifestCache } from '../manifest/manifest-cache.js';
-import { finishQueryChecks, prepareQueryChecks } from './field-lists.js';
+import { readConfig, type CommonOptions, type Io } from './context.js';
+import { setUpValidation } from './validation-setup.js';
 
 export interface ValidateOptions extends CommonOptions {
   json?: boolean;
@@ -15,17 +13,13 @@ export interface ValidateOptions extends CommonOptions {
 export async function validateCommand(paths: string[], opts: ValidateOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
   const started = Date.now();
-  const root = rootOf(opts, config);
-  const cache = openCache(opts, root, io.env);
-  const queryChecks = await prepareQueryChecks(opts, config, root, cache);
-  const manifestCache = cache && new ManifestCache(cache, true);
-  const result = loadAndValidate(paths, { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, offlineSecrets: !!opts.offlineSecrets, ...queryChecks, manifestCache });
+  const setup = await setUpValidation(opts, config, io);
+  const result = loadAndValidate(paths, { ...setup.options, offlineSecrets: !!opts.offlineSecrets });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);
   }
-  finishQueryChecks(opts, io);
-  reportManifestCache(opts, io, manifestCache);
+  setup.finish();
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (opts.json) {

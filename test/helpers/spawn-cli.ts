@@ -24,3 +24,8 @@ export function runBuiltCli(args: string[], cwd: string, env: NodeJS.ProcessEnv 
     child.on('close', (code) => resolvePromise({ code: code ?? 1, out, err }));
   });
 }
+
+/** The `file:line:col: ...` findings of a run's stderr, in order (what a second run must repeat exactly). */
+export function findingLines(err: string): string[] {
+  return err.split('\n').filter((l) => /^\S+\.yaml:\d+:\d+: /.test(l));
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildId } from '../../src/common/build-id.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulator } from '../helpers/emulator.js';
-import { runBuiltCli } from '../helpers/spawn-cli.js';
+import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 
 /**
  * Manifest files' documents kept between runs by the hash of their bytes (issue 10): every
@@ -44,7 +44,6 @@ function repository(): string {
 }
 
 const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache$/m.exec(err)?.slice(1).map(Number);
-const findings = (err: string) => err.split('\n').filter((l) => /^\S+\.yaml:\d+:\d+: /.test(l));
 const entries = (dir: string) => readdirSync(join(dir, '.svcform', 'cache', buildId()!)).filter((n) => n.startsWith('manifest-'));
 
 describe('manifest documents kept between runs (.svcform/cache)', () => {
@@ -60,8 +59,8 @@ describe('manifest documents kept between runs (.svcform/cache)', () => {
     assert.match(first.err, /b\.yaml:12:3: Rule\/three: spec\.risk_score must be <= 100/);
     assert.match(first.err, /a\.yaml:16:5: warning: Rule\/one: query: field "proces\.name"/);
     assert.match(first.err, /broken\.yaml:3:\d+: invalid YAML/);
-    assert.deepEqual(findings(second.err), findings(first.err));
-    assert.equal(findings(first.err).length, 4, first.err);
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
+    assert.equal(findingLines(first.err).length, 4, first.err);
   });
 
   it('a changed file is parsed again; a damaged entry is ignored', async () => {
@@ -104,8 +103,8 @@ describe('manifest documents kept between runs (.svcform/cache)', () => {
       const second = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
       assert.deepEqual(counts(second.err), [0, 3]);
       assert.equal(second.out, first.out);
-      assert.deepEqual(findings(second.err), findings(first.err));
-      assert.equal(findings(second.err).length, 4, 'the query warning of each rule, at its place');
+      assert.deepEqual(findingLines(second.err), findingLines(first.err));
+      assert.equal(findingLines(second.err).length, 4, 'the query warning of each rule, at its place');
     });
 
     it('apply reads what a plan kept and keeps nothing itself', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildId } from '../../src/common/build-id.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulator } from '../helpers/emulator.js';
-import { childEnv, runBuiltCli } from '../helpers/spawn-cli.js';
+import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 
 /**
  * The facts of query checks kept between runs (issue 10): each run is a child process, as users
@@ -56,11 +56,10 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     assert.equal(first.code, 1);
     assert.deepEqual(checked(first.err), [4, 4, 0]);
     assert.deepEqual(checked(second.err), [4, 0, 4]);
-    const messages = (err: string) => err.split('\n').filter((l) => /^\S+\.yaml:\d+:\d+: /.test(l));
     assert.match(first.err, /broken\.yaml:12:\d+: .*Rule\/broken: query: expected "\)"/);
     assert.match(first.err, /rules\.yaml:27:\d+: warning: Rule\/typo: query: field "proces\.name" is not in required_fields, ECS/);
-    assert.equal(messages(first.err).length, 2, first.err);
-    assert.deepEqual(messages(second.err), messages(first.err));
+    assert.equal(findingLines(first.err).length, 2, first.err);
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
     assert.ok(readdirSync(join(dir, '.svcform', 'cache', buildId()!)).includes('query-checks'));
   });
 
