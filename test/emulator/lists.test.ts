@@ -476,6 +476,22 @@ describe('emulator value lists: items', () => {
     assert.equal((await call(emu, 'POST', `${ITEMS}/_export?list_id=nope`)).status, 400);
   });
 
+  it('export answers the values in tie_breaker_id order, as _find without a sort field, whatever the ids and however they were written (lists plugin services/items/write_list_items_to_stream.ts: sort tie_breaker_id asc)', async () => {
+    const list = await createList(emu);
+    const first = await createItem(emu, list.id, '10.0.0.1', { id: 'item-first' });
+    // An id that reads as a number: an object enumerates such keys before all others.
+    await createItem(emu, list.id, '10.0.0.2', { id: '7' });
+    await createItem(emu, list.id, '10.0.0.3');
+    // A changed value keeps the item's tie_breaker_id, so its place.
+    assert.equal((await call(emu, 'PUT', ITEMS, { id: first.id, value: '10.0.0.9' })).status, 200);
+    const found = await findItems(emu, `list_id=${list.id}&per_page=10`);
+    const res = await call(emu, 'POST', `${ITEMS}/_export?list_id=${list.id}`);
+    assert.equal(res.text, found.data.map((item: { value: string }) => `${item.value}\n`).join(''));
+    assert.equal(res.text, '10.0.0.9\n10.0.0.2\n10.0.0.3\n');
+    const byTieBreaker = [...found.data].sort((a: { tie_breaker_id: string }, b: { tie_breaker_id: string }) => (a.tie_breaker_id < b.tie_breaker_id ? -1 : 1));
+    assert.deepEqual(found.data, byTieBreaker);
+  });
+
   it('copes with 100,000 items in one list: import, lookup and delete by value stay fast (brief: "Value lists must cope with 100,000 items per list")', async () => {
     const list = await createList(emu);
     const values = Array.from({ length: 100_000 }, (_, i) => `172.${16 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`);

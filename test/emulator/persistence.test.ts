@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulator, postFile } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
 describe('emulator --state: a restart loses nothing, in any area or space', () => {
@@ -25,6 +25,30 @@ describe('emulator --state: a restart loses nothing, in any area or space', () =
       assert.match(planned.out, /Plan: 0 to create, 0 to update, 0 to delete/);
       assert.equal((await call(second, 'GET', '/s/soc/api/actions/connector/soc-only')).status, 200);
       assert.equal((await call(second, 'GET', '/api/actions/connector/soc-only')).status, 404);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('a value list read back from the state file answers _find and export, and takes deletes and additions', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'svcform-persist-')), 'state.json');
+    const first = await emulator({ stateFile: state });
+    assert.equal((await call(first, 'POST', '/api/lists/index')).status, 200);
+    assert.equal((await call(first, 'POST', '/api/lists', { id: 'feed', name: 'Feed', description: 'Feed', type: 'ip' })).status, 200);
+    assert.equal((await postFile(first, '/api/lists/items/_import?list_id=feed', '10.0.0.1\n10.0.0.2\n10.0.0.3\n', 'feed.txt')).status, 200);
+    await first.stop();
+
+    const second = await emulator({ stateFile: state });
+    try {
+      const exported = async () => (await call(second, 'POST', '/api/lists/items/_export?list_id=feed')).text;
+      assert.equal((await call(second, 'DELETE', '/api/lists/items?list_id=feed&value=10.0.0.2')).status, 200);
+      assert.equal(await exported(), '10.0.0.1\n10.0.0.3\n');
+      assert.equal((await call(second, 'POST', '/api/lists/items', { list_id: 'feed', value: '10.0.0.4' })).status, 200);
+      assert.equal((await call(second, 'DELETE', '/api/lists/items?list_id=feed&value=10.0.0.1')).status, 200);
+      assert.equal(await exported(), '10.0.0.3\n10.0.0.4\n');
+      const found = (await call(second, 'GET', '/api/lists/items/_find?list_id=feed')).body;
+      assert.deepEqual(found.data.map((item: { value: string }) => item.value), ['10.0.0.3', '10.0.0.4']);
+      assert.equal(found.total, 2);
     } finally {
       await second.stop();
     }

@@ -62,7 +62,7 @@ export function rowComparator(sortField: string | undefined, sortOrder: 'asc' | 
   };
 }
 
-export const sortKey = (q: FindQuery) => `${q.sortField ?? ''}:${q.sortOrder}`;
+export const sortKey = (q: Pick<FindQuery, 'sortField' | 'sortOrder'>) => `${q.sortField ?? ''}:${q.sortOrder}`;
 
 interface Clause {
   field: string;

@@ -9,7 +9,7 @@ import {
 } from './request.js';
 import {
   addItem, checkVersion, findItem, getKey, itemsByValue, itemsOf, listsState, removeItem, replaceItem, setKey, sortedItems,
-  type ItemRecord, type ListRecord, type ListsState,
+  type ItemRecord, type ListItems, type ListRecord, type ListsState,
 } from './state.js';
 import { valueError, valueFits } from './values.js';
 
@@ -81,6 +81,12 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
 }
 
 /** PUT replaces value and meta (absent meta is removed); PATCH changes what it is given. */
+/** A list's items in _find's default order (tie_breaker_id ascending), cached with the other orders until the next write. */
+function inDefaultOrder(items: ListItems): ItemRecord[] {
+  const order = { sortField: undefined, sortOrder: 'asc' } as const;
+  return sortedItems(items, sortKey(order), (all) => all.sort(rowComparator(order.sortField, order.sortOrder)));
+}
+
 function updateItem(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
   const body = readBody<{ id: string; value?: string; meta?: Record<string, unknown>; _version?: string }>(patch ? PatchListItemBody : UpdateListItemBody, req.body);
   const { id, value, meta } = body;
@@ -205,9 +211,9 @@ export function registerItemRoutes(router: Router): void {
     const state = listsState(ctx, req.space);
     const list = getKey(state.lists, listId);
     if (!list) throw badRequest(`list_id: ${listId} does not exist`, 'security');
-    const slot = itemsOf(state, listId);
-    const values: string[] = [];
-    for (const id in slot.byId) values.push(slot.byId[id].value);
+    // The real route pages through the items sorted by tie_breaker_id ascending (lists plugin
+    // services/items/write_list_items_to_stream.ts): the order of _find without a sort field.
+    const values = inDefaultOrder(itemsOf(state, listId)).map((item) => item.value);
     const text = values.length ? values.join('\n') + '\n' : '';
     return {
       text,
