@@ -3,6 +3,7 @@ import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt, setAt } from '../common/pointer.js';
+import { stringSetDifference } from './string-set-difference.js';
 
 // Loaded when a patch is first made (JSON and saved plans), not by every plan.
 const require = createRequire(import.meta.url);
@@ -149,26 +150,7 @@ const allStrings = (arr: unknown[]) => arr.every((x) => typeof x === 'string');
 
 /** Members of `after` missing from `before` and the reverse, each once, by canonical JSON (strings as they are). */
 function setDifference(before: unknown[], after: unknown[]): { added: unknown[]; removed: unknown[] } {
-  if (allStrings(before) && allStrings(after)) {
-    // One index of `before` and a mark per member: a million values each way cost one table.
-    const at = new Map<string, number>();
-    for (let i = 0; i < before.length; i++) if (!at.has(before[i] as string)) at.set(before[i] as string, i);
-    const kept = new Uint8Array(before.length);
-    const added: string[] = [];
-    const adding = new Set<string>();
-    for (const v of after as string[]) {
-      const i = at.get(v);
-      if (i !== undefined) kept[i] = 1;
-      else if (!adding.has(v)) {
-        adding.add(v);
-        added.push(v);
-      }
-    }
-    const removed: string[] = [];
-    const unique = at.size === before.length;
-    for (let i = 0; i < before.length; i++) if (kept[i] === 0 && (unique || at.get(before[i] as string) === i)) removed.push(before[i] as string);
-    return { added, removed };
-  }
+  if (allStrings(before) && allStrings(after)) return stringSetDifference(before as string[], after as string[]);
   const had = new Map(before.map((x) => [canonicalJson(x), x]));
   const has = new Map(after.map((x) => [canonicalJson(x), x]));
   return {
