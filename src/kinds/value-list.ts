@@ -32,8 +32,9 @@ export function parseValues(text: string): string[] {
 /**
  * Values compare as a set (`setFields`): the diff compares them by membership, so order and
  * repetition do not matter and a million values are neither sorted nor deduplicated here. When
- * both sides come in the same order (the server keeps the order they were imported in), the
- * comparison is one pass over the two arrays.
+ * both sides come in the same order the comparison is one pass over the two arrays; the server
+ * answers them by tie_breaker_id (random on the real server), and then they are compared in hash
+ * buckets (src/engine/string-set-difference.ts).
  */
 function valueSet(values: unknown[]): string[] {
   return values.every((v) => typeof v === 'string') ? (values as string[]) : values.map(String);
