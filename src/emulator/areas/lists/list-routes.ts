@@ -4,7 +4,7 @@ import type { EmuRequest, Router } from '../../router.js';
 import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator } from './find.js';
 import { CreateListBody, PatchListBody, UpdateListBody, queryFlag, readBody, requiredQuery } from './request.js';
 import {
-  checkVersion, dropListItems, getKey, itemStreamName, listStreamName, listsState, setKey, type ListRecord, type ListsState,
+  checkVersion, dropListItems, getKey, JsonMap, itemStreamName, listStreamName, listsState, setKey, type ListRecord, type ListsState,
 } from './state.js';
 
 const SECURITY = { errors: 'security' } as const;
@@ -102,7 +102,7 @@ export function registerListRoutes(router: Router): void {
     }
     state.lists = {};
     state.items = {};
-    state.itemOwner = {};
+    state.itemOwner = new JsonMap();
     state.streams = false;
     return { body: { acknowledged: true } };
   }, SECURITY);
