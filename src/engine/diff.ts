@@ -3,7 +3,7 @@ import type { Operation } from 'fast-json-patch';
 import { canonicalJson, clone, deepEqual, isPlainObject } from '../kinds/normalize.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { comparePointers, escapeSegment, getAt, overlaps, relativePointer, removeAt, setAt } from '../common/pointer.js';
-import { stringSetDifference } from './string-set-difference.js';
+import { stringSetDifference } from '../common/string-set-difference.js';
 
 // Loaded when a patch is first made (JSON and saved plans), not by every plan.
 const require = createRequire(import.meta.url);

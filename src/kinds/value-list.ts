@@ -6,6 +6,7 @@ import type { Resource } from '../manifest/types.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import type { KindAdapter, LiveObject } from './types.js';
 import { AREAS } from '../client/areas.js';
+import { stringSetDifference } from '../common/string-set-difference.js';
 
 const KIND = 'ValueList';
 const BASE = '/api/lists';
@@ -34,7 +35,7 @@ export function parseValues(text: string): string[] {
  * repetition do not matter and a million values are neither sorted nor deduplicated here. When
  * both sides come in the same order the comparison is one pass over the two arrays; the server
  * answers them by tie_breaker_id (random on the real server), and then they are compared in hash
- * buckets (src/engine/string-set-difference.ts).
+ * buckets (src/common/string-set-difference.ts).
  */
 function valueSet(values: unknown[]): string[] {
   return values.every((v) => typeof v === 'string') ? (values as string[]) : values.map(String);
@@ -230,10 +231,8 @@ export const valueListAdapter: KindAdapter = {
         body: { id: res.name, ...desired, _version: live.body._version },
       });
     }
-    const want = new Set(desiredValues(res));
-    const have = new Set<string>(live.extra?.items ?? []);
-    const missing = [...want].filter((v) => !have.has(v));
-    const extra = [...have].filter((v) => !want.has(v));
+    // The comparison the plan made (two Sets of a million values took about 2 s here).
+    const { added: missing, removed: extra } = stringSetDifference(live.extra?.items ?? [], desiredValues(res));
     if (missing.length > 0) await importValues(ctx.api, res.name, live.space, missing);
     // One delete per removed value (the API deletes items one at a time, by id or by value); the
     // client bounds how many are in flight. A value already gone (404) is what was wanted.

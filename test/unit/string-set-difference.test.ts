@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fnv1a, stringSetDifference, type StringHash } from '../../src/engine/string-set-difference.js';
+import { fnv1a, stringSetDifference, type StringHash } from '../../src/common/string-set-difference.js';
 
 /** What the answer must be: first occurrences, in the order of their own list, by plain Sets. */
 function reference(before: string[], after: string[]): { added: string[]; removed: string[] } {
