@@ -95,13 +95,13 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
   throw badRequest('Either "list_id" or "id" needs to be defined in the request', 'security');
 }
 
-/** PUT replaces value and meta (absent meta is removed); PATCH changes what it is given. */
 /** A list's items in _find's default order (tie_breaker_id ascending), cached with the other orders until the next write. */
 function inDefaultOrder(items: ListItems): ItemRecord[] {
   const order = { sortField: undefined, sortOrder: 'asc' } as const;
   return sortedItems(items, sortKey(order), (all) => all.sort(rowComparator(order.sortField, order.sortOrder)));
 }
 
+/** PUT replaces value and meta (absent meta is removed); PATCH changes what it is given. */
 function updateItem(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
   const body = readBody<{ id: string; value?: string; meta?: Record<string, unknown>; _version?: string }>(patch ? PatchListItemBody : UpdateListItemBody, req.body);
   const { id, value, meta } = body;
