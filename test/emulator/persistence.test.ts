@@ -53,4 +53,26 @@ describe('emulator --state: a restart loses nothing, in any area or space', () =
       await second.stop();
     }
   });
+
+  it('list item ids and values such as __proto__ and constructor are kept as data, across a restart too', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'svcform-persist-')), 'state.json');
+    const first = await emulator({ stateFile: state });
+    assert.equal((await call(first, 'POST', '/api/lists/index')).status, 200);
+    assert.equal((await call(first, 'POST', '/api/lists', { id: 'words', name: 'Words', description: 'Words', type: 'keyword' })).status, 200);
+    for (const [id, value] of [['__proto__', '__proto__'], ['constructor', 'constructor'], ['plain', 'hasOwnProperty']]) {
+      assert.equal((await call(first, 'POST', '/api/lists/items', { list_id: 'words', id, value })).status, 200, id);
+    }
+    await first.stop();
+
+    const second = await emulator({ stateFile: state });
+    try {
+      const values = async () => (await call(second, 'POST', '/api/lists/items/_export?list_id=words')).text.split('\n').filter(Boolean).sort();
+      assert.deepEqual(await values(), ['__proto__', 'constructor', 'hasOwnProperty']);
+      assert.equal((await call(second, 'GET', '/api/lists/items?id=__proto__')).body.value, '__proto__');
+      assert.equal((await call(second, 'DELETE', '/api/lists/items?list_id=words&value=constructor')).status, 200);
+      assert.deepEqual(await values(), ['__proto__', 'hasOwnProperty']);
+    } finally {
+      await second.stop();
+    }
+  });
 });
