@@ -49,7 +49,7 @@ export interface LeaseObservation {
 }
 
 export async function observeLease(store: LeaseStore, space: string, now: () => number = Date.now): Promise<LeaseObservation> {
-  const newest = (await store.list(space)).reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
+  const newest = newestLease(await store.list(space));
   return { space, newest: newest?.n ?? 0, inForce: inForce(newest, now()) };
 }
 
@@ -60,6 +60,11 @@ export async function observeLease(store: LeaseStore, space: string, now: () => 
  */
 export function untouchedSince(seen: LeaseObservation, held: HeldLeases): boolean {
   return !seen.inForce && held.taken.get(seen.space) === seen.newest + 1;
+}
+
+/** The lease with the highest number: the one that decides whether a space is held. */
+function newestLease(leases: StoredLease[]): StoredLease | undefined {
+  return leases.reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
 }
 
 function inForce(lease: StoredLease | undefined, now: number): boolean {
@@ -73,8 +78,7 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
   const token = randomBytes(8).toString('hex');
   let lostAnswers = 0;
   for (;;) {
-    const leases = await store.list(space);
-    const newest = leases.reduce<StoredLease | undefined>((m, l) => (!m || l.n > m.n ? l : m), undefined);
+    const newest = newestLease(await store.list(space));
     if (newest && inForce(newest, now())) {
       if (now() - started >= options.waitMs) {
         throw new LeaseHeldError(

@@ -109,6 +109,12 @@ function maintenanceWindows(prefix: string): string {
 const otherLease = (released: boolean) =>
   `svcform apply lease ${JSON.stringify({ holder: 'ci@runner-7 pid 42', token: 'abc', since: new Date().toISOString(), expires: new Date(Date.now() + 60_000).toISOString(), released })}`;
 
+/** Another apply's lease on the default space, held (the server-log connector lease-store.ts writes). */
+async function holdOtherLease(emu: RunningEmulator): Promise<void> {
+  const res = await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: otherLease(false), connector_type_id: '.server-log', config: {}, secrets: {} });
+  assert.equal(res.status, 200, res.text);
+}
+
 describe('two applies at once (issue 11: item 2)', () => {
   let emu: RunningEmulator;
   emulatorResetPerTest((e) => (emu = e), { latencyMs: 30 });
@@ -139,12 +145,7 @@ describe('two applies at once (issue 11: item 2)', () => {
 
   it('without --lock-timeout the second fails at once, naming the holder, and writes nothing', async () => {
     const dir = maintenanceWindows('svcform-race-');
-    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', {
-      name: otherLease(false),
-      connector_type_id: '.server-log',
-      config: {},
-      secrets: {},
-    });
+    await holdOtherLease(emu);
     emu.log.clear();
     const run = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(run.code, 1);
@@ -177,7 +178,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
 
   /** Our apply while another holds the lease: `meanwhile` runs once ours waits for it, then the holder lets go. */
   async function applyWhileHeld(dir: string, meanwhile: () => Promise<void>, errTty = false): Promise<{ code: number; out: string }> {
-    await call(emu, 'POST', '/api/actions/connector/svcform-lease-1', { name: otherLease(false), connector_type_id: '.server-log', config: {}, secrets: {} });
+    await holdOtherLease(emu);
     const out: string[] = [];
     let other: Promise<void> | undefined;
     const io = {
