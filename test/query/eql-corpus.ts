@@ -89,6 +89,9 @@ export const EQL_BROKEN: Array<{ query: string; offset: number; message: string 
   { query: 'process where length~(process.name) > 1', offset: 14, message: 'function "length" has no case-insensitive (~) form' },
   { query: 'process where startsWith(process.name)', offset: 14, message: 'function "startsWith" takes 2 arguments, found 1' },
   { query: 'process where process.name : "C:\\Windows"', offset: 32, message: 'invalid escape sequence "\\W"' },
+  // A code point beyond Unicode's last is reported, where building its character threw out of the parse.
+  { query: 'process where process.name : "a\\u{110000}"', offset: 31, message: 'invalid escape sequence "\\u{110000}": Unicode ends at \\u{10FFFF}' },
+  { query: 'process where process.name : "\\u{FFFFFFFF}b"', offset: 30, message: 'invalid escape sequence "\\u{FFFFFFFF}"' },
   { query: "process where process.name == 'cmd.exe'", offset: 30, message: 'use double quotes' },
   { query: 'process where process.name in ("a", "b"', offset: 39, message: 'expected ")"' },
   { query: 'sequence [process where true]', offset: 0, message: 'a sequence needs at least 2 steps' },

@@ -21,7 +21,10 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
   const visit = (e: Expr): void => {
     switch (e.type) {
       case 'literal':
-        for (const bad of e.escapes ?? []) report(bad.offset, `invalid escape sequence "${bad.sequence}" (write "\\\\" for a backslash)`, 2);
+        for (const bad of e.escapes ?? []) {
+          if (bad.sequence.startsWith('\\u{')) report(bad.offset, `invalid escape sequence "${bad.sequence}": Unicode ends at \\u{10FFFF}`, bad.sequence.length);
+          else report(bad.offset, `invalid escape sequence "${bad.sequence}" (write "\\\\" for a backslash)`, 2);
+        }
         if (e.singleQuoted) report(e.offset, 'use double quotes ["] for strings, not single quotes [\']');
         return;
       case 'field':
