@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { seededRandom } from '../../bench/generate.js';
+import { realisticRule } from '../../bench/realistic.js';
+import { ruleQueries } from '../../src/kinds/rule-query.js';
+import { readEql } from '../../src/query/eql/fast.js';
+import { parse as parseEql } from '../../src/query/eql/eql.generated.js';
+import { language } from '../../src/query/eql/index.js';
+import { EQL_BROKEN, EQL_QUERIES } from './eql-corpus.js';
+
+/**
+ * eql's hand-written reader (src/query/eql/fast.ts) against the generated parser (eql.peggy) on a
+ * large corpus: the eql corpus (every construct), the realistic rules' queries, and seeded edits
+ * of them (truncations, deletions, and insertions of what the grammar treats specially: keywords,
+ * operators and their `~` forms, strings of every quoting and escape, comments, brackets, numbers).
+ * Where the grammar accepts a query, the reader must build the same tree; where it refuses one or
+ * raises its own error, the reader must leave it to the grammar, whose message stands.
+ */
+
+const INSERTS = [
+  ' ', '\t', '\n', '\r\n', '(', ')', '[', ']', '{', '}', ',', '.', ':', '~', '!', '?', '|', '=', '==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%',
+  '"', "'", '`', '``', '"""', '\\', '\\n', '\\"', '\\u{41}', '\\u{0001F600}', '\\u{110000}', '\\u{123456789}', '\\u{}', '\\q', 'é', '@a', '_x', '0', '1.5', '2e3', '7e', '3.x',
+  ' and ', ' or ', ' not ', 'not ', ' in ', ' in~ ', ' like ', ' like~ ', ' regex~ ', ' : ', 'where', 'any', 'by ', ' by a', 'with maxspan=5m', ' with runs=2',
+  'sequence', 'sample', 'until ', '[any where true]', '![process where a == 1]', ' | head 5', '| tail', 'true', 'false', 'null', 'f(x)', 'f~(', 'g()',
+  '//c\n', '/* c */', '/*', '/*/', '/**/', '*/', '"a"', "'s'", '"""t"""', '`b c`', 'x[0]', 'x[ 1 ]', '?y',
+];
+
+/**
+ * Corners the edits rarely reach: a unit that starts with `@`, doubled backquotes, strings side by
+ * side among a pipe's arguments (where `"""x"` and a line break is the grammar's own error, not
+ * an empty string and another), a number run into a name.
+ */
+const CORNERS = [
+  'sequence with maxspan=5@s [process where true] [file where true]',
+  'process where `a``b`.c == 1 and `x```.y == 2',
+  'process where true | head """x"\n',
+  `process where true | head ""  "x" 'y' """z"""`,
+  'process where true | head 1 2_',
+  'process where true | head 1 _2',
+];
+
+function realisticEql(): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < 2068; i++) for (const q of ruleQueries(realisticRule(i).spec)) if (q.language === 'eql') out.add(q.text);
+  return [...out];
+}
+
+function edit(text: string, rand: () => number): string {
+  const at = Math.floor(rand() * (text.length + 1));
+  switch (Math.floor(rand() * 4)) {
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + text.slice(at + 1 + Math.floor(rand() * 4));
+    default:
+      return text.slice(0, at) + INSERTS[Math.floor(rand() * INSERTS.length)] + text.slice(at);
+  }
+}
+
+/** The generated parser's tree; undefined where it refuses the text; the error it throws otherwise. */
+function grammarTree(text: string): unknown {
+  try {
+    return parseEql(text, {});
+  } catch (err) {
+    if ((err as { location?: unknown }).location) return undefined;
+    return err;
+  }
+}
+
+describe('eql: the hand-written reader and the grammar', () => {
+  it('build the same tree for every query the grammar accepts, and the reader leaves every other to the grammar', () => {
+    const base = [...EQL_QUERIES, ...EQL_BROKEN.map((b) => b.query), ...CORNERS, ...realisticEql()];
+    const rand = seededRandom(20261123);
+    const corpus = [...base];
+    for (let i = 0; i < 30_000; i++) {
+      let text = base[Math.floor(rand() * base.length)];
+      for (let edits = 1 + Math.floor(rand() * 3); edits > 0; edits--) text = edit(text, rand);
+      corpus.push(text);
+    }
+    let accepted = 0;
+    for (const text of corpus) {
+      const expected = grammarTree(text);
+      const read = readEql(text);
+      if (expected === undefined || expected instanceof Error) {
+        assert.equal(read, undefined, `the reader accepted what the grammar refuses: ${JSON.stringify(text)}`);
+        continue;
+      }
+      accepted++;
+      // Everything the grammar accepts is read: a reader that gave up on some would only be slower, and this says so.
+      assert.notEqual(read, undefined, `the reader left to the grammar: ${JSON.stringify(text)}`);
+      if (JSON.stringify(read) !== JSON.stringify(expected)) assert.deepStrictEqual(read, expected, JSON.stringify(text));
+    }
+    assert.ok(accepted > 5_000 && corpus.length - accepted > 10_000, `${accepted} of ${corpus.length} accepted`);
+  });
+
+  it('leaves a string the grammar refuses with its own message to the grammar', () => {
+    for (const [text, message] of [
+      ['process where a == "open', 'unterminated string: expected a closing "'],
+      ['process where a == """x\ny"""', 'a """ string cannot span lines'],
+    ]) {
+      assert.equal(readEql(text), undefined);
+      const outcome = language.parse(text);
+      assert.ok(!outcome.ok);
+      assert.equal(outcome.problem.message, message);
+    }
+  });
+});
