@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { seededRandom } from '../../bench/generate.js';
-import { realisticRule } from '../../bench/realistic.js';
-import { ruleQueries } from '../../src/kinds/rule-query.js';
 import { readEql } from '../../src/query/eql/fast.js';
 import { parse as parseEql } from '../../src/query/eql/eql.generated.js';
 import { language } from '../../src/query/eql/index.js';
 import { EQL_BROKEN, EQL_QUERIES } from './eql-corpus.js';
+import { assertReaderFollowsGrammar, realisticQueries } from './reader-differential.js';
 
 /**
  * eql's hand-written reader (src/query/eql/fast.ts) against the generated parser (eql.peggy) on a
@@ -39,58 +37,11 @@ const CORNERS = [
   'process where true | head 1 _2',
 ];
 
-function realisticEql(): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i < 2068; i++) for (const q of ruleQueries(realisticRule(i).spec)) if (q.language === 'eql') out.add(q.text);
-  return [...out];
-}
-
-function edit(text: string, rand: () => number): string {
-  const at = Math.floor(rand() * (text.length + 1));
-  switch (Math.floor(rand() * 4)) {
-    case 0:
-      return text.slice(0, at);
-    case 1:
-      return text.slice(0, at) + text.slice(at + 1 + Math.floor(rand() * 4));
-    default:
-      return text.slice(0, at) + INSERTS[Math.floor(rand() * INSERTS.length)] + text.slice(at);
-  }
-}
-
-/** The generated parser's tree; undefined where it refuses the text; the error it throws otherwise. */
-function grammarTree(text: string): unknown {
-  try {
-    return parseEql(text, {});
-  } catch (err) {
-    if ((err as { location?: unknown }).location) return undefined;
-    return err;
-  }
-}
-
 describe('eql: the hand-written reader and the grammar', () => {
   it('build the same tree for every query the grammar accepts, and the reader leaves every other to the grammar', () => {
-    const base = [...EQL_QUERIES, ...EQL_BROKEN.map((b) => b.query), ...CORNERS, ...realisticEql()];
-    const rand = seededRandom(20261123);
-    const corpus = [...base];
-    for (let i = 0; i < 30_000; i++) {
-      let text = base[Math.floor(rand() * base.length)];
-      for (let edits = 1 + Math.floor(rand() * 3); edits > 0; edits--) text = edit(text, rand);
-      corpus.push(text);
-    }
-    let accepted = 0;
-    for (const text of corpus) {
-      const expected = grammarTree(text);
-      const read = readEql(text);
-      if (expected === undefined || expected instanceof Error) {
-        assert.equal(read, undefined, `the reader accepted what the grammar refuses: ${JSON.stringify(text)}`);
-        continue;
-      }
-      accepted++;
-      // Everything the grammar accepts is read: a reader that gave up on some would only be slower, and this says so.
-      assert.notEqual(read, undefined, `the reader left to the grammar: ${JSON.stringify(text)}`);
-      if (JSON.stringify(read) !== JSON.stringify(expected)) assert.deepStrictEqual(read, expected, JSON.stringify(text));
-    }
-    assert.ok(accepted > 5_000 && corpus.length - accepted > 10_000, `${accepted} of ${corpus.length} accepted`);
+    const base = [...EQL_QUERIES, ...EQL_BROKEN.map((b) => b.query), ...CORNERS, ...realisticQueries('eql')];
+    const { accepted, total } = assertReaderFollowsGrammar({ base, inserts: INSERTS, edits: 30_000, read: readEql, grammar: parseEql });
+    assert.ok(accepted > 5_000 && total - accepted > 10_000, `${accepted} of ${total} accepted`);
   });
 
   it('leaves a string the grammar refuses with its own message to the grammar', () => {

@@ -85,43 +85,27 @@ function notKeyword(at: number): number {
   return p === at + 3 ? -1 : p;
 }
 
-/** Both kinds of list (queries, and values after a field) are or-lists of and-lists of not-items. */
-function orOf<T>(item: () => T | undefined): T | undefined {
-  const head = andOf(item);
+/**
+ * `head:<operand> tail:(<Or or And> @<operand>)*`: both kinds of list (queries, and values after a
+ * field) are or-lists of and-lists of not-items.
+ */
+function joined<T>(word: 'or' | 'and', operand: () => T | undefined): T | undefined {
+  const head = operand();
   if (head === undefined) return undefined;
   const tail: T[] = [];
   for (;;) {
-    const end = infixKeyword(pos, 'or');
+    const end = infixKeyword(pos, word);
     if (end < 0) break;
     const before = pos;
     pos = end;
-    const next = andOf(item);
+    const next = operand();
     if (next === undefined) {
       pos = before;
       break;
     }
     tail.push(next);
   }
-  return combine('or', head, tail) as T;
-}
-
-function andOf<T>(item: () => T | undefined): T | undefined {
-  const head = notOf(item);
-  if (head === undefined) return undefined;
-  const tail: T[] = [];
-  for (;;) {
-    const end = infixKeyword(pos, 'and');
-    if (end < 0) break;
-    const before = pos;
-    pos = end;
-    const next = notOf(item);
-    if (next === undefined) {
-      pos = before;
-      break;
-    }
-    tail.push(next);
-  }
-  return combine('and', head, tail) as T;
+  return combine(word, head, tail) as T;
 }
 
 function notOf<T>(item: () => T | undefined): T | undefined {
@@ -154,8 +138,12 @@ function parenthesized<T>(inner: () => T | undefined, open: number, close: numbe
   return undefined;
 }
 
-const orQuery = (): KueryNode | undefined => orOf(subQuery);
-const orListOfValues = (): ValueList | undefined => orOf(listOfValues);
+const orQuery = (): KueryNode | undefined => joined('or', andQuery);
+const andQuery = (): KueryNode | undefined => joined('and', notQuery);
+const notQuery = (): KueryNode | undefined => notOf(subQuery);
+const orListOfValues = (): ValueList | undefined => joined('or', andListOfValues);
+const andListOfValues = (): ValueList | undefined => joined('and', notListOfValues);
+const notListOfValues = (): ValueList | undefined => notOf(listOfValues);
 
 function subQuery(): KueryNode | undefined {
   const group = parenthesized(orQuery, OPEN_PAREN, CLOSE_PAREN);
