@@ -6,6 +6,7 @@ import { ApiError, SpaceNotFoundError, TransportError } from '../client/errors.j
 import { redactor } from '../manifest/redact.js';
 import { processIo, UsageError, type Io } from './context.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
+import { setRuntimeFlags } from './runtime-flags.js';
 import { VERSION } from '../common/version.js';
 
 // Each command's module is loaded when that command runs: `validate` never loads the HTTP client,
@@ -218,6 +219,7 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  setRuntimeFlags();
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
