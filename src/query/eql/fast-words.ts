@@ -2,8 +2,9 @@ import { KEYWORDS, unicodePart } from './tree.js';
 
 /**
  * The words of eql for the hand-written reader (fast.ts): characters, blanks and comments,
- * keywords, names, field segments, and constants (strings, numbers), as eql.peggy's rules of the
- * same names read them.
+ * keywords, names, field segments and constants (strings, numbers), as eql.peggy's rules of the
+ * same names read them; and the grammar's options and repetitions (`(_ @Rule)?`, `(_ "," _ @Rule)*`)
+ * that the queries and the expressions share.
  */
 
 /** Nodes are built as the grammar's actions build them; the tree's types are in ast.ts. */

@@ -11,8 +11,9 @@ import { WILDCARD, asField, combine, quoted, unquoted, withField, type FieldTail
  * comes from the grammar, and a query this reader failed to follow costs one more parse, never a
  * different answer. test/query/kuery-fast.test.ts holds it to the generated parser's trees.
  *
- * Why: the generated parser read a cold plan's 900 kuery queries at about 1 MB/s (issue 10,
- * `npm run bench:queries`).
+ * Why: the generated parser's first pass over the realistic rules' 895 kuery queries (106 KB)
+ * took 125 ms in a fresh process, about 1 MB/s; the reader's took 43 ms (`npm run bench:queries`,
+ * medians of 7 processes).
  */
 
 let src = '';
@@ -148,15 +149,16 @@ const notListOfValues = (): ValueList | undefined => notOf(listOfValues);
 function subQuery(): KueryNode | undefined {
   const group = parenthesized(orQuery, OPEN_PAREN, CLOSE_PAREN);
   if (group !== undefined) return group;
-  const field = value();
-  if (field === undefined) return undefined;
-  const afterField = pos;
+  // FieldQuery and ValueExpression both start with a value: it is read once.
+  const first = value();
+  if (first === undefined) return undefined;
+  const afterFirst = pos;
   skipSpaces();
   const tail = fieldTail();
-  if (tail !== undefined) return withField(asField(field), tail);
+  if (tail !== undefined) return withField(asField(first), tail);
   // Not a field query: ValueExpression reads the same value again, a value without a field.
-  pos = afterField;
-  return { type: 'match', field: null, value: field };
+  pos = afterFirst;
+  return { type: 'match', field: null, value: first };
 }
 
 function fieldTail(): FieldTail | undefined {
