@@ -62,6 +62,8 @@ export function treeOrProblem<T>(parse: (text: string, options: object) => unkno
     return { tree: parse(text, {}) as T };
   } catch (err) {
     if (isPeggySyntaxError(err)) return { problem: problemFromSyntaxError(err, text) };
+    // Brackets nested deeper than the parser's stack reaches: a problem of the query, at its start.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) return { problem: { offset: 0, length: 1, message: 'nested too deeply to read' } };
     throw err;
   }
 }

@@ -44,6 +44,14 @@ describe('eql: the hand-written reader and the grammar', () => {
     assert.ok(accepted > 5_000 && total - accepted > 10_000, `${accepted} of ${total} accepted`);
   });
 
+  it('leaves nesting deeper than the stack to the grammar, whose problem names it', () => {
+    const deep = `process where ${'('.repeat(100_000)}true${')'.repeat(100_000)}`;
+    assert.equal(readEql(deep), undefined);
+    const outcome = language.parse(deep);
+    assert.ok(!outcome.ok);
+    assert.deepEqual({ offset: outcome.problem.offset, message: outcome.problem.message }, { offset: 0, message: 'nested too deeply to read' });
+  });
+
   it('leaves a string the grammar refuses with its own message to the grammar', () => {
     for (const [text, message] of [
       ['process where a == "open', 'unterminated string: expected a closing "'],
