@@ -21,6 +21,22 @@ export function parsePointer(pointer: string): string[] {
   return pointer.slice(1).split('/').map(unescapeSegment);
 }
 
+/**
+ * The segments of the pointers lookups are given, kept: a plan looks up the same few (an adapter's
+ * keyed and set fields) in every object. Read-only; parsePointer gives a fresh array to edit.
+ */
+const PARSED = new Map<string, readonly string[]>();
+const PARSED_LIMIT = 10_000;
+
+function segmentsOf(pointer: string): readonly string[] {
+  let segments = PARSED.get(pointer);
+  if (!segments) {
+    segments = parsePointer(pointer);
+    if (PARSED.size < PARSED_LIMIT) PARSED.set(pointer, segments);
+  }
+  return segments;
+}
+
 export function formatPointer(segments: readonly Segment[]): string {
   return segments.map((s) => '/' + escapeSegment(s)).join('');
 }
@@ -43,7 +59,7 @@ function step(cur: any, seg: string): unknown {
 
 /** The value at `pointer`, or undefined when any step is missing. */
 export function getAt(doc: unknown, pointer: string | readonly string[]): unknown {
-  const segments = typeof pointer === 'string' ? parsePointer(pointer) : pointer;
+  const segments = typeof pointer === 'string' ? segmentsOf(pointer) : pointer;
   let cur: unknown = doc;
   for (const seg of segments) {
     cur = step(cur, seg);

@@ -68,18 +68,31 @@ export function sortKeys<T>(v: T): T {
   return out as T;
 }
 
+/** JSON equality: keys holding undefined count as absent. Loops without callbacks: a plan compares every declared object. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const isArray = Array.isArray(a);
+  if (isArray !== Array.isArray(b)) return false;
+  if (isArray) {
+    const aa = a as unknown[];
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+    if (aa.length !== bb.length) return false;
+    for (let i = 0; i < aa.length; i++) if (!deepEqual(aa[i], bb[i])) return false;
+    return true;
   }
-  const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as any)[k], (b as any)[k]));
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  // Defined keys of a, each equal in b; then b may have no more defined keys than a.
+  let defined = 0;
+  for (const k of Object.keys(ao)) {
+    const v = ao[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!deepEqual(v, bo[k])) return false;
+  }
+  for (const k of Object.keys(bo)) if (bo[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 /** Duration strings such as `1d`, `24h`, `90m` in seconds (maintenance windows come back in other units). */

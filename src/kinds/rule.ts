@@ -112,8 +112,17 @@ function canonical(rule: Record<string, any>): Record<string, any> {
  * or omits a field interchangeably (wire-facts 2.4), and an omitted field holds its default.
  */
 function withRuleDefaults(rule: Record<string, any>): Record<string, any> {
-  for (const [k, v] of Object.entries({ ...RULE_DEFAULTS, ...typeDefaults(rule.type) })) if (rule[k] === undefined) rule[k] = clone(v);
+  for (const [k, v] of defaultsOf(rule.type)) if (rule[k] === undefined) rule[k] = clone(v);
   return rule;
+}
+
+/** The defaults of each rule type, worked out once: every rule of a plan is filled twice (desired and live). */
+const DEFAULTS_BY_TYPE = new Map<unknown, Array<[string, unknown]>>();
+
+function defaultsOf(type: unknown): Array<[string, unknown]> {
+  let entries = DEFAULTS_BY_TYPE.get(type);
+  if (!entries) DEFAULTS_BY_TYPE.set(type, (entries = Object.entries({ ...RULE_DEFAULTS, ...typeDefaults(type as string) })));
+  return entries;
 }
 
 /** The manifest's rule as the server holds it; a shallow copy, as in liveSpec. */
