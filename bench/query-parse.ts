@@ -16,8 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { realisticRule } from './realistic.js';
-import { ruleQueries } from '../src/kinds/rule-query.js';
+import { realisticQueries } from './realistic.js';
 import { median, option, stringOption } from './wire.js';
 
 interface Pass {
@@ -53,17 +52,11 @@ async function main(): Promise<void> {
   const rules = option('rules', 2068);
   const runs = option('runs', 9);
   const against = stringOption('against');
-  const distinct = new Map<string, Set<string>>();
-  for (let i = 0; i < rules; i++) {
-    for (const q of ruleQueries(realisticRule(i).spec)) {
-      if (!distinct.has(q.language)) distinct.set(q.language, new Set());
-      distinct.get(q.language)!.add(q.text);
-    }
-  }
+  const distinct = realisticQueries(rules);
   const dir = mkdtempSync(join(tmpdir(), 'svcform-bench-queries-'));
   try {
     const file = join(dir, 'queries.json');
-    writeFileSync(file, JSON.stringify(Object.fromEntries([...distinct].map(([language, set]) => [language, [...set]]))));
+    writeFileSync(file, JSON.stringify(Object.fromEntries(distinct)));
     const here = fileURLToPath(new URL('..', import.meta.url));
     const builds: Array<[string, string]> = [['this build', here]];
     if (against) builds.push([`--against ${against}`, join(resolve(against), 'dist')]);

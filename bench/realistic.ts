@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { connectorManifests, GENERATED_CONNECTORS, seededRandom } from './generate.js';
+import { ruleQueries } from '../src/kinds/rule-query.js';
 
 const TACTICS = [
   ['TA0001', 'Initial Access'], ['TA0002', 'Execution'], ['TA0003', 'Persistence'], ['TA0004', 'Privilege Escalation'],
@@ -147,6 +148,18 @@ export function realisticRule(index: number, seed = 1): Record<string, any> {
     ];
   }
   return { apiVersion: 'svcform/v1', kind: 'Rule', metadata: { name: `real-${String(index).padStart(5, '0')}-${tacticName.toLowerCase().replace(/ /g, '-')}` }, spec };
+}
+
+/** The distinct queries of the first `rules` realistic rules, by language, in the order first met (bench:queries, the query reader tests). */
+export function realisticQueries(rules = 2068): Map<string, string[]> {
+  const distinct = new Map<string, Set<string>>();
+  for (let i = 0; i < rules; i++) {
+    for (const q of ruleQueries(realisticRule(i).spec)) {
+      if (!distinct.has(q.language)) distinct.set(q.language, new Set());
+      distinct.get(q.language)!.add(q.text);
+    }
+  }
+  return new Map([...distinct].map(([language, set]) => [language, [...set]]));
 }
 
 /** The manifest text of one document in one of the two writing styles. */

@@ -33,9 +33,9 @@ export function parseValues(text: string): string[] {
 /**
  * Values compare as a set (`setFields`): the diff compares them by membership, so order and
  * repetition do not matter and a million values are neither sorted nor deduplicated here. When
- * both sides come in the same order the comparison is one pass over the two arrays; the server
- * answers them by tie_breaker_id (random on the real server), and then they are compared in hash
- * buckets (src/common/string-set-difference.ts).
+ * both sides hold the same values in the same order the comparison is one pass over the two
+ * arrays; otherwise (the server answers them by tie_breaker_id, random on the real server) they
+ * are compared in hash buckets (src/common/string-set-difference.ts).
  */
 function valueSet(values: unknown[]): string[] {
   return values.every((v) => typeof v === 'string') ? (values as string[]) : values.map(String);

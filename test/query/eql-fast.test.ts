@@ -4,7 +4,8 @@ import { readEql } from '../../src/query/eql/fast.js';
 import { parse as parseEql } from '../../src/query/eql/eql.generated.js';
 import { language } from '../../src/query/eql/index.js';
 import { EQL_BROKEN, EQL_QUERIES } from './eql-corpus.js';
-import { assertReaderFollowsGrammar, realisticQueries } from './reader-differential.js';
+import { realisticQueries } from '../../bench/realistic.js';
+import { assertReaderFollowsGrammar } from './reader-differential.js';
 
 /**
  * eql's hand-written reader (src/query/eql/fast.ts) against the generated parser (eql.peggy) on a
@@ -39,7 +40,7 @@ const CORNERS = [
 
 describe('eql: the hand-written reader and the grammar', () => {
   it('build the same tree for every query the grammar accepts, and the reader leaves every other to the grammar', () => {
-    const base = [...EQL_QUERIES, ...EQL_BROKEN.map((b) => b.query), ...CORNERS, ...realisticQueries('eql')];
+    const base = [...EQL_QUERIES, ...EQL_BROKEN.map((b) => b.query), ...CORNERS, ...realisticQueries().get('eql')!];
     const { accepted, total } = assertReaderFollowsGrammar({ base, inserts: INSERTS, edits: 30_000, read: readEql, grammar: parseEql });
     assert.ok(accepted > 5_000 && total - accepted > 10_000, `${accepted} of ${total} accepted`);
   });

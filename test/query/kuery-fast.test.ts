@@ -4,7 +4,8 @@ import { readKuery } from '../../src/query/kuery/fast.js';
 import { parse as parseKuery } from '../../src/query/kuery/kuery.generated.js';
 import { language } from '../../src/query/kuery/index.js';
 import { generatedKueries, KUERY_BROKEN, KUERY_HAND_WRITTEN } from './kuery-corpus.js';
-import { assertReaderFollowsGrammar, realisticQueries } from './reader-differential.js';
+import { realisticQueries } from '../../bench/realistic.js';
+import { assertReaderFollowsGrammar } from './reader-differential.js';
 
 /**
  * kuery's hand-written reader (src/query/kuery/fast.ts) against the generated parser (kuery.peggy)
@@ -23,7 +24,7 @@ const INSERTS = [
 
 describe('kuery: the hand-written reader and the grammar', () => {
   it('build the same tree for every query the grammar accepts, and the reader leaves every other to the grammar', () => {
-    const base = [...KUERY_HAND_WRITTEN, ...generatedKueries(1000), ...KUERY_BROKEN.map(([q]) => q), ...realisticQueries('kuery')];
+    const base = [...KUERY_HAND_WRITTEN, ...generatedKueries(1000), ...KUERY_BROKEN.map(([q]) => q), ...realisticQueries().get('kuery')!];
     const { accepted, total } = assertReaderFollowsGrammar({ base, inserts: INSERTS, edits: 30_000, read: readKuery, grammar: parseKuery });
     // Both sides of the corpus are large: edits that keep a query valid and edits that break it.
     assert.ok(accepted > 10_000 && total - accepted > 10_000, `${accepted} of ${total} accepted`);

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../bench/generate.js';
-import { realisticRule } from '../../bench/realistic.js';
-import { ruleQueries } from '../../src/kinds/rule-query.js';
-import type { QueryLanguageName } from '../../src/query/types.js';
 
 /**
  * What holds a hand-written query reader (src/query/<language>/fast.ts) to its grammar's generated
  * parser: the same tree wherever the grammar accepts a query, and no answer wherever it refuses one
  * or raises its own error, over a corpus and seeded edits of it.
  */
-
-/** The distinct queries of one language among the realistic rules (bench/realistic.ts). */
-export function realisticQueries(language: QueryLanguageName): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i < 2068; i++) for (const q of ruleQueries(realisticRule(i).spec)) if (q.language === language) out.add(q.text);
-  return [...out];
-}
 
 /** A truncation, a deletion of one to four characters, or an insertion of one of `inserts`. */
 function edit(text: string, rand: () => number, inserts: string[]): string {

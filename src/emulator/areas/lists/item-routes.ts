@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EmulatorContext } from '../../context.js';
 import { EmuError, badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
-import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator, sortKey } from './find.js';
+import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator, sortKey, type FindQuery } from './find.js';
 import { newList, requireStreams } from './list-routes.js';
 import {
   CreateListItemBody, PatchListItemBody, UpdateListItemBody, optionalListType, optionalQuery, readBody, requiredQuery,
@@ -95,9 +95,8 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
   throw badRequest('Either "list_id" or "id" needs to be defined in the request', 'security');
 }
 
-/** A list's items in _find's default order (tie_breaker_id ascending), cached with the other orders until the next write. */
-function inDefaultOrder(items: ListItems): ItemRecord[] {
-  const order = { sortField: undefined, sortOrder: 'asc' } as const;
+/** A list's items in one order (_find's; without a sort field, tie_breaker_id ascending), kept until the next write. */
+function inOrder(items: ListItems, order: Pick<FindQuery, 'sortField' | 'sortOrder'>): ItemRecord[] {
   return sortedItems(items, sortKey(order), (all) => all.sort(rowComparator(order.sortField, order.sortOrder)));
 }
 
@@ -181,7 +180,7 @@ export function registerItemRoutes(router: Router): void {
     const state = listsState(ctx, req.space);
     const list = getKey(state.lists, listId);
     if (!list) throw notFound(`list id: "${listId}" does not exist`, 'security');
-    const sorted = sortedItems(itemsOf(state, listId), sortKey(q), (all) => all.sort(rowComparator(q.sortField, q.sortOrder)));
+    const sorted = inOrder(itemsOf(state, listId), q);
     // The stored document holds the value under the list type's own field (`ip:10.0.0.1`).
     const rows = applyFilter(sorted, parseFilter(q.filter), (row, field) => (field === row.type ? row.value : (row as unknown as Record<string, unknown>)[field]));
     const { data, cursor } = pageOf(rows, q);
@@ -228,7 +227,7 @@ export function registerItemRoutes(router: Router): void {
     if (!list) throw badRequest(`list_id: ${listId} does not exist`, 'security');
     // The real route pages through the items sorted by tie_breaker_id ascending (lists plugin
     // services/items/write_list_items_to_stream.ts): the order of _find without a sort field.
-    const values = inDefaultOrder(itemsOf(state, listId)).map((item) => item.value);
+    const values = inOrder(itemsOf(state, listId), { sortField: undefined, sortOrder: 'asc' }).map((item) => item.value);
     const text = values.length ? values.join('\n') + '\n' : '';
     return {
       text,
