@@ -346,7 +346,7 @@ function encodeBody(req: ApiRequest): { body?: string | Buffer; contentType?: st
       `--${boundary}\r\n` +
       `Content-Disposition: form-data; name="${quote(field)}"; filename="${quote(filename)}"\r\n` +
       `Content-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`;
-    const body = Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(content, 'utf8'), Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
+    const body = Buffer.concat([Buffer.from(head, 'utf8'), typeof content === 'string' ? Buffer.from(content, 'utf8') : content, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
     return { body, contentType: `multipart/form-data; boundary=${boundary}` };
   }
   if (req.body !== undefined) return { body: JSON.stringify(req.body), contentType: 'application/json' };

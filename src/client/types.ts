@@ -11,8 +11,8 @@ export interface ApiRequest {
   query?: Record<string, QueryValue>;
   /** JSON body. */
   body?: unknown;
-  /** A multipart/form-data body with one file part (imports). */
-  multipart?: { field: string; filename: string; content: string; contentType?: string };
+  /** A multipart/form-data body with one file part (imports): its content as text (sent as UTF-8) or as the bytes to send. */
+  multipart?: { field: string; filename: string; content: string | Buffer; contentType?: string };
   /**
    * Whether repeating the request after a lost answer is safe. Defaults: GET, PUT and DELETE yes;
    * POST and PATCH no. Creates whose identity the client chose pass true (a repeat gets 409).

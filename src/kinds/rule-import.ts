@@ -34,8 +34,11 @@ export const MIN_BULK_WRITES = 16;
 interface Line {
   index: number;
   ruleId: string;
-  json: string;
+  /** The rule's JSON as UTF-8: encoded once, which gives the chunk's size and the bytes sent. */
+  bytes: Buffer;
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Whether the import would treat this rule's write differently from a POST or PUT: it names
@@ -67,7 +70,7 @@ async function importChunk(ctx: AdapterContext, space: string, update: boolean, 
       // An overwrite import is a set of full replaces: safe to repeat. A create import is not
       // (a repeat answers 409 per rule that landed), so a lost answer is settled by reading back.
       idempotent: update,
-      multipart: { field: 'file', filename: 'rules.ndjson', content: lines.map((l) => l.json).join('\n') + '\n', contentType: 'application/ndjson' },
+      multipart: { field: 'file', filename: 'rules.ndjson', content: Buffer.concat(lines.flatMap((l) => [l.bytes, NEWLINE])), contentType: 'application/ndjson' },
     });
     body = res.body;
   } catch (err) {
@@ -108,28 +111,28 @@ export async function importRules(
   // Each chunk goes out as soon as it is full, so the server works on it while the next is made.
   const sent: Array<Promise<void>> = [];
   let chunk: Line[] = [];
-  let bytes = 0;
+  let chunkBytes = 0;
   const send = async () => {
     const going = importChunk(ctx, space, action === 'update', chunk, outcomes);
     going.catch(() => undefined); // seen by the Promise.all below; not unhandled meanwhile
     sent.push(going);
     chunk = [];
-    bytes = 0;
+    chunkBytes = 0;
     await new Promise((resolve) => setImmediate(resolve));
   };
   for (const [index, w] of writes.entries()) {
     if (writtenAlone(w)) continue;
-    let json: string;
+    let encoded: Buffer;
     try {
-      json = JSON.stringify(await body(ctx, w.resource));
+      encoded = Buffer.from(JSON.stringify(await body(ctx, w.resource)), 'utf8');
     } catch (err) {
       outcomes[index] = { status: 'failed', error: (err as Error).message };
       continue;
     }
-    const size = Buffer.byteLength(json) + 1;
-    if (chunk.length > 0 && (chunk.length >= CHUNK_RULES || bytes + size > CHUNK_BYTES)) await send();
-    chunk.push({ index, ruleId: w.resource.name, json });
-    bytes += size;
+    const size = encoded.length + 1;
+    if (chunk.length > 0 && (chunk.length >= CHUNK_RULES || chunkBytes + size > CHUNK_BYTES)) await send();
+    chunk.push({ index, ruleId: w.resource.name, bytes: encoded });
+    chunkBytes += size;
   }
   if (chunk.length > 0) await send();
   await Promise.all(sent);

@@ -22,7 +22,7 @@ export function fetchRequester(baseUrl: string): Requester & { count: number } {
       if (req.method !== 'GET') headers['kbn-xsrf'] = 'true';
       if (req.multipart) {
         const form = new FormData();
-        form.append(req.multipart.field, new Blob([req.multipart.content], { type: req.multipart.contentType ?? 'text/plain' }), req.multipart.filename);
+        form.append(req.multipart.field, new Blob([typeof req.multipart.content === 'string' ? req.multipart.content : new Uint8Array(req.multipart.content)], { type: req.multipart.contentType ?? 'text/plain' }), req.multipart.filename);
         body = form;
       } else if (req.body !== undefined) {
         headers['content-type'] = 'application/json';
