@@ -220,7 +220,12 @@ class Reader {
     } else {
       if (INDICATORS.has(c) || c === '-' || c === '?' || c === ':') throw unsupported;
       p = pos;
-      while (p < end && !(text.charCodeAt(p) === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE))) p++;
+      for (; p < end; p++) {
+        const ch = text.charCodeAt(p);
+        if (ch === COLON && (p + 1 === end || text.charCodeAt(p + 1) === SPACE)) break;
+        // ` #` starts a comment: the key ends before it without a `:` (the full parser's error).
+        if (ch === HASH && text.charCodeAt(p - 1) === SPACE) throw unsupported;
+      }
       key = text.slice(pos, p);
       // Keys that are not strings in the core schema, with trailing spaces, or that are special to JS objects.
       if (key.endsWith(' ') || typeof resolvePlain(key) !== 'string') throw unsupported;

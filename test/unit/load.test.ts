@@ -68,6 +68,7 @@ const SUPPORTED: Record<string, string> = {
   'multi-line quoted scalars with escapes and empty lines': 'a: "x \\\n  y\n\n  z\\t "\nb: \'it\'\'s\n  folded   \n\n\n  here\'\n',
   'block scalars: indicators, chomping, more-indented and spaces-only lines': 'a: |2-\n   lead\n  x\nb: >+\n  a\n    more\n\n  b\n\n\nc: |\n  x\n     \n  y\nd: >\n\n  after a blank\n',
   'tabs inside quoted and block scalars': 'a: "x\ty"\nb: |\n  \tindented by a tab\n  k:\tv\n',
+  'a # inside a plain key, after no space': 'a#b: 1\nc: d#e\n',
 };
 
 /** Snippets the fast reader must leave to the full parser (errors included: they carry its messages). */
@@ -97,6 +98,10 @@ const UNSUPPORTED: Record<string, string> = {
   'reserved characters': 'a: @x\n',
   BOM: '\ufeffa: 1\n',
   'second document is a sequence': 'a: 1\n---\n- x\n',
+  // ` #` ends a plain key: the rest of the line is a comment, so the key has no value (an error),
+  // even where the comment holds a `: `.
+  'a comment inside a plain key': 'a:\n  k: 1\n  key # note: v\n',
+  'a comment with a colon after a plain key': 'key # c\': \'v\'\n',
 };
 
 describe('parseManifestText: the fast reader agrees with the full YAML parser', () => {
