@@ -61,7 +61,7 @@ function randomDocument(rand: () => number): string {
 function mutate(text: string, rand: () => number): string {
   const lines = text.split('\n');
   const i = Math.floor(rand() * lines.length);
-  switch (Math.floor(rand() * 8)) {
+  switch (Math.floor(rand() * 10)) {
     case 0:
       lines[i] = ' ' + lines[i];
       break;
@@ -82,6 +82,14 @@ function mutate(text: string, rand: () => number): string {
     case 6:
       lines.splice(i, 0, '# comment');
       break;
+    case 7:
+    case 8: {
+      // A piece inside the line: as often inside a key (before its `: `) as anywhere.
+      const colon = lines[i].indexOf(': ');
+      const at = Math.floor(rand() * ((colon > 0 && rand() < 0.5 ? colon : lines[i].length) + 1));
+      lines[i] = lines[i].slice(0, at) + PIECES[Math.floor(rand() * PIECES.length)] + lines[i].slice(at);
+      break;
+    }
     default:
       lines[i] = lines[i].replace(/["']/, '');
   }
