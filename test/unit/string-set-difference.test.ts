@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fnv1a, stringSetDifference, type StringHash } from '../../src/common/string-set-difference.js';
+import { seededRandom } from '../../bench/generate.js';
 
 /** What the answer must be: first occurrences, in the order of their own list, by plain Sets. */
 function reference(before: string[], after: string[]): { added: string[]; removed: string[] } {
   const had = new Set(before);
   const has = new Set(after);
   return { added: [...has].filter((v) => !had.has(v)), removed: [...had].filter((v) => !has.has(v)) };
-}
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 2 ** 32;
-  };
 }
 
 /** Two lists drawn from a small pool (so that they overlap, repeat and differ), shuffled. */
@@ -33,7 +26,7 @@ describe('stringSetDifference', () => {
   ];
   for (const [name, hash] of hashes) {
     it(`agrees with plain Sets on 3,000 seeded pairs of lists, with ${name}`, () => {
-      const random = seeded(name.length);
+      const random = seededRandom(name.length);
       for (let n = 0; n < 3000; n++) {
         const [before, after] = lists(random);
         assert.deepEqual(stringSetDifference(before, after, hash), reference(before, after), JSON.stringify({ before, after }));

@@ -6,25 +6,32 @@ import { afterBlanks, at, BANG, blanks, char, commaSeparated, CLOSE_BRACKET, CLO
 // ---- expressions, loosest first --------------------------------------------------------------
 
 export function expression(): Node | undefined {
-  return logical('or', logicalAnd);
+  return foldedLeft('logical', orOperator, logicalAnd);
 }
 
 function logicalAnd(): Node | undefined {
-  return logical('and', negation);
+  return foldedLeft('logical', andOperator, negation);
 }
 
-/** `head:<operand> tail:(_ <word> _ <operand>)*`, folded to the left. */
-function logical(word: 'or' | 'and', operand: () => Node | undefined): Node | undefined {
+const orOperator = (): string | undefined => (keyword('or') ? 'or' : undefined);
+const andOperator = (): string | undefined => (keyword('and') ? 'and' : undefined);
+
+/**
+ * `head:<operand> tail:(_ <operator> _ <operand>)*`, folded to the left into nodes of `type`:
+ * `operator` consumes an operator and names it, or answers undefined.
+ */
+function foldedLeft(type: 'logical' | 'arithmetic', operator: () => string | undefined, operand: () => Node | undefined): Node | undefined {
   let left = operand();
   if (!left) return undefined;
   for (;;) {
     const start = cursor.pos;
     blanks();
-    if (keyword(word)) {
+    const op = operator();
+    if (op !== undefined) {
       blanks();
       const right = operand();
       if (right) {
-        left = { type: 'logical', op: word, left, right, offset: left.offset };
+        left = { type, op, left, right, offset: left.offset };
         continue;
       }
     }
@@ -129,33 +136,20 @@ function comparisonOperator(): string | undefined {
 }
 
 export function additive(): Node | undefined {
-  return arithmetic((c) => c === PLUS || c === MINUS, multiplicative);
+  return foldedLeft('arithmetic', additiveOperator, multiplicative);
 }
 
 function multiplicative(): Node | undefined {
-  return arithmetic((c) => c === STAR || c === SLASH || c === PERCENT, unary);
+  return foldedLeft('arithmetic', multiplicativeOperator, unary);
 }
 
-/** `head:<operand> tail:(_ [ops] _ <operand>)*`, folded to the left. */
-function arithmetic(isOperator: (c: number) => boolean, operand: () => Node | undefined): Node | undefined {
-  let left = operand();
-  if (!left) return undefined;
-  for (;;) {
-    const start = cursor.pos;
-    blanks();
-    if (isOperator(at(cursor.pos))) {
-      const op = cursor.src[cursor.pos++];
-      blanks();
-      const right = operand();
-      if (right) {
-        left = { type: 'arithmetic', op, left, right, offset: left.offset };
-        continue;
-      }
-    }
-    cursor.pos = start;
-    return left;
-  }
+/** One of the characters `isOperator` takes, consumed; else undefined. */
+function operatorCharacter(isOperator: (c: number) => boolean): string | undefined {
+  return isOperator(at(cursor.pos)) ? cursor.src[cursor.pos++] : undefined;
 }
+
+const additiveOperator = (): string | undefined => operatorCharacter((c) => c === PLUS || c === MINUS);
+const multiplicativeOperator = (): string | undefined => operatorCharacter((c) => c === STAR || c === SLASH || c === PERCENT);
 
 function unary(): Node | undefined {
   const start = cursor.pos;

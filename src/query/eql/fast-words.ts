@@ -241,7 +241,7 @@ function keywordConstant(): Node | undefined {
   return undefined;
 }
 
-export function number(): Node | undefined {
+function number(): Node | undefined {
   const start = cursor.pos;
   let p = cursor.pos;
   while (isDigit(at(p))) p++;

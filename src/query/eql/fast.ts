@@ -116,22 +116,27 @@ function step(): Node | undefined {
   return undefined;
 }
 
-/** `WITH _ RUNS _ "=" _ @Integer` */
-function runsClause(): Node | undefined {
+/** `WITH _ <setting> _ "=" _ @Integer`: the integer, or undefined with cursor.pos unchanged. */
+function withSetting(setting: 'runs' | 'maxspan'): { value: number; offset: number } | undefined {
   const start = cursor.pos;
   if (keyword('with')) {
     blanks();
-    if (keyword('runs')) {
+    if (keyword(setting)) {
       blanks();
       if (char(EQUALS)) {
         blanks();
-        const count = integer();
-        if (count) return count;
+        const found = integer();
+        if (found) return found;
       }
     }
   }
   cursor.pos = start;
   return undefined;
+}
+
+/** `WITH _ RUNS _ "=" _ @Integer` */
+function runsClause(): Node | undefined {
+  return withSetting('runs');
 }
 
 /** `BY _ Additive (_ "," _ @Additive)*` */
@@ -147,28 +152,15 @@ function joinKeys(): Node[] | undefined {
   return [head, ...commaSeparated(additive)];
 }
 
-/** `WITH _ MAXSPAN _ "=" _ TimeSpan` */
+/** `WITH _ MAXSPAN _ "=" _ TimeSpan`: an integer, blanks and a unit (letters, possibly none). */
 function maxspanClause(): Node | undefined {
-  const start = cursor.pos;
-  if (keyword('with')) {
-    blanks();
-    if (keyword('maxspan')) {
-      blanks();
-      if (char(EQUALS)) {
-        blanks();
-        const amount = integer();
-        if (amount) {
-          blanks();
-          const unitStart = cursor.pos;
-          if (isIdentifierStart(at(cursor.pos))) cursor.pos++;
-          while (isIdentifierPart(at(cursor.pos))) cursor.pos++;
-          return { amount: amount.value, unit: cursor.src.slice(unitStart, cursor.pos), offset: amount.offset };
-        }
-      }
-    }
-  }
-  cursor.pos = start;
-  return undefined;
+  const amount = withSetting('maxspan');
+  if (!amount) return undefined;
+  blanks();
+  const unitStart = cursor.pos;
+  if (isIdentifierStart(at(cursor.pos))) cursor.pos++;
+  while (isIdentifierPart(at(cursor.pos))) cursor.pos++;
+  return { amount: amount.value, unit: cursor.src.slice(unitStart, cursor.pos), offset: amount.offset };
 }
 
 function pipe(): Node | undefined {

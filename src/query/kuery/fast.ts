@@ -167,9 +167,11 @@ function fieldTail(): FieldTail | undefined {
   if (c === COLON) {
     pos++;
     skipSpaces();
+    // The grammar's order: a nested query `{...}`, then a list of values (each leaves pos as it found it).
     const query = parenthesized(orQuery, OPEN_BRACE, CLOSE_BRACE);
     if (query !== undefined) return { type: 'nested', query };
-    pos = start;
+    const list = listOfValues();
+    if (list !== undefined) return { type: 'list', list };
   } else if (c === LESS || c === GREATER) {
     const orEqual = src.charCodeAt(pos + 1) === EQUALS;
     const op = c === LESS ? (orEqual ? '<=' : '<') : orEqual ? '>=' : '>';
@@ -177,16 +179,8 @@ function fieldTail(): FieldTail | undefined {
     skipSpaces();
     const bound = value();
     if (bound !== undefined) return { type: 'range', op, value: bound };
-    pos = start;
-    return undefined;
   }
-  if (c === COLON) {
-    pos++;
-    skipSpaces();
-    const list = listOfValues();
-    if (list !== undefined) return { type: 'list', list };
-    pos = start;
-  }
+  pos = start;
   return undefined;
 }
 

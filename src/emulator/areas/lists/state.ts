@@ -64,7 +64,6 @@ export class JsonMap<V> extends Map<string, V> {
 export interface ListItems {
   byId: JsonMap<ItemRecord>;
   byValue: JsonMap<string[]>;
-  count: number;
 }
 
 /** Value-list state of one space. `streams` stands for both `.lists-<space>` and `.items-<space>`. */
@@ -124,7 +123,7 @@ export function sortedItems(items: ListItems, key: string, sort: (all: ItemRecor
 export function itemsOf(state: ListsState, listId: string): ListItems {
   let slot = getKey(state.items, listId);
   if (!slot) {
-    slot = { byId: new JsonMap(), byValue: new JsonMap(), count: 0 };
+    slot = { byId: new JsonMap(), byValue: new JsonMap() };
     setKey(state.items, listId, slot);
   }
   return slot;
@@ -136,7 +135,6 @@ export function addItem(state: ListsState, item: ItemRecord): void {
   const ids = slot.byValue.get(item.value);
   if (ids) ids.push(item.id);
   else slot.byValue.set(item.value, [item.id]);
-  slot.count += 1;
   state.itemOwner.set(item.id, item.list_id);
   itemsChanged(slot);
 }
@@ -150,7 +148,6 @@ export function removeItem(state: ListsState, item: ItemRecord): void {
     if (rest.length) slot.byValue.set(item.value, rest);
     else slot.byValue.delete(item.value);
   }
-  slot.count -= 1;
   state.itemOwner.delete(item.id);
   itemsChanged(slot);
 }
