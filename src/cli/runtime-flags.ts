@@ -22,6 +22,22 @@ export function keepsWasmOnBaseline(v8Version: string): boolean {
   return major >= 11 && major <= 14;
 }
 
+/**
+ * Detaches a small ArrayBuffer of its own. The first detach in a process tells V8 that buffers can
+ * be detached, and V8 then throws away every optimized function that reads a typed array (the YAML
+ * reader's line tables among them), which must warm up again. undici's HTTP parser detaches its
+ * WebAssembly memory when the memory grows for a large chunk, which in a plan happens in the middle
+ * of reading manifests: a cold plan of 2,068 rules lost 17 optimized functions there. Done at start,
+ * before anything is optimized, nothing is lost. Alternating cold plans of the 2,068 rules (10 of
+ * each, emulator at 20 ms) against a build without it: medians 1.77 s against 1.92 s wall, 2.02 s
+ * against 2.22 s CPU.
+ */
+export function detachOnceAtStart(): void {
+  const buffer = new ArrayBuffer(8);
+  structuredClone(buffer, { transfer: [buffer] });
+}
+
 export function setRuntimeFlags(): void {
   if (keepsWasmOnBaseline(process.versions.v8)) setFlagsFromString('--liftoff-only');
+  detachOnceAtStart();
 }
