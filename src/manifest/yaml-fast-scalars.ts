@@ -142,36 +142,42 @@ export function blockScalarValue(header: BlockHeader, lines: BlockLine[], trim: 
   // Trailing empty lines are chomped; spaces-only lines longer than the indentation are content.
   let chompStart = lines.length;
   while (chompStart > 0 && lines[chompStart - 1].content === '' && lines[chompStart - 1].indent <= trim) chompStart--;
-  let value = '';
+  // Pieces joined once at the end: a string built by += is a tree of pieces that V8 copies into
+  // one flat string at its first search or comparison, and the tree is garbage after that.
+  const pieces: string[] = [];
   let sep = '';
   let prevMoreIndented = false;
   // Leading empty lines are line breaks whatever the style.
   let i = 0;
-  for (; i < chompStart && lines[i].content === ''; i++) value += ' '.repeat(Math.max(0, lines[i].indent - trim)) + '\n';
+  for (; i < chompStart && lines[i].content === ''; i++) pieces.push(' '.repeat(Math.max(0, lines[i].indent - trim)), '\n');
   for (; i < chompStart; i++) {
     const { indent, content } = lines[i];
     const extra = indent > trim ? ' '.repeat(indent - trim) : '';
     if (!header.folded) {
-      value += sep + extra + content;
+      pieces.push(sep, extra, content);
       sep = '\n';
     } else if (indent > trim || content[0] === '\t') {
       // More-indented lines keep their line breaks (8.1.3).
       if (sep === ' ') sep = '\n';
       else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
-      value += sep + extra + content;
+      pieces.push(sep, extra, content);
       sep = '\n';
       prevMoreIndented = true;
     } else if (content === '') {
-      if (sep === '\n') value += '\n';
+      if (sep === '\n') pieces.push('\n');
       else sep = '\n';
     } else {
-      value += sep + content;
+      pieces.push(sep, content);
       sep = ' ';
       prevMoreIndented = false;
     }
   }
-  if (header.chomp === '-') return value;
-  if (header.chomp === '') return value + '\n';
-  for (let i = chompStart; i < lines.length; i++) value += '\n';
+  if (header.chomp === '-') return pieces.join('');
+  if (header.chomp === '') {
+    pieces.push('\n');
+    return pieces.join('');
+  }
+  for (let i = chompStart; i < lines.length; i++) pieces.push('\n');
+  const value = pieces.join('');
   return value.endsWith('\n') ? value : value + '\n';
 }
