@@ -11,9 +11,13 @@ import { displayPath, readManifestText, type LoadedDoc } from './load.js';
  * the file again, so every message is the one a fresh parse gives.
  *
  * Every command reads entries; all but apply write them (apply follows a plan of the same files,
- * which kept them). On 2,068 rules a repeated plan reading them took 1.4-1.5 s against 1.9-2.1 s,
- * and writing them made no difference the first plan's time showed (measured side by side). A
- * file with a YAML error, or one the fast reader did not read whole, is never kept.
+ * which kept them). On 2,068 rules a repeated plan reading them took 1.4-1.5 s against 1.9-2.1 s.
+ * Writing them costs the first plan about 0.1 s: v8.serialize writes 31 MB for 16 MB of YAML, as
+ * the values are slices of the file's text, which is two-byte once the file holds one non-ASCII
+ * character (empty-cache plans against the same build with the write left out, 14 alternating
+ * runs: medians 1.67 s against 1.56 s). Writing on a worker thread, which parsed the files again,
+ * was slower still (medians 2.16 s with the worker against 1.96 s). A file with a YAML error, or
+ * one the fast reader did not read whole, is never kept.
  */
 
 const FORMAT = 1;
