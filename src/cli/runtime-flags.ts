@@ -27,10 +27,10 @@ export function keepsWasmOnBaseline(v8Version: string): boolean {
  * be detached, and V8 then throws away every optimized function that reads a typed array (the YAML
  * reader's line tables among them), which must warm up again. undici's HTTP parser detaches its
  * WebAssembly memory when the memory grows for a large chunk, which in a plan happens in the middle
- * of reading manifests: a cold plan of 2,068 rules lost 17 optimized functions there. Done at start,
- * before anything is optimized, nothing is lost. Alternating cold plans of the 2,068 rules (10 of
- * each, emulator at 20 ms) against a build without it: medians 1.77 s against 1.92 s wall, 2.02 s
- * against 2.22 s CPU.
+ * of reading manifests: cold plans of 2,068 rules lost 14 to 20 optimized functions there, 12 to 16
+ * of them the YAML reader's (--trace-deopt, three runs). Done at start, before anything is
+ * optimized, nothing is lost. Alternating cold plans of the 2,068 rules (10 of each, emulator at
+ * 20 ms) against a build without it: medians 1.77 s against 1.92 s wall, 2.02 s against 2.22 s CPU.
  */
 export function detachOnceAtStart(): void {
   const buffer = new ArrayBuffer(8);
