@@ -77,7 +77,19 @@ function errnoWords(err: unknown): string {
  * Never blocks: the type is checked before opening, and the file is opened non-blocking without
  * following a final symbolic link, so a named pipe swapped in between cannot stall the run.
  */
+/**
+ * How many reads were asked for in this process. What a document's checks find is kept between runs
+ * only when its checks read no file (validate.ts): such a verdict would depend on more than the
+ * document's bytes.
+ */
+let readsAsked = 0;
+
+export function confinedReadsAsked(): number {
+  return readsAsked;
+}
+
 export function readConfinedFile(path: string, options: ConfinedFileOptions): ConfinedFile {
+  readsAsked++;
   if (path.length > MAX_PATH_CHARS) return { error: `the path is over ${MAX_PATH_CHARS} characters` };
   if (path.includes('\0')) return { error: 'the path contains a NUL character' };
   const root = resolve(options.root);

@@ -146,7 +146,7 @@ function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; e
   for (const d of out.docs) result.docs.push(d);
   for (const d of out.diagnostics) result.diagnostics.push(d);
   // Only a file the fast reader read whole and without a finding is kept: anything else is read again.
-  if (key !== undefined && out.allFast && out.diagnostics.length === 0) cache!.write(key, out.docs);
+  if (key !== undefined && out.allFast && out.diagnostics.length === 0) cache!.remember(key, out.docs);
 }
 
 const LF = 10;

@@ -19,6 +19,8 @@ export interface LoadedDoc {
   posOf(path: DocPath): SourcePos;
   /** Where character `offset` of the string value at `path` sits, if the source decodes to `value`. */
   posInScalar(path: DocPath, offset: number, value: string): SourcePos | undefined;
+  /** The document's key in the manifest cache (its file's hash and its index), when the file is one the cache keeps. */
+  cacheKey?: string;
 }
 
 export interface LoadResult {

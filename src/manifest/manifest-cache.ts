@@ -22,6 +22,7 @@ import { displayPath, readManifestText, type LoadedDoc } from './load.js';
 
 const FORMAT = 1;
 const PREFIX = 'manifest-';
+const CLEAN_PREFIX = 'clean-';
 /** An entry no writing run has read for this long is removed. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
@@ -38,8 +39,11 @@ function isKept(d: unknown): d is KeptDocument {
 }
 
 export class ManifestCache {
-  /** Files whose documents came from the cache, and files parsed (files.ts counts those), in this run. */
-  readonly counts = { kept: 0, parsed: 0 };
+  /**
+   * Files whose documents came from the cache, files parsed (files.ts counts those), and documents
+   * whose checks were skipped as found clean before (CleanDocuments), in this run.
+   */
+  readonly counts = { kept: 0, parsed: 0, knownClean: 0 };
 
   constructor(
     private readonly disk: DiskCache,
@@ -69,20 +73,93 @@ export class ManifestCache {
         value: d.value,
         start,
         dir,
+        cacheKey: documentKey(key, d.index),
         posOf: (path) => parsedDoc(d.index)?.posOf(path) ?? start,
         posInScalar: (path, offset, value) => parsedDoc(d.index)?.posInScalar(path, offset, value),
       };
     });
   }
 
-  /** Keeps the documents a parse of the file gave (when this run writes). */
-  write(key: string, docs: LoadedDoc[]): void {
+  /** Gives the documents a parse of the file gave their cache keys, and keeps them (when this run writes). */
+  remember(key: string, docs: LoadedDoc[]): void {
+    for (const d of docs) d.cacheKey = documentKey(key, d.index);
     if (!this.writes) return;
     this.disk.write(PREFIX + key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
   }
 
+  /** The documents whose checks found nothing under the check options `context` (any text naming them). */
+  cleanDocuments(context: string): CleanDocuments {
+    return new CleanDocuments(this.disk, CLEAN_PREFIX + createHash('sha256').update(context).digest('hex').slice(0, 32), this.writes, this.counts);
+  }
+
   /** Removes entries no writing run has read for a week (once per writing run). */
   prune(): void {
-    if (this.writes) this.disk.prune(PREFIX, UNUSED_MS);
+    if (!this.writes) return;
+    this.disk.prune(PREFIX, UNUSED_MS);
+    this.disk.prune(CLEAN_PREFIX, UNUSED_MS);
+  }
+}
+
+function documentKey(fileKey: string, index: number): string {
+  return `${fileKey}/${index}`;
+}
+
+/**
+ * Documents of kept files whose checks (envelope, interpolation, schema, the kind's own) found
+ * nothing, not even a warning, and looked at nothing but the document: no `${...}`, no file read.
+ * What the checks say of such a document depends only on its bytes, this build and the check
+ * options, so a run that meets it again skips them (validate.ts). One entry per set of check
+ * options holds the keys of all such documents. On 2,068 rules the checks were about 0.15 s of a
+ * repeated plan's 1.1 s.
+ */
+export class CleanDocuments {
+  private stored?: Set<string>;
+  /** Keys of this run's documents found clean, now or before. */
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly disk: DiskCache,
+    private readonly name: string,
+    private readonly writes: boolean,
+    private readonly counts: { knownClean: number },
+  ) {}
+
+  private storedKeys(): Set<string> {
+    if (!this.stored) {
+      const entry = this.disk.read(this.name) as { format?: unknown; keys?: unknown } | undefined;
+      const keys = entry?.format === FORMAT && Array.isArray(entry.keys) ? entry.keys.filter((k): k is string => typeof k === 'string') : [];
+      this.stored = new Set(keys);
+    }
+    return this.stored;
+  }
+
+  /** Whether `doc` was found clean before (under the same options). */
+  has(doc: LoadedDoc): boolean {
+    if (doc.cacheKey === undefined || !this.storedKeys().has(doc.cacheKey)) return false;
+    this.seen.add(doc.cacheKey);
+    this.counts.knownClean++;
+    return true;
+  }
+
+  add(doc: LoadedDoc): void {
+    if (doc.cacheKey !== undefined) this.seen.add(doc.cacheKey);
+  }
+
+  /**
+   * Stores the keys when this run found new ones (when it writes). Keys of documents this run did
+   * not meet stay (a plan of one directory must not forget the others) until they outnumber this
+   * run's by 10,000: then only this run's are kept.
+   */
+  save(): void {
+    if (!this.writes || this.seen.size === 0) return;
+    const stored = this.storedKeys();
+    let added = 0;
+    for (const key of this.seen) if (!stored.has(key)) added++;
+    if (added === 0) {
+      this.disk.touch(this.name);
+      return;
+    }
+    const keys = stored.size + added - this.seen.size > this.seen.size + 10_000 ? [...this.seen] : [...stored, ...[...this.seen].filter((k) => !stored.has(k))];
+    this.disk.write(this.name, { format: FORMAT, keys });
   }
 }

@@ -1,6 +1,7 @@
 import type { LoadedDoc } from './load.js';
 import { expandPaths, loadFiles, loadFilesYielding } from './files.js';
-import type { ManifestCache } from './manifest-cache.js';
+import type { CleanDocuments, ManifestCache } from './manifest-cache.js';
+import { confinedReadsAsked } from './confined-file.js';
 import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
@@ -78,9 +79,10 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
   // on top of the document's own errors (a missing secret is not a missing connector).
   const declaredInvalid = new Set<string>();
   const lookup = (kind: string) => options.kinds.lookup(kind);
+  const clean = options.manifestCache?.cleanDocuments(checkOptionsKey(options));
   for (const doc of docs) {
     const found: Diagnostic[] = [];
-    const res = validateDoc(doc, lookup, options, found);
+    const res = validateDoc(doc, lookup, options, found, clean);
     if (res) resources.push(res);
     else declaredInvalid.add(identityOf(doc, options));
     // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
@@ -88,7 +90,17 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
     diagnostics.push(...found);
   }
   crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid);
+  clean?.save();
   return { resources, diagnostics };
+}
+
+/**
+ * What besides a document's bytes its checks read, for a document they found clean: the kind checks'
+ * options and the space it falls into. Environment, secret files and the repository root reach the
+ * checks only through `${...}` and file reads, which no clean verdict is kept for.
+ */
+function checkOptionsKey(options: ValidateOptions): string {
+  return JSON.stringify({ strict: !!options.strict, projectFields: [...(options.projectFields ?? [])].sort(), defaultSpace: options.defaultSpace ?? 'default' });
 }
 
 /** `kind, space, name` of a document, as far as it can be read (for references to invalid documents). */
@@ -102,7 +114,7 @@ function pathKey(path: DocPath): string {
   return path.join('\u0000');
 }
 
-function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undefined, options: ValidateOptions, out: Diagnostic[]): Resource | undefined {
+function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undefined, options: ValidateOptions, out: Diagnostic[], clean?: CleanDocuments): Resource | undefined {
   const raw = doc.value as Record<string, any>;
   const kind = raw.kind;
   const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
@@ -124,6 +136,9 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     return undefined;
   }
   const root = options.root ?? process.cwd();
+  // Its checks found nothing before and read nothing but the document: what they say is known.
+  if (name !== undefined && clean?.has(doc)) return resourceOf(doc, raw, kind, name, new Set(), root, options);
+  const readsBefore = confinedReadsAsked();
   // One walk finds what interpolation, the shell-style warning and the number check look at.
   const scan = scanDocument(raw);
   const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets }, scan.templated);
@@ -153,7 +168,25 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   if (out.some((d) => d.severity === 'error') || name === undefined) return undefined;
 
   const secretPointers = new Set(interpolated.secretPaths.flatMap((p) => specPointer(p) ?? []));
-  const res: Resource = {
+  const res = resourceOf(doc, value, kind, name, secretPointers, root, options);
+  let issues: CheckIssue[] = [];
+  try {
+    issues = adapter.check?.(res, { strict: !!options.strict, projectFields: options.projectFields ?? new Set() }) ?? [];
+  } catch (err) {
+    // A defect in a kind's checks must not hide every other finding of the run.
+    issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];
+  }
+  for (const issue of issues) {
+    const pos = (issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path);
+    out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message });
+  }
+  if (out.length === 0 && scan.templated.length === 0 && confinedReadsAsked() === readsBefore) clean?.add(doc);
+  return res;
+}
+
+/** The resource a document that passed its checks declares (`value` interpolated). */
+function resourceOf(doc: LoadedDoc, value: Record<string, any>, kind: string, name: string, secretPointers: Set<string>, root: string, options: ValidateOptions): Resource {
+  return {
     apiVersion: value.apiVersion,
     kind,
     name,
@@ -169,18 +202,6 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     checks: value.metadata.checks,
     posInScalar: doc.posInScalar,
   };
-  let issues: CheckIssue[] = [];
-  try {
-    issues = adapter.check?.(res, { strict: !!options.strict, projectFields: options.projectFields ?? new Set() }) ?? [];
-  } catch (err) {
-    // A defect in a kind's checks must not hide every other finding of the run.
-    issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];
-  }
-  for (const issue of issues) {
-    const pos = (issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path);
-    out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message });
-  }
-  return res;
 }
 
 /** JSON Pointer (relative to spec) of a document path under spec, as Resource.secretPointers holds them. */

@@ -43,7 +43,7 @@ function repository(): string {
   return dir;
 }
 
-const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache$/m.exec(err)?.slice(1).map(Number);
+const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache;/m.exec(err)?.slice(1).map(Number);
 const entries = (dir: string) => readdirSync(join(dir, '.svcform', 'cache', buildId()!)).filter((n) => n.startsWith('manifest-'));
 
 describe('manifest documents kept between runs (.svcform/cache)', () => {

@@ -10,7 +10,10 @@ import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 
 /**
  * The facts of query checks kept between runs (issue 10): each run is a child process, as users
- * run svcform, so what a run knows comes from the cache directory alone.
+ * run svcform, so what a run knows comes from the cache directory alone. Every description reads
+ * a file (`${file:owner.txt}`), so every document is checked at every run (a document found clean
+ * has its checks skipped only when they read nothing but the document: clean-documents.test.ts),
+ * and what the runs know of the queries comes from the query facts alone.
  */
 
 function rule(name: string, query: string, language = 'kuery'): string {
@@ -21,7 +24,7 @@ metadata:
 spec:
   type: ${language === 'eql' ? 'eql' : 'query'}
   name: ${name}
-  description: A rule.
+  description: A rule by \${file:owner.txt}.
   severity: low
   risk_score: 21
   language: ${language}
@@ -34,6 +37,7 @@ spec:
 function repository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svcform-query-cache-'));
   writeFileSync(join(dir, 'svcform.yaml'), 'space: default\n');
+  writeFileSync(join(dir, 'owner.txt'), 'the SOC\n');
   writeFileSync(
     join(dir, 'rules.yaml'),
     [

@@ -1,0 +1,111 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
+
+/**
+ * Documents whose checks found nothing are not checked again by the next run with the same check
+ * options (manifest-cache.ts, CleanDocuments): the checks of 2,068 rules were about 0.15 s of a
+ * repeated plan (issue 10). What a skipped check would have said must never differ from what it
+ * says: a document with `${...}` or one whose checks read a file is checked at every run.
+ */
+
+const rule = (name: string, extra = '') => `apiVersion: svcform/v1
+kind: Rule
+metadata:
+  name: ${name}
+spec:
+  type: query
+  name: ${name}
+  description: |
+    A clean rule
+    with a note.${extra}
+  severity: low
+  risk_score: 21
+  language: kuery
+  query: >-
+    event.kind:alert and
+    event.code:"4625"
+  index:
+    - logs-*
+`;
+
+function repository(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-clean-documents-'));
+  writeFileSync(join(dir, 'svcform.yaml'), 'space: default\n');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+/** [files parsed, files read from the cache, documents whose checks were skipped] of a --verbose run. */
+const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache; (\d+) documents' checks skipped/m.exec(err)?.slice(1).map(Number);
+
+describe('checks of documents found clean before are skipped (.svcform/cache)', () => {
+  it('the next run with the same options skips them and says the same; other options check again', async () => {
+    const dir = repository({ 'a.yaml': [rule('one'), rule('two')].join('---\n'), 'b.yaml': rule('three') });
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(first.code, 0, first.err);
+    assert.deepEqual(counts(first.err), [2, 0, 0]);
+    assert.equal(second.code, 0, second.err);
+    assert.deepEqual(counts(second.err), [0, 2, 3]);
+    assert.equal(second.out, first.out);
+    // --strict and another default space are other check options: checked, then known in turn.
+    assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose', '--strict'], dir)).err), [0, 2, 0]);
+    assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose', '--strict'], dir)).err), [0, 2, 3]);
+    assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose', '--space', 'other'], dir)).err), [0, 2, 0]);
+    assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose'], dir)).err), [0, 2, 3], 'the first options are still known');
+  });
+
+  it('a document with a finding is checked at every run and its finding shown every time', async () => {
+    const dir = repository({ 'a.yaml': [rule('one'), rule('two').replace('event.code', 'evnt.code')].join('---\n') });
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.deepEqual(counts(second.err), [0, 1, 1], 'rule one only');
+    assert.equal(findingLines(first.err).length, 1, first.err);
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
+  });
+
+  it('a document with ${env:...} is checked at every run: the variable may be gone', async () => {
+    const dir = repository({ 'a.yaml': rule('one', '\n    Owner: ${env:RULE_OWNER}') });
+    const set = await runBuiltCli(['validate', '.', '--verbose'], dir, childEnv({ RULE_OWNER: 'soc' }));
+    assert.equal(set.code, 0, set.err);
+    const unset = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.deepEqual(counts(unset.err), [0, 1, 0]);
+    assert.equal(unset.code, 1);
+    assert.match(unset.err, /RULE_OWNER/);
+  });
+
+  it('a document whose checks read a file is checked at every run: the file may have changed', async () => {
+    const list = `apiVersion: svcform/v1
+kind: ValueList
+metadata:
+  name: bad-domains
+spec:
+  name: Known-bad domains
+  description: Values used by detection rules.
+  type: keyword
+  items_file: lists/domains.txt
+`;
+    const dir = repository({ 'list.yaml': list, 'lists/domains.txt': 'bad.example\n' });
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(first.code, 0, first.err);
+    rmSync(join(dir, 'lists', 'domains.txt'));
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.deepEqual(counts(second.err), [0, 1, 0]);
+    assert.equal(second.code, 1);
+    assert.match(second.err, /list\.yaml:\d+:\d+: .*items_file cannot be read/);
+  });
+
+  it('a run over some files keeps what earlier runs found of the others', async () => {
+    const dir = repository({ 'a/one.yaml': rule('one'), 'b/two.yaml': rule('two') });
+    await runBuiltCli(['validate', 'a', '--verbose'], dir);
+    await runBuiltCli(['validate', 'b', '--verbose'], dir);
+    assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose'], dir)).err), [0, 2, 2]);
+  });
+});
