@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { compareText } from '../common/compare-text.js';
 import {
   buildExport,
-  compareText,
   MANAGE_HEADER,
   MARKER_FILE,
   READONLY_DIR,

@@ -4,6 +4,7 @@ import { yaml } from '../common/yaml.js';
 import type { ExportVariable, KindAdapter, LiveObject } from '../kinds/types.js';
 import { sortKeys } from '../kinds/normalize.js';
 import { Selection } from './selection.js';
+import { compareText } from '../common/compare-text.js';
 
 // The envelope version of design.md (also API_VERSION in manifest/validate.ts, which is not imported
 // here so that this module stays free of the registry and its adapters).
@@ -153,10 +154,6 @@ export function assignFileStems(names: string[]): Map<string, string> {
   return out;
 }
 
-/** Code-point order: stable across machines and locales. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Applies `fn` to every string of a JSON value (keys untouched). */
 function mapStrings(value: unknown, fn: (s: string) => string): any {

@@ -1,3 +1,4 @@
+import { compareText } from '../common/compare-text.js';
 import type { KindAdapter } from '../kinds/types.js';
 import type { PlanError, PlannedChange } from './plan.js';
 import { liveReferences } from './references.js';
@@ -45,7 +46,7 @@ export function orderChanges(changes: PlannedChange[], errors: PlanError[]): Pla
   const lastForward = first.reduce((m, c) => Math.max(m, c.wave), -1);
   const second = assignWaves(backward, lastForward + 1, errors);
   // Deletes also wait for every create and update (a rule update may drop its use of a connector being deleted).
-  return [...first, ...second].sort((a, b) => a.wave - b.wave || a.kind.localeCompare(b.kind) || a.space.localeCompare(b.space) || a.name.localeCompare(b.name));
+  return [...first, ...second].sort((a, b) => a.wave - b.wave || compareText(a.kind, b.kind) || compareText(a.space, b.space) || compareText(a.name, b.name));
 }
 
 function assignWaves(changes: PlannedChange[], base: number, errors: PlanError[]): PlannedChange[] {

@@ -1,5 +1,6 @@
 /** Small pure helpers shared by the kind adapters' normalize/toSpec functions. */
 import { clone } from '../common/json-copy.js';
+import { compareText } from '../common/compare-text.js';
 
 // The one deep copy of JSON-shaped values (common/json-copy.ts), shared with the emulator.
 export { clone };
@@ -52,7 +53,7 @@ export function asSet<T>(arr: T[] | undefined): T[] | undefined {
   const keyed = arr.map((x) => [canonicalJson(x), x] as const);
   const seen = new Map<string, T>();
   for (const [k, x] of keyed) seen.set(k, x);
-  return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, x]) => x);
+  return [...seen.entries()].sort(([a], [b]) => compareText(a, b)).map(([, x]) => x);
 }
 
 /** JSON with object keys sorted at every level: equal values give equal strings. */

@@ -11,6 +11,7 @@ import {
 } from './rule-exceptions.js';
 import { checkRuleQueries } from './rule-query.js';
 import { timelineReferences } from './rule-timeline.js';
+import { compareText } from '../common/compare-text.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -170,7 +171,7 @@ const KEY_ORDER = [
 
 function ordered(spec: Record<string, any>): Record<string, any> {
   const rank = (k: string) => (KEY_ORDER.includes(k) ? KEY_ORDER.indexOf(k) : KEY_ORDER.length);
-  const keys = Object.keys(spec).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(spec).sort((a, b) => rank(a) - rank(b) || compareText(a, b));
   return Object.fromEntries(keys.map((k) => [k, spec[k]]));
 }
 
