@@ -28,3 +28,26 @@ export function ruleYaml(name: string, connector?: string, tags: string[] = []):
   if (connector) lines.push('  actions:', `    - id: ${connector}`, '      group: default', '      params: {message: hi}');
   return lines.join('\n') + '\n';
 }
+
+/**
+ * A kuery rule written as real ones are: its description a literal block and its query a folded
+ * one, each given as its lines (with two lines of description, the query starts on line 15).
+ */
+export function blockRuleYaml(name: string, description: string[], query: string[]): string {
+  const block = (lines: string[]) => lines.map((l) => `    ${l}\n`).join('');
+  return `apiVersion: svcform/v1
+kind: Rule
+metadata:
+  name: ${name}
+spec:
+  type: query
+  name: ${name}
+  description: |
+${block(description)}  severity: low
+  risk_score: 21
+  language: kuery
+  query: >-
+${block(query)}  index:
+    - logs-*
+`;
+}

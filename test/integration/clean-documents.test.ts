@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
+import { blockRuleYaml, repo } from '../helpers/repo.js';
 
 /**
  * Documents whose checks found nothing are not checked again by the next run with the same check
@@ -12,34 +12,10 @@ import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
  * says: a document with `${...}` or one whose checks read a file is checked at every run.
  */
 
-const rule = (name: string, extra = '') => `apiVersion: svcform/v1
-kind: Rule
-metadata:
-  name: ${name}
-spec:
-  type: query
-  name: ${name}
-  description: |
-    A clean rule
-    with a note.${extra}
-  severity: low
-  risk_score: 21
-  language: kuery
-  query: >-
-    event.kind:alert and
-    event.code:"4625"
-  index:
-    - logs-*
-`;
+const rule = (name: string, ...more: string[]) => blockRuleYaml(name, ['A clean rule', 'with a note.', ...more], ['event.kind:alert and', 'event.code:"4625"']);
 
 function repository(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svcform-clean-documents-'));
-  writeFileSync(join(dir, 'svcform.yaml'), 'space: default\n');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
+  return repo({ 'svcform.yaml': 'space: default\n', ...files }, 'svcform-clean-documents-');
 }
 
 /** [files parsed, files read from the cache, documents whose checks were skipped] of a --verbose run. */
@@ -72,7 +48,7 @@ describe('checks of documents found clean before are skipped (.svcform/cache)', 
   });
 
   it('a document with ${env:...} is checked at every run: the variable may be gone', async () => {
-    const dir = repository({ 'a.yaml': rule('one', '\n    Owner: ${env:RULE_OWNER}') });
+    const dir = repository({ 'a.yaml': rule('one', 'Owner: ${env:RULE_OWNER}') });
     const set = await runBuiltCli(['validate', '.', '--verbose'], dir, childEnv({ RULE_OWNER: 'soc' }));
     assert.equal(set.code, 0, set.err);
     const unset = await runBuiltCli(['validate', '.', '--verbose'], dir);

@@ -7,6 +7,7 @@ import { buildId } from '../../src/common/build-id.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulator } from '../helpers/emulator.js';
 import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
+import { blockRuleYaml } from '../helpers/repo.js';
 
 /**
  * Manifest files' documents kept between runs by the hash of their bytes (issue 10): every
@@ -14,25 +15,7 @@ import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
  * comes from disk.
  */
 
-const rule = (name: string, extra = '') => `apiVersion: svcform/v1
-kind: Rule
-metadata:
-  name: ${name}
-spec:
-  type: query
-  name: ${name}
-  description: |
-    A rule with a note
-    on two lines.
-  severity: low
-  risk_score: 21
-  language: kuery
-  query: >-
-    process.name:"cmd.exe" and
-    proces.name:x${extra}
-  index:
-    - logs-*
-`;
+const rule = (name: string, extra = '') => blockRuleYaml(name, ['A rule with a note', 'on two lines.'], ['process.name:"cmd.exe" and', `proces.name:x${extra}`]);
 
 function repository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svcform-manifest-cache-'));
