@@ -154,7 +154,6 @@ export function assignFileStems(names: string[]): Map<string, string> {
   return out;
 }
 
-
 /** Applies `fn` to every string of a JSON value (keys untouched). */
 function mapStrings(value: unknown, fn: (s: string) => string): any {
   if (typeof value === 'string') return fn(value);

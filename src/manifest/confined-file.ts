@@ -72,12 +72,6 @@ function errnoWords(err: unknown): string {
 }
 
 /**
- * Reads `path` (relative to options.base) as UTF-8 text if it is a regular file inside the root and
- * not over the limit; otherwise says why not, in words that complete "cannot read PATH: ...".
- * Never blocks: the type is checked before opening, and the file is opened non-blocking without
- * following a final symbolic link, so a named pipe swapped in between cannot stall the run.
- */
-/**
  * How many reads were asked for in this process. What a document's checks find is kept between runs
  * only when its checks read no file (validate.ts): such a verdict would depend on more than the
  * document's bytes.
@@ -88,6 +82,12 @@ export function confinedReadsAsked(): number {
   return readsAsked;
 }
 
+/**
+ * Reads `path` (relative to options.base) as UTF-8 text if it is a regular file inside the root and
+ * not over the limit; otherwise says why not, in words that complete "cannot read PATH: ...".
+ * Never blocks: the type is checked before opening, and the file is opened non-blocking without
+ * following a final symbolic link, so a named pipe swapped in between cannot stall the run.
+ */
 export function readConfinedFile(path: string, options: ConfinedFileOptions): ConfinedFile {
   readsAsked++;
   if (path.length > MAX_PATH_CHARS) return { error: `the path is over ${MAX_PATH_CHARS} characters` };
