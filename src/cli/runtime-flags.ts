@@ -1,25 +1,35 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 settings for a svcform process, set when the CLI starts (main.ts), before any request.
+ * V8 settings for a svcform process, set when the CLI starts (main.ts), before any request and
+ * before any function is optimized.
  *
- * undici parses HTTP with WebAssembly. V8 compiles it at once with its baseline compiler
- * (Liftoff) and then again, optimized, on a background thread, and Node waits for that background
- * compile before the process exits. A command ends before optimized parsing pays back the
- * compile: a plan of one rule waited 120-200 ms after its last line. Alternating runs against a
- * build without this: a plan of one rule 0.42-0.52 s against 0.53-0.62 s, a plan of 2,068 rules
+ * `--liftoff-only`: undici parses HTTP with WebAssembly. V8 compiles it at once with its baseline
+ * compiler (Liftoff) and then again, optimized, on a background thread, and Node waits for that
+ * background compile before the process exits. A command ends before optimized parsing pays back
+ * the compile: a plan of one rule waited 120-200 ms after its last line. Alternating runs against
+ * a build without this: a plan of one rule 0.42-0.52 s against 0.53-0.62 s, a plan of 2,068 rules
  * from the cache 1.03-1.31 s against 1.29-1.41 s (the compile runs on the second core, beside the
  * main thread's garbage collection), a cold plan 1.88-2.16 s against 1.91-2.18 s. So the parser
  * stays on Liftoff, which read the cold plan's 16 MB rule listing no slower.
+ *
+ * `--max-inlined-bytecode-size-cumulative=100` (V8's default is 920): the optimizing compiler
+ * inlines less into each function. With the default it spent about 1.5 s of a cold plan's 1.6 s
+ * on its background thread (`--log-function-events`), 40-60 ms for each of the YAML reader's
+ * methods, so on two cores it took the second one from the server and the collector's helpers,
+ * and the reader ran unoptimized until each compile was done. Cold plans of the 2,068 rules, 10
+ * alternating runs against the build without it: medians 1.49 s against 1.64 s wall, 1.62 s
+ * against 1.94 s CPU; plans from the cache no different (1.13 s against 1.12 s); the 1M-value
+ * list's plan no different (bench medians 1.69 and 1.74 s against 1.62-1.70 s).
  */
 
 /**
- * Whether this V8 is one known to have `--liftoff-only` (V8 11 to 14: Node 20 to 25). Another
- * would print a complaint on stderr for a flag it does not know, so nothing is set there.
+ * The flags above, for a V8 known to have them (V8 11 to 14: Node 20 to 25). Another would print
+ * a complaint on stderr for a flag it does not know, so nothing is set there.
  */
-export function keepsWasmOnBaseline(v8Version: string): boolean {
+export function v8FlagsFor(v8Version: string): string[] {
   const major = Number(v8Version.split('.')[0]);
-  return major >= 11 && major <= 14;
+  return major >= 11 && major <= 14 ? ['--liftoff-only', '--max-inlined-bytecode-size-cumulative=100'] : [];
 }
 
 /**
@@ -38,6 +48,6 @@ function detachOnceAtStart(): void {
 }
 
 export function setRuntimeFlags(): void {
-  if (keepsWasmOnBaseline(process.versions.v8)) setFlagsFromString('--liftoff-only');
+  for (const flag of v8FlagsFor(process.versions.v8)) setFlagsFromString(flag);
   detachOnceAtStart();
 }
