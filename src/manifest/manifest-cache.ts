@@ -159,7 +159,8 @@ export class CleanDocuments {
       this.disk.touch(this.name);
       return;
     }
-    const keys = stored.size + added - this.seen.size > this.seen.size + 10_000 ? [...this.seen] : [...stored, ...[...this.seen].filter((k) => !stored.has(k))];
+    const unmet = stored.size - (this.seen.size - added);
+    const keys = unmet > this.seen.size + 10_000 ? [...this.seen] : [...stored, ...[...this.seen].filter((k) => !stored.has(k))];
     this.disk.write(this.name, { format: FORMAT, keys });
   }
 }

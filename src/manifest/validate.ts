@@ -6,7 +6,7 @@ import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
-import { subjectOf, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
+import { subjectOf, type CheckContext, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
@@ -79,10 +79,12 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
   // on top of the document's own errors (a missing secret is not a missing connector).
   const declaredInvalid = new Set<string>();
   const lookup = (kind: string) => options.kinds.lookup(kind);
-  const clean = options.manifestCache?.cleanDocuments(checkOptionsKey(options));
+  // One context for every document's kind checks, and the key its clean verdicts are kept under.
+  const context: CheckContext = { strict: !!options.strict, projectFields: options.projectFields ?? new Set() };
+  const clean = options.manifestCache?.cleanDocuments(checkOptionsKey(context, options.defaultSpace ?? 'default'));
   for (const doc of docs) {
     const found: Diagnostic[] = [];
-    const res = validateDoc(doc, lookup, options, found, clean);
+    const res = validateDoc(doc, lookup, options, context, found, clean);
     if (res) resources.push(res);
     else declaredInvalid.add(identityOf(doc, options));
     // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
@@ -95,12 +97,13 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
 }
 
 /**
- * What besides a document's bytes its checks read, for a document they found clean: the kind checks'
- * options and the space it falls into. Environment, secret files and the repository root reach the
- * checks only through `${...}` and file reads, which no clean verdict is kept for.
+ * What besides a document's bytes its checks read, for a document they found clean: the kind
+ * checks' context and the space the document falls into. Environment, secret files and the
+ * repository root reach the checks only through `${...}` and file reads, which no clean verdict is
+ * kept for.
  */
-function checkOptionsKey(options: ValidateOptions): string {
-  return JSON.stringify({ strict: !!options.strict, projectFields: [...(options.projectFields ?? [])].sort(), defaultSpace: options.defaultSpace ?? 'default' });
+function checkOptionsKey(context: CheckContext, defaultSpace: string): string {
+  return JSON.stringify({ strict: context.strict, projectFields: [...context.projectFields].sort(), defaultSpace });
 }
 
 /** `kind, space, name` of a document, as far as it can be read (for references to invalid documents). */
@@ -114,7 +117,7 @@ function pathKey(path: DocPath): string {
   return path.join('\u0000');
 }
 
-function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undefined, options: ValidateOptions, out: Diagnostic[], clean?: CleanDocuments): Resource | undefined {
+function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undefined, options: ValidateOptions, context: CheckContext, out: Diagnostic[], clean?: CleanDocuments): Resource | undefined {
   const raw = doc.value as Record<string, any>;
   const kind = raw.kind;
   const name = typeof raw.metadata?.name === 'string' ? raw.metadata.name : undefined;
@@ -171,7 +174,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const res = resourceOf(doc, value, kind, name, secretPointers, root, options);
   let issues: CheckIssue[] = [];
   try {
-    issues = adapter.check?.(res, { strict: !!options.strict, projectFields: options.projectFields ?? new Set() }) ?? [];
+    issues = adapter.check?.(res, context) ?? [];
   } catch (err) {
     // A defect in a kind's checks must not hide every other finding of the run.
     issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];

@@ -10,7 +10,7 @@ import { v8FlagsFor } from '../../src/cli/runtime-flags.js';
  * that undici's later detach throws no optimized code away.
  */
 describe('runtime flags', () => {
-  it('are set in the V8 of Node 20 to 25 only, where --liftoff-only is known', () => {
+  it('are set in the V8 of Node 20 to 25 only, where both flags are known', () => {
     const flags = ['--liftoff-only', '--max-inlined-bytecode-size-cumulative=100'];
     assert.deepEqual(v8FlagsFor('11.3.244.8-node.38'), flags); // Node 20
     assert.deepEqual(v8FlagsFor('12.4.254.21-node.33'), flags); // Node 22
