@@ -6,14 +6,20 @@
 #
 # The emulator answers GET /__emulator/health without credentials (see README, Docker).
 
-# Build: the exact dependencies of the lock file, then the TypeScript build.
+# Build: the exact dependencies of the lock file, then the whole build (npm run build): compiled
+# validators, the build id, and the precompiled program with its code cache, made by the same
+# Node.js as the image runs, so V8 takes that cache.
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY schemas ./schemas
+COPY data ./data
+COPY examples ./examples
 COPY src ./src
-RUN npx tsc -p tsconfig.json
+RUN npm run build
 
 # Run: production dependencies only (from the same lock file), the compiled CLI and the data files
 # it reads at run time (schemas/, data/), as the unprivileged node user.
@@ -23,6 +29,7 @@ WORKDIR /opt/svcform
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist/src ./dist/src
+COPY --from=build /src/dist/precompiled ./dist/precompiled
 COPY schemas ./schemas
 COPY data ./data
 COPY LICENSE README.md ./

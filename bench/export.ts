@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/server.js';
-import { runCli } from '../src/cli/main.js';
+import { runCli } from '../src/cli/program.js';
 
 interface Emu {
   url: string;

@@ -21,10 +21,9 @@ import { exportSchemaLocation } from './schemas.js';
 import { liveReadProgress } from './progress.js';
 import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io } from './context.js';
 import { Selection } from '../engine/selection.js';
-// main.ts imports this file too; VERSION is only read when the command runs, after both loaded.
-import { VERSION } from './main.js';
+import { VERSION } from '../common/version.js';
 
-/** The options main.ts declares for `svcform export`. */
+/** The options program.ts declares for `svcform export`. */
 export interface ExportCommandOptions {
   out: string;
   url?: string;

@@ -1,4 +1,4 @@
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
 
 export interface CliRun {

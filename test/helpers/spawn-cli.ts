@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The built CLI entry point (dist/src/cli/main.js), as `npx svcform` runs it. */
 export const CLI_PATH = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -28,4 +29,16 @@ export function runBuiltCli(args: string[], cwd: string, env: NodeJS.ProcessEnv 
 /** The `file:line:col: ...` findings of a run's stderr, in order (what a second run must repeat exactly). */
 export function findingLines(err: string): string[] {
   return err.split('\n').filter((l) => /^\S+\.yaml:\d+:\d+: /.test(l));
+}
+
+/**
+ * How a fresh process with the CLI's V8 flags loads the precompiled program of the CLI in `cliDir`
+ * (a dist/src/cli directory): 'accepted' when V8 takes its code cache (src/cli/precompiled.ts).
+ */
+export function precompiledUse(cliDir: string, env: NodeJS.ProcessEnv = childEnv()): string {
+  const at = (file: string) => JSON.stringify(pathToFileURL(join(cliDir, file)).href);
+  const script = `import { setRuntimeFlags } from ${at('runtime-flags.js')}; import { loadPrecompiledProgram } from ${at('precompiled.js')};
+setRuntimeFlags();
+process.stdout.write(loadPrecompiledProgram({})?.codeCache ?? 'not loaded');`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
 }

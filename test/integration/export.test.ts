@@ -9,7 +9,7 @@ import { redactor } from '../../src/manifest/redact.js';
 import { knownKinds } from '../../src/kinds/registry.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
-import { VERSION } from '../../src/cli/main.js';
+import { VERSION } from '../../src/cli/program.js';
 import { DEFAULT_WORKLOAD, seedExportWorkload } from '../../bench/export.js';
 import { readTree, variablesEnv } from '../helpers/export-files.js';
 import { BIG_LIST_VALUES, ok, SECRETS, seedDetectionContent, seedEveryKind } from '../helpers/export-seed.js';

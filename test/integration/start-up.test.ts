@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +11,9 @@ import { childEnv, runBuiltCli } from '../helpers/spawn-cli.js';
 /**
  * What a run loads is part of its speed (issue 10: module loading was a tenth of a plan). The built
  * CLI runs in a child process with a preload that records every module it loaded: ES modules
- * through a loader hook, CommonJS ones from the require cache at exit.
+ * through a loader hook, CommonJS ones from the require cache at exit. The precompiled program
+ * (src/cli/precompiled.ts) holds every module of the program in one script, so there what a run
+ * uses is what it initialises: V8's coverage of that script counts each module's init function.
  */
 
 const RULE = `apiVersion: svcform/v1
@@ -31,7 +33,9 @@ spec:
     - logs-*
 `;
 
-function recorder(dir: string): string {
+/** A preload recording into a log of its own, and that log. */
+function recorder(): { preload: string; log: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-start-up-recorder-'));
   const log = join(dir, 'loaded.log');
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
@@ -41,7 +45,7 @@ function recorder(dir: string): string {
     `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
       `const require = createRequire(import.meta.url);\nprocess.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n') + '\\n'));\n`,
   );
-  return preload;
+  return { preload, log };
 }
 
 describe('start-up: a plan loads only what it uses', () => {
@@ -56,11 +60,11 @@ describe('start-up: a plan loads only what it uses', () => {
   });
   after(() => emu.stop());
 
-  it('an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent, nor all of diff', async () => {
-    const preload = recorder(dir);
-    const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
+  it('from the modules (SVCFORM_PRECOMPILED=0), an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent, nor all of diff', async () => {
+    const { preload, log } = recorder();
+    const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ SVCFORM_PRECOMPILED: '0', NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
     assert.equal(run.code, 0, run.out + run.err);
-    const loaded = readFileSync(join(dir, 'loaded.log'), 'utf8').split('\n').filter(Boolean);
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     // The recorder works: it saw the CLI, a grammar and undici's Agent.
     assert.ok(loaded.some((m) => m.endsWith('/cli/main.js')), 'the CLI entry point is recorded');
     assert.ok(loaded.some((m) => m.endsWith('/query/kuery/index.js')), 'the kuery grammar is recorded');
@@ -69,5 +73,30 @@ describe('start-up: a plan loads only what it uses', () => {
     assert.deepEqual(loaded.filter((m) => m.includes('/node_modules/yaml/')), [], 'no yaml module');
     assert.deepEqual(loaded.filter((m) => /\/node_modules\/undici\/index\.js$|\/undici\/lib\/web\//.test(m)), [], "neither undici's entry point nor its fetch");
     assert.deepEqual(loaded.filter((m) => /\/node_modules\/diff\/lib(esm|cjs)\/index\.js$/.test(m)), [], "the diff package's line diff only, not its index");
+  });
+
+  it('precompiled, an empty plan against a URL loads no module of the program but its entry, nor the yaml package, nor undici beyond its Agent, and initialises no emulator module', async () => {
+    const { preload, log } = recorder();
+    const coverage = mkdtempSync(join(tmpdir(), 'svcform-start-up-coverage-'));
+    const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ NODE_V8_COVERAGE: coverage, NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
+    assert.equal(run.code, 0, run.out + run.err);
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const programModules = loaded.filter((m) => m.includes('/dist/src/') && !m.includes('/manifest/validators/')).map((m) => m.replace(/^.*\/dist\/src\//, ''));
+    assert.deepEqual([...new Set(programModules)].sort(), ['cli/main.js', 'cli/precompiled.js', 'cli/runtime-flags.js', 'common/build-id.js']);
+    assert.ok(loaded.some((m) => m.endsWith('/undici/lib/dispatcher/agent.js')), "undici's Agent is recorded");
+    assert.deepEqual(loaded.filter((m) => m.includes('/node_modules/yaml/')), [], 'no yaml module');
+    assert.deepEqual(loaded.filter((m) => /\/node_modules\/undici\/index\.js$|\/undici\/lib\/web\//.test(m)), [], "neither undici's entry point nor its fetch");
+
+    // Each bundled ES module has an init function named after its file; count the calls of each.
+    const calls = new Map<string, number>();
+    for (const file of readdirSync(coverage)) {
+      for (const script of JSON.parse(readFileSync(join(coverage, file), 'utf8')).result as { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[]) {
+        if (!script.url.endsWith('/dist/precompiled/svcform.cjs')) continue;
+        for (const fn of script.functions) if (fn.functionName.startsWith('dist/src/')) calls.set(fn.functionName, (calls.get(fn.functionName) ?? 0) + fn.ranges[0].count);
+      }
+    }
+    assert.ok((calls.get('dist/src/cli/plan.js') ?? 0) > 0, 'the coverage shows the plan command initialised');
+    assert.ok(calls.has('dist/src/emulator/server.js'), "the coverage lists the emulator's init function");
+    assert.deepEqual([...calls].filter(([name, count]) => name.startsWith('dist/src/emulator/') && count > 0), [], 'no emulator module initialised');
   });
 });

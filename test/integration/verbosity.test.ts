@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildProgram, runCli } from '../../src/cli/main.js';
+import { buildProgram, runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulator } from '../helpers/emulator.js';

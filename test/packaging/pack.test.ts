@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
+import { precompiledUse } from '../helpers/spawn-cli.js';
 
 const ROOT = resolve('.');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -47,7 +48,7 @@ describe('packaging: npm pack, then a global install of the tarball', { timeout:
       assert.equal(packed.status, 0, packed.stderr);
       assert.deepEqual(warnings(packed.stderr), []);
       const files = new Set<string>(JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path));
-      for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli/main.js', 'schemas/Rule.schema.json', 'docs/plan-format.md', 'docs/export.md']) assert.ok(files.has(f), `${f} is packed`);
+      for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/cli/main.js', 'dist/precompiled/svcform.cjs', 'dist/precompiled/svcform.code-cache', 'schemas/Rule.schema.json', 'docs/plan-format.md', 'docs/export.md']) assert.ok(files.has(f), `${f} is packed`);
       for (const f of files) assert.doesNotMatch(f, /^(dist\/test|dist\/bench|test|bench|node_modules|\.svcform)\//, `${f} is not packed`);
       let maps = 0;
       for (const f of files) {
@@ -79,6 +80,8 @@ describe('packaging: npm pack, then a global install of the tarball', { timeout:
       assert.equal(validated.status, 0, validated.stderr);
       assert.match(validated.stdout, /^\d+ resources in \d+ files: valid \(0 errors, 0 warnings\)$/m);
       assert.equal(validated.stderr, '');
+      // The installed CLI finds its precompiled program and V8 takes the code cache under its flags.
+      assert.equal(precompiledUse(join(prefix, 'lib/node_modules/svcform/dist/src/cli'), env), 'accepted');
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

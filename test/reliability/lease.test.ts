@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { acquireLeases, LeaseHeldError, observeLease, untouchedSince, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/cli/program.js';
 import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { Redactor } from '../../src/manifest/redact.js';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/cli/program.js';
 import type { Io, StopSignal } from '../../src/cli/context.js';
 import { emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';

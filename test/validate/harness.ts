@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
 
 /** The repository root (tests run from dist/test/validate). */

@@ -1,0 +1,92 @@
+// Makes dist/precompiled/: the CLI program bundled into one script (svcform.cjs) and V8's code
+// cache of it (svcform.code-cache), which src/cli/precompiled.ts loads. It runs last in the build,
+// after build-id.mjs: the bundle names the build it was made from.
+//
+// The code cache is taken after a training run of the bundle (`validate` of the examples), so it
+// holds the functions a run of svcform calls, not only the script's top level. The training runs
+// in a child process with the CLI's own V8 flags and no NODE_OPTIONS, as `svcform` runs; a second
+// child checks that V8 accepts the cache, and the build fails if it does not.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const ROOT = resolve(SCRIPT, '../..');
+const SRC = join(ROOT, 'dist/src');
+const precompiled = await import('../dist/src/cli/precompiled.js');
+const { PRECOMPILED_DIR, BUNDLE_FILE, CODE_CACHE_FILE } = precompiled;
+const TRAINING = ['validate', join(ROOT, 'examples'), '--no-cache', '--quiet'];
+
+async function build() {
+  const { build: bundle } = await import('esbuild');
+  const id = JSON.parse(readFileSync(join(SRC, 'build-id.json'), 'utf8')).id;
+  rmSync(PRECOMPILED_DIR, { recursive: true, force: true });
+  mkdirSync(PRECOMPILED_DIR, { recursive: true });
+  const result = await bundle({
+    entryPoints: [join(SRC, 'cli/program.js')],
+    outfile: join(PRECOMPILED_DIR, BUNDLE_FILE),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: `${precompiled.bundleBanner(id)}\n${MODULE_URL_HELPER}` },
+    plugins: [moduleUrls()],
+    logLevel: 'silent',
+  });
+  // A warning means some code would behave otherwise bundled (import.meta, a require esbuild cannot see).
+  if (result.warnings.length || result.errors.length) {
+    for (const w of [...result.errors, ...result.warnings]) console.error(`${w.location?.file ?? ''}:${w.location?.line ?? ''}: ${w.text}`);
+    throw new Error('bundling the CLI program gave warnings');
+  }
+  for (const next of ['train', 'check']) {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const child = spawnSync(process.execPath, [SCRIPT, next], { cwd: ROOT, env, encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`${next} of the precompiled program failed (exit ${child.status}):\n${child.stdout}${child.stderr}`);
+  }
+}
+
+// Defined in the banner, outside every module: a module's own `require` (from createRequire) may
+// shadow the bundle's.
+const MODULE_URL_HELPER = '"use strict";\nconst __svcformModuleUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;';
+
+/**
+ * Each module's import.meta.url becomes its own file's URL, computed from the bundle's place at run
+ * time: the modules find their data (build-id.json, validators, ECS fields, schemas) from there.
+ */
+function moduleUrls() {
+  return {
+    name: 'module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!args.path.startsWith(SRC)) return undefined;
+        const fromBundle = relative(PRECOMPILED_DIR, args.path).split('\\').join('/');
+        return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__svcformModuleUrl(${JSON.stringify(fromBundle)})`), loader: 'js' };
+      });
+    },
+  };
+}
+
+async function train() {
+  (await import('../dist/src/cli/runtime-flags.js')).setRuntimeFlags();
+  const loaded = precompiled.loadPrecompiledProgram({}, { useCodeCache: false });
+  if (!loaded) throw new Error('the bundle just made is not found or names another build');
+  const io = { out() {}, err() {}, env: process.env, outTty: false, errTty: false };
+  const code = await loaded.program.runCli(TRAINING, io);
+  if (code !== 0) throw new Error(`training run \`svcform ${TRAINING.join(' ')}\` exited with ${code}`);
+  const id = JSON.parse(readFileSync(join(SRC, 'build-id.json'), 'utf8')).id;
+  writeFileSync(join(PRECOMPILED_DIR, CODE_CACHE_FILE), precompiled.codeCacheFile(id, loaded.script.createCachedData()));
+}
+
+async function check() {
+  (await import('../dist/src/cli/runtime-flags.js')).setRuntimeFlags();
+  const loaded = precompiled.loadPrecompiledProgram({});
+  if (loaded?.codeCache !== 'accepted') throw new Error(`V8 did not take the code cache it just made: ${loaded?.codeCache ?? 'no bundle'}`);
+}
+
+const step = process.argv[2] ?? 'build';
+if (step === 'build') await build();
+else if (step === 'train') await train();
+else if (step === 'check') await check();
+else throw new Error(`unknown step ${step}`);

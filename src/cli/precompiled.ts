@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { buildId } from '../common/build-id.js';
+
+/**
+ * The CLI program as one precompiled script (issue 10). Node 20 keeps no compiled code between
+ * runs of ES modules, so every run parsed and compiled the ~150 modules of a command afresh:
+ * about a tenth of a cold plan of 2,068 rules (V8's function events: 0.2-0.35 s of parsing and
+ * compiling on the main thread). The build (scripts/build-precompiled.mjs) bundles
+ * dist/src/cli/program.js into dist/precompiled/svcform.cjs and keeps V8's code cache of it,
+ * taken after a training run (`validate` of the examples), in svcform.code-cache. Loaded here
+ * through that cache, the functions that run come compiled.
+ *
+ * It is only a faster way to load the same code: the bundle is made from the built modules, and
+ * is used only while it was made from the very build found in dist/src (its build id); otherwise,
+ * with no bundle, or with SVCFORM_PRECOMPILED=0, the CLI imports dist/src/cli/program.js.
+ * V8 itself refuses a code cache made by another V8 version or under other V8 flags; the script
+ * is then compiled from its source, as fast as the modules.
+ */
+
+export const PRECOMPILED_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../precompiled');
+export const BUNDLE_FILE = 'svcform.cjs';
+export const CODE_CACHE_FILE = 'svcform.code-cache';
+
+/** The first line of the bundle names the build it was made from. */
+export const bundleBanner = (id: string) => `/* svcform precompiled program, build ${id} */`;
+const BANNER = /^\/\* svcform precompiled program, build ([0-9a-f]{16}) \*\//;
+
+export type Program = typeof import('./program.js');
+/** What V8 did with the code cache: used it, refused it (another V8 or other flags), or there was none. */
+export type CodeCacheUse = 'accepted' | 'rejected' | 'absent';
+
+export interface PrecompiledProgram {
+  program: Program;
+  codeCache: CodeCacheUse;
+  /** The compiled script, whose code cache the build takes after its training run. */
+  script: Script;
+}
+
+interface LoadOptions {
+  dir?: string;
+  /** The build the bundle must have been made from (default: this build's id). */
+  expectedBuild?: string;
+  /** false: compile from source, as the build's training run does. */
+  useCodeCache?: boolean;
+}
+
+/** The precompiled program, or undefined when there is none for this build or it is turned off. */
+export function loadPrecompiledProgram(env: NodeJS.ProcessEnv, options: LoadOptions = {}): PrecompiledProgram | undefined {
+  if (env.SVCFORM_PRECOMPILED === '0') return undefined;
+  const dir = options.dir ?? PRECOMPILED_DIR;
+  const bundlePath = join(dir, BUNDLE_FILE);
+  let source: string;
+  try {
+    source = readFileSync(bundlePath, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const made = BANNER.exec(source)?.[1];
+  const expected = options.expectedBuild ?? buildId();
+  if (!made || made !== expected) return undefined;
+  const cachedData = options.useCodeCache === false ? undefined : codeCacheOf(join(dir, CODE_CACHE_FILE), made);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundlePath, cachedData });
+  const codeCache: CodeCacheUse = !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const module = { exports: {} as Program };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundlePath), module, bundlePath, dir);
+  return { program: module.exports, codeCache, script };
+}
+
+/** The code cache file is the build id, a newline, then V8's data; a cache of another build is ignored. */
+export function codeCacheFile(id: string, data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${id}\n`), data]);
+}
+
+function codeCacheOf(path: string, id: string): Buffer | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const newline = file.indexOf(10);
+  return newline > 0 && file.toString('latin1', 0, newline) === id ? file.subarray(newline + 1) : undefined;
+}
