@@ -15,12 +15,14 @@ const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = resolve(SCRIPT, '../..');
 const SRC = join(ROOT, 'dist/src');
 const precompiled = await import('../dist/src/cli/precompiled.js');
+const { buildId } = await import('../dist/src/common/build-id.js');
 const { PRECOMPILED_DIR, BUNDLE_FILE, CODE_CACHE_FILE } = precompiled;
 const TRAINING = ['validate', join(ROOT, 'examples'), '--no-cache', '--quiet'];
 
 async function build() {
   const { build: bundle } = await import('esbuild');
-  const id = JSON.parse(readFileSync(join(SRC, 'build-id.json'), 'utf8')).id;
+  const id = buildId();
+  if (!id) throw new Error('no build id: build-id.mjs runs before this step');
   rmSync(PRECOMPILED_DIR, { recursive: true, force: true });
   mkdirSync(PRECOMPILED_DIR, { recursive: true });
   const result = await bundle({
@@ -78,8 +80,7 @@ async function train() {
   const io = { out() {}, err() {}, env: process.env, outTty: false, errTty: false };
   const code = await loaded.program.runCli(TRAINING, io);
   if (code !== 0) throw new Error(`training run \`svcform ${TRAINING.join(' ')}\` exited with ${code}`);
-  const id = JSON.parse(readFileSync(join(SRC, 'build-id.json'), 'utf8')).id;
-  writeFileSync(join(PRECOMPILED_DIR, CODE_CACHE_FILE), precompiled.codeCacheFile(id, loaded.script.createCachedData()));
+  writeFileSync(join(PRECOMPILED_DIR, CODE_CACHE_FILE), precompiled.codeCacheFile(buildId(), loaded.script.createCachedData()));
 }
 
 async function check() {

@@ -1,6 +1,6 @@
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BUNDLE_FILE, CODE_CACHE_FILE, codeCacheFile, loadPrecompiledProgram, PRECOMPILED_DIR } from '../../src/cli/precompiled.js';
@@ -14,14 +14,22 @@ import { childEnv, CLI_PATH, precompiledUse, runBuiltCli } from '../helpers/spaw
  * behaves exactly as it does from the modules.
  */
 
+/** Directories this file made, removed after its tests. */
+const scratch: string[] = [];
+
 /** A copy of the built bundle and code cache, to alter. */
 function copyOfPrecompiled(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svcform-precompiled-'));
+  scratch.push(dir);
   for (const f of [BUNDLE_FILE, CODE_CACHE_FILE]) copyFileSync(join(PRECOMPILED_DIR, f), join(dir, f));
   return dir;
 }
 
 describe('precompiled program', () => {
+  after(() => {
+    for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  });
+
   it('the build made a bundle of this build whose code cache V8 takes under the CLI flags', () => {
     assert.equal(precompiledUse(dirname(CLI_PATH)), 'accepted');
   });
@@ -52,6 +60,7 @@ describe('precompiled program', () => {
       'rules/bad.yaml': ruleYaml('bad-rule').replace('severity: low', 'severity: lowest'),
       'rules/misspelt.yaml': ruleYaml('misspelt-rule').replace("query: 'a:b'", "query: 'process.nmae:cmd.exe'"),
     });
+    scratch.push(dir);
     for (const args of [['validate', '.'], ['validate', '.', '--strict'], ['--version'], ['completion', 'bash']]) {
       const precompiled = await runBuiltCli(args, dir);
       const modules = await runBuiltCli(args, dir, childEnv({ SVCFORM_PRECOMPILED: '0' }));

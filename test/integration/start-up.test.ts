@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,9 +33,17 @@ spec:
     - logs-*
 `;
 
+/** Directories this file made, removed after its tests. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 /** A preload recording into a log of its own, and that log. */
 function recorder(): { preload: string; log: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svcform-start-up-recorder-'));
+  const dir = scratchDir('svcform-start-up-recorder-');
   const log = join(dir, 'loaded.log');
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
@@ -53,12 +61,15 @@ describe('start-up: a plan loads only what it uses', () => {
   let dir: string;
   before(async () => {
     emu = await emulator();
-    dir = mkdtempSync(join(tmpdir(), 'svcform-start-up-'));
+    dir = scratchDir('svcform-start-up-');
     writeFileSync(join(dir, 'rule.yaml'), RULE);
     const applied = await runBuiltCli(['apply', '.', '--url', emu.url, '--quiet'], dir);
     assert.equal(applied.code, 0, applied.err);
   });
-  after(() => emu.stop());
+  after(async () => {
+    await emu.stop();
+    for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  });
 
   it('from the modules (SVCFORM_PRECOMPILED=0), an empty plan against a URL loads neither the emulator, nor the yaml package, nor undici beyond its Agent, nor all of diff', async () => {
     const { preload, log } = recorder();
@@ -77,7 +88,7 @@ describe('start-up: a plan loads only what it uses', () => {
 
   it('precompiled, an empty plan against a URL loads no module of the program but its entry, nor the yaml package, nor undici beyond its Agent, and initialises no emulator module', async () => {
     const { preload, log } = recorder();
-    const coverage = mkdtempSync(join(tmpdir(), 'svcform-start-up-coverage-'));
+    const coverage = scratchDir('svcform-start-up-coverage-');
     const run = await runBuiltCli(['plan', '.', '--url', emu.url, '--detailed-exitcode'], dir, childEnv({ NODE_V8_COVERAGE: coverage, NODE_OPTIONS: `--import ${pathToFileURL(preload).href}` }));
     assert.equal(run.code, 0, run.out + run.err);
     const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
