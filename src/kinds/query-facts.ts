@@ -11,11 +11,13 @@ import type { QueryLanguageName } from '../query/types.js';
 export interface QueryFacts {
   problem?: { offset: number; message: string };
   fields: Array<{ name: string; offset: number }>;
+  /** What the parser could not judge offline (CompiledQuery.notes): warnings. */
+  notes?: Array<{ offset: number; message: string }>;
 }
 
 const FACTS = new Map<string, QueryFacts>();
 const CACHE_ENTRY = 'query-checks';
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 /**
  * Entries written back at most, besides those this run used (all kept, so that a repository larger
  * than this never re-parses its own queries): the queries of a few repositories or branches.
@@ -30,9 +32,10 @@ const used = new Set<string>();
 function factsOfParse(language: QueryLanguageName, text: string): QueryFacts | undefined {
   const outcome = readyLanguage(language)?.parse(text);
   if (!outcome) return undefined; // not loaded (nobody preloaded) or not part of this build: not checked
-  return outcome.ok
-    ? { fields: outcome.query.fields.map(({ name, offset }) => ({ name, offset })) }
-    : { problem: { offset: outcome.problem.offset, message: outcome.problem.message }, fields: [] };
+  if (!outcome.ok) return { problem: { offset: outcome.problem.offset, message: outcome.problem.message }, fields: [] };
+  const facts: QueryFacts = { fields: outcome.query.fields.map(({ name, offset }) => ({ name, offset })) };
+  if (outcome.query.notes?.length) facts.notes = outcome.query.notes.map(({ offset, message }) => ({ offset, message }));
+  return facts;
 }
 
 /** The facts of a query: known (kept by an earlier run, or met before in this one) or parsed now. */
@@ -83,6 +86,8 @@ export function saveQueryFacts(): { parsed: number; reused: number } {
 function isFacts(value: unknown): value is QueryFacts {
   const v = value as QueryFacts | undefined;
   if (!v || typeof v !== 'object' || !Array.isArray(v.fields)) return false;
-  if (v.problem !== undefined && (typeof v.problem.offset !== 'number' || typeof v.problem.message !== 'string')) return false;
+  const isPlace = (p: { offset?: unknown; message?: unknown }) => p && typeof p.offset === 'number' && typeof p.message === 'string';
+  if (v.problem !== undefined && !isPlace(v.problem)) return false;
+  if (v.notes !== undefined && !(Array.isArray(v.notes) && v.notes.every(isPlace))) return false;
   return v.fields.every((f) => f && typeof f.name === 'string' && typeof f.offset === 'number');
 }

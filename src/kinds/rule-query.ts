@@ -12,6 +12,9 @@ import type { ParseOutcome, QueryLanguageName } from '../query/types.js';
  * fields or fields the project declares (svcform.yaml `fields:`); an unknown field is a warning
  * with a "did you mean", an error under --strict. `metadata.checks.queryFields: false` turns the
  * field check off for one rule. Field patterns (`process.*`) are not checked.
+ * What a parser cannot judge offline (an unknown function of a newer server) is a warning, never
+ * an error; `metadata.checks.querySyntax: false` drops a rule's syntax errors and such warnings,
+ * for a query the server accepts and svcform's grammar does not yet.
  */
 
 export interface RuleQuery {
@@ -70,6 +73,7 @@ const NO_FIELDS: ReadonlySet<string> = new Set();
 export function checkRuleQueries(res: Resource, context: CheckContext | undefined): CheckIssue[] {
   const issues: CheckIssue[] = [];
   const checkFields = res.checks?.queryFields !== false;
+  const checkSyntax = res.checks?.querySyntax !== false;
   const required = new Set<string>((Array.isArray(res.spec.required_fields) ? res.spec.required_fields : []).map((f: { name?: unknown }) => String(f?.name)));
   const project = context?.projectFields ?? NO_FIELDS;
   const ecs = ecsFieldTypes();
@@ -77,8 +81,18 @@ export function checkRuleQueries(res: Resource, context: CheckContext | undefine
     const facts = factsOf(q.language, q.text);
     if (!facts) continue;
     if (facts.problem) {
-      issues.push({ path: q.path, at: { offset: facts.problem.offset, value: q.text }, message: `${q.label}: ${facts.problem.message} (${q.language})` });
+      if (checkSyntax) issues.push({ path: q.path, at: { offset: facts.problem.offset, value: q.text }, message: `${q.label}: ${facts.problem.message} (${q.language})` });
       continue;
+    }
+    if (checkSyntax) {
+      for (const note of facts.notes ?? []) {
+        issues.push({
+          path: q.path,
+          at: { offset: note.offset, value: q.text },
+          severity: 'warning',
+          message: `${q.label}: not checked offline: ${note.message} (${q.language}); the server decides, or set metadata.checks.querySyntax: false`,
+        });
+      }
     }
     if (!checkFields) continue;
     const reported = new Set<string>();

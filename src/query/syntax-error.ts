@@ -75,11 +75,14 @@ export function treeOrProblem<T>(parse: (text: string, options: object) => unkno
 export function checkedOutcome<T>(
   parse: (text: string, options: object) => unknown,
   text: string,
-  check: (tree: T) => { problem?: QueryProblem; fields: FieldUse[] },
+  check: (tree: T) => { problem?: QueryProblem; fields: FieldUse[]; notes?: QueryProblem[] },
   compile: (tree: T, fields: FieldUse[]) => CompiledQuery,
 ): ParseOutcome {
   const parsed = treeOrProblem<T>(parse, text);
   if ('problem' in parsed) return { ok: false, problem: parsed.problem };
-  const { problem, fields } = check(parsed.tree);
-  return problem ? { ok: false, problem } : { ok: true, query: compile(parsed.tree, fields) };
+  const { problem, fields, notes } = check(parsed.tree);
+  if (problem) return { ok: false, problem };
+  const query = compile(parsed.tree, fields);
+  if (notes?.length) query.notes = notes;
+  return { ok: true, query };
 }

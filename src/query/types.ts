@@ -50,6 +50,11 @@ export interface CompiledQuery {
   fields: FieldUse[];
   /** The index patterns the query itself names (qlang's FROM); undefined when the caller chooses them. */
   indices?: string[];
+  /**
+   * What the offline check could not judge (an unknown function or command of a language that
+   * moves faster than svcform): the server may well accept it, so these are warnings, never errors.
+   */
+  notes?: QueryProblem[];
   /** Evaluates the query offline over events given in any order. */
   run(events: EventDoc[], options?: RunOptions): QueryMatch[];
 }

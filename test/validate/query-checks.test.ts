@@ -71,6 +71,14 @@ describe('query checks in validate', () => {
     assert.equal(r.code, 0, r.err);
   });
 
+  it('metadata.checks.querySyntax: false lets a query svcform cannot read go to the server, which decides', async () => {
+    const files = (metadata: string[]) => ({ 'r.yaml': rule('syn', ['  type: query', "  query: 'event.category:(process and'"], metadata) });
+    assert.equal((await validate(files([]))).code, 1);
+    const off = await validate(files(['  checks: {querySyntax: false}']));
+    assert.equal(off.code, 0, off.err);
+    assert.doesNotMatch(off.err, /expected/);
+  });
+
   it('a field list file with a mistake is an error naming its file and line', async () => {
     const r = await validate({ 'r.yaml': rule('ok', ['  type: query', "  query: 'event.kind:alert'"]), 'svcform.yaml': 'fields: [f.json, missing.txt]\n', 'f.json': '[\n  "good",\n  {"name": "two words"}\n]\n' });
     assert.equal(r.code, 1);
