@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseManifestText } from '../manifest/load.js';
 import { interpolate } from '../manifest/interpolate.js';
 import { redactor } from '../manifest/redact.js';
-import type { Diagnostic, SourcePos } from '../manifest/types.js';
+import { CHECK_SWITCHES, type Diagnostic, type RepositoryChecks, type SourcePos } from '../manifest/types.js';
 import type { ManageScope } from '../engine/ownership.js';
 import type { IgnoreRule } from '../engine/ignore.js';
 import { knownAreaNames, type AreaOverrides } from '../client/areas.js';
@@ -24,9 +24,11 @@ export interface SvcformConfig {
   areas: AreaOverrides;
   /** Files listing the project's own field names (for query field checks), as written, with where they are named. */
   fields?: Array<{ path: string; pos: SourcePos }>;
+  /** Offline checks switched for every manifest or per kind (`checks:`); metadata.checks wins. */
+  checks?: RepositoryChecks;
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -98,6 +100,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     if (typeof p !== 'string' || p === '') fail(['fields', i], `fields[${i}] must be a file path`);
     else fields.push({ path: p, pos: doc.posOf(['fields', i]) });
   });
+  const checks = readChecks(raw.checks, knownKinds, fail);
   const auth = raw.auth ?? undefined;
   if (auth !== undefined) {
     if (typeof auth !== 'object') fail(['auth'], 'auth must be a mapping (apiKey, username, password, token)');
@@ -121,10 +124,44 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     ignore,
     areas,
     fields,
+    ...(checks ? { checks } : {}),
   };
 }
 
 type Fail = (path: Array<string | number>, message: string) => void;
+
+/** `checks: {queryFields: false, kinds: {Rule: {querySyntax: false}}}`: each switch a boolean. */
+function readChecks(raw: unknown, knownKinds: string[], fail: Fail): RepositoryChecks | undefined {
+  if (raw === undefined) return undefined;
+  const known = `known: ${CHECK_SWITCHES.join(', ')}, kinds`;
+  const switches = (value: unknown, path: Array<string | number>): Record<string, boolean> => {
+    const out: Record<string, boolean> = {};
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      fail(path, `${path.join('.')} must be a mapping of check names to true or false (${known})`);
+      return out;
+    }
+    for (const [name, on] of Object.entries(value)) {
+      if (path.length === 1 && name === 'kinds') continue;
+      if (!(CHECK_SWITCHES as readonly string[]).includes(name)) fail([...path, name], `${[...path, name].join('.')} is not a known check (${known})`);
+      else if (typeof on !== 'boolean') fail([...path, name], `${[...path, name].join('.')} must be true or false`);
+      else out[name] = on;
+    }
+    return out;
+  };
+  const all = switches(raw, ['checks']);
+  const kinds: Record<string, Record<string, boolean>> = {};
+  const perKind = (raw as Record<string, unknown> | null)?.kinds;
+  if (perKind !== undefined) {
+    if (!perKind || typeof perKind !== 'object' || Array.isArray(perKind)) fail(['checks', 'kinds'], 'checks.kinds must be a mapping of kinds to their check switches');
+    else {
+      for (const [kind, value] of Object.entries(perKind)) {
+        if (!knownKinds.includes(kind)) fail(['checks', 'kinds', kind], `checks.kinds.${kind}: not a known kind (${knownKinds.join(', ')})`);
+        else kinds[kind] = switches(value, ['checks', 'kinds', kind]);
+      }
+    }
+  }
+  return { all, kinds };
+}
 
 /** `ignore: [{kind: Rule, spaces: [default], pointers: [/spec/enabled]}]` */
 function readIgnoreRules(raw: unknown, knownKinds: string[], fail: Fail): IgnoreRule[] {

@@ -1,6 +1,6 @@
 import { computePlan, type Plan } from '../engine/plan.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
-import { formatDiagnostic, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
+import { formatDiagnostics, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
@@ -24,7 +24,7 @@ export async function loadResources(paths: string[], opts: CommonOptions, io: Io
   const setup = await setUpValidation(opts, config, io, keepManifests);
   const result = readAhead ? await loadAndValidateYielding(paths, setup.options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, setup.options);
   setup.finish();
-  for (const d of result.diagnostics) if (d.severity === 'warning' || hasErrors([d])) io.err(redactor.redact(formatDiagnostic(d)));
+  for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to the server`);

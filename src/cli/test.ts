@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { readConfig, UsageError, type CommonOptions, type Io } from './context.js';
@@ -31,7 +31,7 @@ export async function testCommand(paths: string[], opts: TestOptions, io: Io): P
     diagnostics.push(...read.diagnostics);
     suites.push(...read.tests);
   }
-  for (const d of diagnostics) if (d.severity === 'error' || !opts.quiet) io.err(redactor.redact(formatDiagnostic(d)));
+  for (const line of formatDiagnostics(opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics)) io.err(redactor.redact(line));
   if (hasErrors(diagnostics)) {
     const n = diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests or test files; no test was run`);

@@ -1,5 +1,5 @@
 import { displayPath } from '../manifest/load.js';
-import { formatDiagnostic, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import { readConfig, type CommonOptions, type Io } from './context.js';
 import { setUpValidation } from './validation-setup.js';
@@ -46,7 +46,7 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
       ),
     );
   } else {
-    for (const d of result.diagnostics) io.err(redactor.redact(formatDiagnostic(d)));
+    for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
     if (!opts.quiet) {
       const status = errors.length === 0 ? 'valid' : 'invalid';
       const summary = `${result.resources.length} resources in ${result.files.length} files: ${status} (${errors.length} errors, ${warnings.length} warnings)`;

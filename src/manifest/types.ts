@@ -16,6 +16,11 @@ export interface Diagnostic {
   /** `Kind/name` when the document got far enough to have one. */
   subject?: string;
   message: string;
+  /**
+   * Findings of one cause repeated across documents (the same unknown field in 40 rules) share a
+   * group: text output shows the first in full and counts the rest (foldDiagnostics).
+   */
+  group?: string;
 }
 
 /** One manifest document after loading and interpolation. */
@@ -77,6 +82,8 @@ export interface CheckIssue {
   severity?: Severity;
   /** A place inside the string at `path` (a query's error): shown at its line and column in the file. */
   at?: { offset: number; value: string };
+  /** Diagnostic.group. */
+  group?: string;
 }
 
 /** What a run tells kind checks beyond the resource. */
@@ -85,6 +92,27 @@ export interface CheckContext {
   strict: boolean;
   /** Field names the project declares (svcform.yaml `fields:`). */
   projectFields: ReadonlySet<string>;
+  /** svcform.yaml `checks:`: switches for every manifest, and per kind; metadata.checks wins over both. */
+  checks?: RepositoryChecks;
+}
+
+/**
+ * The switches of offline checks a manifest's metadata.checks and svcform.yaml `checks:` may set
+ * (rule queries: src/kinds/rule-query.ts).
+ */
+export const CHECK_SWITCHES = ['queryFields', 'querySyntax'] as const;
+
+/** svcform.yaml `checks: {queryFields: false, kinds: {Rule: {querySyntax: false}}}`. */
+export interface RepositoryChecks {
+  all: Record<string, boolean>;
+  kinds: Record<string, Record<string, boolean>>;
+}
+
+/** The check switches in force for a resource: the repository's, its kind's, then its own metadata.checks. */
+export function checksOf(res: Pick<Resource, 'kind' | 'checks'>, context: CheckContext | undefined): Record<string, unknown> {
+  const repository = context?.checks;
+  if (!repository) return res.checks ?? {};
+  return { ...repository.all, ...repository.kinds[res.kind], ...res.checks };
 }
 
 /** What validation needs to know of one kind (a kind adapter is one). */

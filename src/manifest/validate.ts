@@ -6,7 +6,7 @@ import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
-import { subjectOf, type CheckContext, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
+import { subjectOf, type CheckContext, type RepositoryChecks, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
@@ -30,6 +30,8 @@ export interface ValidateOptions {
   offlineSecrets?: boolean;
   /** `--strict`: kind checks report unknown names (query fields) as errors, not warnings. */
   strict?: boolean;
+  /** svcform.yaml `checks:`. */
+  checks?: RepositoryChecks;
   /** Field names declared by the project (svcform.yaml `fields:`), for kinds that check field names. */
   projectFields?: ReadonlySet<string>;
   /** Documents of files read before, by the hash of their bytes (manifest-cache.ts). */
@@ -80,7 +82,7 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
   const declaredInvalid = new Set<string>();
   const lookup = (kind: string) => options.kinds.lookup(kind);
   // One context for every document's kind checks, and the key its clean verdicts are kept under.
-  const context: CheckContext = { strict: !!options.strict, projectFields: options.projectFields ?? new Set() };
+  const context: CheckContext = { strict: !!options.strict, projectFields: options.projectFields ?? new Set(), ...(options.checks ? { checks: options.checks } : {}) };
   const clean = options.manifestCache?.cleanDocuments(checkOptionsKey(context, options.defaultSpace ?? 'default'));
   for (const doc of docs) {
     const found: Diagnostic[] = [];
@@ -103,7 +105,7 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
  * kept for.
  */
 function checkOptionsKey(context: CheckContext, defaultSpace: string): string {
-  return JSON.stringify({ strict: context.strict, projectFields: [...context.projectFields].sort(), defaultSpace });
+  return JSON.stringify({ strict: context.strict, projectFields: [...context.projectFields].sort(), checks: context.checks ?? null, defaultSpace });
 }
 
 /** `kind, space, name` of a document, as far as it can be read (for references to invalid documents). */
@@ -146,7 +148,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const scan = scanDocument(raw);
   const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets }, scan.templated);
   out.push(...interpolated.diagnostics);
-  for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.name) });
+  for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.names) });
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   const failed = new Set(interpolated.failedPaths.map(pathKey));
@@ -181,7 +183,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   }
   for (const issue of issues) {
     const pos = (issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path);
-    out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message });
+    out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message, ...(issue.group === undefined ? {} : { group: issue.group }) });
   }
   if (out.length === 0 && scan.templated.length === 0 && confinedReadsAsked() === readsBefore) clean?.add(doc);
   return res;
@@ -249,6 +251,36 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
       }
     }
   }
+}
+
+/** Places of a group's other findings named on its line; the rest are counted. */
+const GROUP_PLACES_SHOWN = 3;
+
+/**
+ * The text lines of diagnostics, in order: each finding on its own line, except that findings of
+ * one group (Diagnostic.group: one unknown field in 40 rules) are one line, the first in full with
+ * the others counted and the first few named. JSON output keeps every finding.
+ */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string[] {
+  const lines: Array<{ first: Diagnostic; others: Diagnostic[] }> = [];
+  const groups = new Map<string, { first: Diagnostic; others: Diagnostic[] }>();
+  for (const d of diagnostics) {
+    const key = d.group === undefined ? undefined : `${d.severity}\u0000${d.group}`;
+    const group = key === undefined ? undefined : groups.get(key);
+    if (group) {
+      group.others.push(d);
+      continue;
+    }
+    const line = { first: d, others: [] };
+    lines.push(line);
+    if (key !== undefined) groups.set(key, line);
+  }
+  return lines.map(({ first, others }) => {
+    if (others.length === 0) return formatDiagnostic(first);
+    const places = others.slice(0, GROUP_PLACES_SHOWN).map((d) => `${d.pos.file}:${d.pos.line}`);
+    const rest = others.length - places.length;
+    return `${formatDiagnostic(first)} [and ${others.length} more: ${places.join(', ')}${rest > 0 ? ', …; --json lists every one' : ''}]`;
+  });
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

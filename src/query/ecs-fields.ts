@@ -8,15 +8,16 @@ import { fileURLToPath } from 'node:url';
  */
 
 const DATA_FILE = join('data', 'ecs-fields.txt');
+const KNOWN_FILE = join('data', 'ecs-known-fields.txt');
 
-function dataFile(): string {
+function dataFile(name = DATA_FILE): string {
   // The same walk up works from src/ and from the compiled dist/src/.
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 8; i++) {
-    if (existsSync(join(dir, DATA_FILE))) return join(dir, DATA_FILE);
+    if (existsSync(join(dir, name))) return join(dir, name);
     dir = dirname(dir);
   }
-  throw new Error(`cannot find ${DATA_FILE} above ${fileURLToPath(import.meta.url)}`);
+  throw new Error(`cannot find ${name} above ${fileURLToPath(import.meta.url)}`);
 }
 
 let fieldTypes: Map<string, string> | undefined;
@@ -38,4 +39,35 @@ export function parseEcsFields(text: string): Map<string, string> {
 export function ecsFieldTypes(): ReadonlyMap<string, string> {
   fieldTypes ??= parseEcsFields(readFileSync(dataFile(), 'utf8'));
   return fieldTypes;
+}
+
+/**
+ * Every field a source document may carry under ECS (data/ecs-known-fields.txt): what a query may
+ * name as an ECS field. Wider than ecsFieldTypes: constant_keyword fields (data_stream.*),
+ * multi-fields (process.command_line.text), nested and flattened fields; `open` holds the prefixes
+ * (`labels.`) of fields that take any child.
+ */
+export interface KnownFields {
+  names: ReadonlySet<string>;
+  open: readonly string[];
+  has(name: string): boolean;
+}
+
+let knownFields: KnownFields | undefined;
+
+export function parseKnownFields(text: string): KnownFields {
+  const names = new Set<string>();
+  const open: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.endsWith('.*')) open.push(line.slice(0, -1));
+    else names.add(line);
+  }
+  return { names, open, has: (name) => names.has(name) || open.some((prefix) => name.startsWith(prefix)) };
+}
+
+export function ecsKnownFields(): KnownFields {
+  knownFields ??= parseKnownFields(readFileSync(dataFile(KNOWN_FILE), 'utf8'));
+  return knownFields;
 }

@@ -52,18 +52,42 @@ describe('query checks in validate', () => {
     assert.match(r.err, /r\.yaml:14:43: Rule\/tm: threat_query: expected a range bound \(lucene\)/);
   });
 
-  it('warns about unknown fields with a suggestion; --strict makes it an error; required_fields and field lists declare fields', async () => {
+  it('warns about a near miss of a known field with a suggestion; --strict makes every unknown field an error; required_fields and field lists declare fields', async () => {
     const files = { 'r.yaml': rule('f', ['  type: query', "  query: 'proces.name:cmd.exe and my.custom:1 and other.one:2 and process.*:x'", '  required_fields: [{name: my.custom, type: keyword}]']) };
     const warned = await validate(files);
     assert.equal(warned.code, 0);
-    assert.match(warned.err, /r\.yaml:11:11: warning: Rule\/f: query: field "proces\.name" is not in required_fields, ECS or the project's field lists \(did you mean process\.name\?\)/);
-    assert.match(warned.err, /r\.yaml:11:51: warning: Rule\/f: query: field "other\.one"/);
-    assert.doesNotMatch(warned.err, /my\.custom|process\.\*/);
+    assert.match(warned.err, /r\.yaml:11:11: warning: Rule\/f: query: field "proces\.name" is not a known field; did you mean process\.name\?/);
+    // other.one is near nothing known: an integration's or the user's own field, not svcform's to judge
+    assert.doesNotMatch(warned.err, /my\.custom|process\.\*|other\.one/);
     const strict = await validate(files, '--strict');
     assert.equal(strict.code, 1);
     assert.match(strict.err, /r\.yaml:11:11: Rule\/f: query: field "proces\.name"/);
+    assert.match(strict.err, /r\.yaml:11:51: Rule\/f: query: field "other\.one" is not in required_fields, ECS or the project's field lists/);
     const listed = await validate({ ...files, 'svcform.yaml': 'fields: [fields.txt, more.json]\n', 'fields.txt': '# ours\nother.one keyword\n', 'more.json': '["proces.name", {"name": "x", "type": "keyword"}]\n' }, '--strict');
     assert.equal(listed.code, 0, listed.err);
+  });
+
+  it('knows ECS as documents carry it: constant_keyword, multi-fields, open objects; integration fields pass (production rules)', async () => {
+    const query = [
+      'data_stream.dataset:"aws.cloudtrail" and data_stream.namespace:default and data_stream.type:logs',
+      'process.command_line.text:whoami and labels.is_team_source:true and container.labels.app:web',
+      'aws.cloudtrail.user_identity.arn:x and okta.target.id:y and process.Ext.token.integrity_level_name:high',
+    ].join(' and ');
+    const r = await validate({ 'r.yaml': rule('ecs', ['  type: query', `  query: '${query}'`, '  related_integrations: [{package: aws, version: ^2.0.0}]']) });
+    assert.equal(r.code, 0, r.err);
+    assert.doesNotMatch(r.err, /warning/);
+  });
+
+  it('a near miss repeated across rules is one line with a count; --json keeps every finding', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) files[`r${i}.yaml`] = rule(`n${i}`, ['  type: query', "  query: 'user.nmae:root'"]);
+    const r = await validate(files);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.err.split('\n').filter((l) => l.includes('user.nmae'));
+    assert.equal(lines.length, 1, r.err);
+    assert.match(lines[0]!, /r0\.yaml:11:11: warning: Rule\/n0: query: field "user\.nmae" is not a known field; did you mean user\.name\? .* \[and 4 more: r1\.yaml:11, r2\.yaml:11, r3\.yaml:11, …; --json lists every one\]$/);
+    const json = await validate(files, '--json');
+    assert.equal(JSON.parse(json.out).diagnostics.length, 5);
   });
 
   it('metadata.checks.queryFields: false turns the field check off for one rule, and is never sent', async () => {
@@ -77,6 +101,24 @@ describe('query checks in validate', () => {
     const off = await validate(files(['  checks: {querySyntax: false}']));
     assert.equal(off.code, 0, off.err);
     assert.doesNotMatch(off.err, /expected/);
+  });
+
+  it('svcform.yaml checks: switch a check for the whole repository or one kind; metadata.checks wins; a wrong switch is an error at its line', async () => {
+    const rules = {
+      'a.yaml': rule('a', ['  type: query', "  query: 'nope.field:1'"]),
+      'b.yaml': rule('b', ['  type: query', "  query: 'event.category:(process and'"]),
+    };
+    const plain = await validate(rules, '--strict');
+    assert.match(plain.err, /Rule\/a: query: field "nope\.field"/);
+    assert.match(plain.err, /Rule\/b: query: expected/);
+    const off = await validate({ ...rules, 'svcform.yaml': 'checks:\n  queryFields: false\n  kinds:\n    Rule: {querySyntax: false}\n' }, '--strict');
+    assert.equal(off.code, 0, off.err);
+    const own = await validate({ ...rules, 'a.yaml': rule('a', ['  type: query', "  query: 'nope.field:1'"], ['  checks: {queryFields: true}']), 'svcform.yaml': 'checks: {queryFields: false}\n' }, '--strict');
+    assert.match(own.err, /Rule\/a: query: field "nope\.field"/);
+    const wrong = await validate({ ...rules, 'svcform.yaml': 'checks:\n  queryFeilds: false\n  kinds: {Nope: {}}\n' });
+    assert.equal(wrong.code, 1, wrong.err);
+    assert.match(wrong.err, /svcform\.yaml:2:3: checks\.queryFeilds is not a known check \(known: queryFields, querySyntax, kinds\)/);
+    assert.match(wrong.err, /svcform\.yaml:3:11: checks\.kinds\.Nope: not a known kind/);
   });
 
   it('a field list file with a mistake is an error naming its file and line', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { shellStyleReferences } from '../../src/manifest/shell-style.js';
+import { shellStyleMessage, shellStyleReferences } from '../../src/manifest/shell-style.js';
 import { expectWarnings, svcform, valid } from './harness.js';
 
 describe("svcform validate: '${NAME}' written the shell way", () => {
@@ -20,16 +20,23 @@ describe("svcform validate: '${NAME}' written the shell way", () => {
     assert.deepEqual(out.diagnostics.map((d: any) => d.severity), ['warning']);
   });
 
-  it('finds every ${NAME} in every string, and none escaped, dotted, or in the ${env:} and ${file:} forms', () => {
+  it('finds every ${NAME} in every string, one entry per string, and none escaped, dotted, or in the ${env:} and ${file:} forms', () => {
     const found = shellStyleReferences({
-      a: 'x ${ONE} y ${_two2}',
+      a: 'x ${ONE} y ${_two2} z ${ONE}',
       b: ['$${ESCAPED}', '$$${ALSO_ESCAPED}', '${source.ip}', '${env:HOME}', '${file:x.txt}', '{{context.rule.name}}', '$NAME'],
       c: { d: '${THREE}' },
     });
     assert.deepEqual(found, [
-      { path: ['a'], name: 'ONE' },
-      { path: ['a'], name: '_two2' },
-      { path: ['c', 'd'], name: 'THREE' },
+      { path: ['a'], names: ['ONE', '_two2'] },
+      { path: ['c', 'd'], names: ['THREE'] },
     ]);
+  });
+
+  it('says so once per string: a guide with six placeholders is one warning (seen in production rules)', () => {
+    assert.equal(
+      shellStyleMessage(['POD', 'CMD']),
+      '${POD}, ${CMD} are not interpolated and are sent as written: svcform reads environment variables as ${env:NAME} (write $${NAME} to keep the text)',
+    );
+    assert.match(shellStyleMessage(['A', 'B', 'C', 'D', 'E', 'F']), /^\$\{A\}, \$\{B\}, \$\{C\} and 3 more are not interpolated/);
   });
 });
