@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 
 /**
@@ -69,6 +69,50 @@ function errnoWords(err: unknown): string {
   if (code === 'ELOOP') return 'too many levels of symbolic links';
   if (code === 'ENAMETOOLONG') return 'the path is too long';
   return code ?? (err as Error).message;
+}
+
+/** Files listed at most under one directory a manifest or configuration names. */
+export const MAX_LISTED_FILES = 10_000;
+
+/**
+ * The files under a directory inside the root whose names `wanted` accepts, sorted, for reading
+ * each with readConfinedFile. Symbolic links are not followed (a link out of the repository, or a
+ * loop, is not walked into); at most MAX_LISTED_FILES are listed.
+ */
+export function listConfinedFiles(path: string, options: Omit<ConfinedFileOptions, 'maxBytes'>, wanted: (relativePath: string) => boolean): { files: string[]; error?: undefined } | { files?: undefined; error: string } {
+  const root = resolve(options.root);
+  const realRootPath = realRoot(root);
+  if (realRootPath instanceof Error) return { error: realRootPath.message };
+  const abs = resolve(options.base, path);
+  if (!inside(root, abs) && !inside(realRootPath, abs)) return { error: `it is outside the repository root ${root}: files may be read only from inside it (set the root with --root)` };
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch (err) {
+    return { error: errnoWords(err) };
+  }
+  if (!inside(realRootPath, real)) return { error: `it leads outside the repository root ${root} through a symbolic link: files may be read only from inside it` };
+  const files: string[] = [];
+  const walk = (dir: string): string | undefined => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = resolve(dir, entry.name);
+      if (entry.isDirectory()) {
+        const failed = walk(full);
+        if (failed) return failed;
+      } else if (entry.isFile() && wanted(relative(real, full))) {
+        if (files.length === MAX_LISTED_FILES) return `it holds over ${MAX_LISTED_FILES} such files`;
+        files.push(full);
+      }
+    }
+    return undefined;
+  };
+  try {
+    const failed = walk(real);
+    if (failed) return { error: failed };
+  } catch (err) {
+    return { error: errnoWords(err) };
+  }
+  return { files: files.sort() };
 }
 
 /**

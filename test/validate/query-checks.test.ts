@@ -121,6 +121,42 @@ describe('query checks in validate', () => {
     assert.match(wrong.err, /svcform\.yaml:3:11: checks\.kinds\.Nope: not a known kind/);
   });
 
+  it("an integration package's field definitions declare its fields: a directory in fields: reads every fields/*.yml under it, groups nested", async () => {
+    const packageFields = [
+      '- name: acme',
+      '  type: group',
+      '  description: Fields of the acme audit log.',
+      '  fields:',
+      '    - name: audit',
+      '      type: group',
+      '      fields:',
+      '        - name: actor.login',
+      '          type: keyword',
+      '          example: alice',
+      '        - name: action',
+      '          type: keyword',
+      '',
+    ].join('\n');
+    const files = {
+      'svcform.yaml': 'fields: [packages]\n',
+      'packages/acme/data_stream/audit/fields/fields.yml': packageFields,
+      'packages/acme/data_stream/audit/manifest.yml': 'title: not a field list\n',
+      'rules/r.yaml': rule('acme', ['  type: query', "  query: 'acme.audit.actor.login:alice and acme.audit.acton:delete'"]),
+    };
+    // Package files are not manifests: validate only the rules, with the configuration beside them.
+    const rulesOnly = async (given: Record<string, string>, ...flags: string[]) => {
+      const dir = repo(given);
+      return cli(['validate', join(dir, 'rules'), '--config', join(dir, 'svcform.yaml'), ...flags]);
+    };
+    const r = await rulesOnly(files);
+    assert.equal(r.code, 0, r.err);
+    // the package's fields are known, so a near miss of one is a likely typo
+    assert.match(r.err, /warning: Rule\/acme: query: field "acme\.audit\.acton" is not a known field; did you mean acme\.audit\.action\?/);
+    assert.doesNotMatch(r.err, /actor\.login/);
+    const strict = await rulesOnly({ ...files, 'rules/r.yaml': rule('acme', ['  type: query', "  query: 'acme.audit.actor.login:alice and acme.audit.action:delete'"]) }, '--strict');
+    assert.equal(strict.code, 0, strict.err);
+  });
+
   it('a field list file with a mistake is an error naming its file and line', async () => {
     const r = await validate({ 'r.yaml': rule('ok', ['  type: query', "  query: 'event.kind:alert'"]), 'svcform.yaml': 'fields: [f.json, missing.txt]\n', 'f.json': '[\n  "good",\n  {"name": "two words"}\n]\n' });
     assert.equal(r.code, 1);
