@@ -1,17 +1,18 @@
 import type { BatchOutcome, BatchWrite, KindAdapter } from '../kinds/types.js';
-import type { CreateChange, PlannedChange, UpdateChange } from './plan.js';
+import type { CreateChange, DeleteChange, PlannedChange, UpdateChange } from './plan.js';
 import type { ApplyOptions } from './apply.js';
 import { contextFor, withAnswerCheck } from './context.js';
 import { settleWrites } from './confirm.js';
 
 /**
  * Bulk writes within a wave: the creates (or updates) of one kind and one space go to the kind's
- * writeBatch when its adapter has one, and every object's outcome is still reported on its own
- * (design.md "Layout"). What the bulk call leaves (`alone`) is written change by change afterwards;
- * writes whose outcome is unknown are read back first (confirm.ts): a create is never blindly repeated.
+ * writeBatch when its adapter has one, its deletes to deleteBatch, and every object's outcome is
+ * still reported on its own (design.md "Layout"). What the bulk call leaves (`alone`) is written
+ * change by change afterwards; writes whose outcome is unknown are read back first (confirm.ts): a
+ * create is never blindly repeated, and a delete that landed is not sent again.
  */
 
-type BatchedChange = CreateChange | UpdateChange;
+type BatchedChange = CreateChange | UpdateChange | DeleteChange;
 
 export interface BatchGroup {
   adapter: KindAdapter;
@@ -25,7 +26,7 @@ export function splitBatches(changes: PlannedChange[], adapterFor: ApplyOptions[
   const single: PlannedChange[] = [];
   for (const c of changes) {
     const adapter = adapterFor(c.kind);
-    if (!adapter?.writeBatch || (c.action !== 'create' && c.action !== 'update')) {
+    if (!adapter || c.action === 'prerequisite' || !(c.action === 'delete' ? adapter.deleteBatch : adapter.writeBatch)) {
       single.push(c);
       continue;
     }
@@ -48,11 +49,14 @@ export async function runBatch(group: BatchGroup, options: ApplyOptions, settle:
   const ctx = contextFor(options.ctx, adapter);
   for (const c of changes) options.onStart?.(c);
   const started = Date.now();
-  const writes: BatchWrite[] = changes.map((c) => (c.action === 'create' ? { action: 'create', resource: c.resource } : { action: 'update', resource: c.resource, live: c.live }));
   const what = `${changes[0].action} of ${changes.length} ${adapter.kind} objects in space ${space}`;
   let outcomes: BatchOutcome[];
   try {
-    outcomes = await withAnswerCheck(ctx, what, (x) => adapter.writeBatch!(x, space, writes, { rotateSecrets: !!options.rotateSecrets }));
+    outcomes = await withAnswerCheck(ctx, what, (x) => {
+      if (changes[0].action === 'delete') return adapter.deleteBatch!(x, space, (changes as DeleteChange[]).map((c) => c.live));
+      const writes = (changes as Array<CreateChange | UpdateChange>).map((c): BatchWrite => (c.action === 'create' ? { action: 'create', resource: c.resource } : { action: 'update', resource: c.resource, live: c.live }));
+      return adapter.writeBatch!(x, space, writes, { rotateSecrets: !!options.rotateSecrets });
+    });
     if (outcomes.length !== changes.length) throw new Error(`${what}: the adapter reported ${outcomes.length} outcomes`);
   } catch (err) {
     // Nothing is known of any of them: they are read back.
@@ -72,9 +76,9 @@ export async function runBatch(group: BatchGroup, options: ApplyOptions, settle:
     try {
       found = await withAnswerCheck(ctx, `reading back ${adapter.kind} objects in space ${space}`, (x) => settleWrites(x, adapter, space, unknown));
     } catch (err) {
-      // Creates are never repeated blindly; updates (full replaces) may be.
+      // Creates are never repeated blindly; updates (full replaces) and deletes may be.
       for (const c of unknown) {
-        if (c.action === 'update') alone.push(c);
+        if (c.action !== 'create') alone.push(c);
         else settle({ change: c, outcome: 'failed', error: `the outcome of the bulk create is unknown, and reading the objects back failed: ${(err as Error).message}`, ms: Date.now() - started });
       }
       return alone;

@@ -92,11 +92,12 @@ export type Settled = { status: 'done'; note: string } | { status: 'failed'; err
  * of one identity fail; anything else (`missing`) is written again on its own (a create with
  * createConfirmed, an update, a full replace, as it is).
  */
-export async function settleWrites(ctx: AdapterContext, adapter: KindAdapter, space: string, changes: Array<CreateChange | UpdateChange>): Promise<Settled[]> {
+export async function settleWrites(ctx: AdapterContext, adapter: KindAdapter, space: string, changes: Array<CreateChange | UpdateChange | DeleteChange>): Promise<Settled[]> {
   const byName = new Map<string, LiveObject[]>();
   for (const o of await adapter.list(ctx, space)) byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
   return changes.map((change): Settled => {
     const found = byName.get(change.name) ?? [];
+    if (change.action === 'delete') return found.length === 0 ? { status: 'done', note: 'confirmed gone from the server after an unclear bulk answer' } : { status: 'missing' };
     const confirmed = { status: 'done', note: 'confirmed on the server after an unclear bulk answer' } as const;
     if (change.action === 'update') return found.length === 1 && matchesManifest(adapter, change, found[0]) ? confirmed : { status: 'missing' };
     if (found.length > 1) {

@@ -3,6 +3,7 @@ import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from './norma
 import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, ListOptions, LiveObject, Reference } from './types.js';
 import { listRules } from './rule-list.js';
 import { importRules } from './rule-import.js';
+import { deleteRules } from './rule-bulk-delete.js';
 import { AREAS } from '../client/areas.js';
 import { withActionTypes } from './rule-actions.js';
 import {
@@ -244,6 +245,10 @@ export const ruleAdapter: KindAdapter = {
 
   writeBatch(ctx: AdapterContext, space: string, writes: BatchWrite[]) {
     return importRules(ctx, space, writes, writeBody);
+  },
+
+  deleteBatch(ctx: AdapterContext, space: string, lives: LiveObject[]) {
+    return deleteRules(ctx, space, lives);
   },
 
   toSpec(live: LiveObject) {

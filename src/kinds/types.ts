@@ -134,6 +134,12 @@ export interface KindAdapter extends KindRules {
    */
   writeBatch?(ctx: AdapterContext, space: string, writes: BatchWrite[], options: UpdateOptions): Promise<BatchOutcome[]>;
   /**
+   * Optional: deletes many objects of one space in few requests, where the API has a bulk delete.
+   * Same contract as writeBatch: one outcome per object, in order; never throws for what the server
+   * answered about one object.
+   */
+  deleteBatch?(ctx: AdapterContext, space: string, lives: LiveObject[]): Promise<BatchOutcome[]>;
+  /**
    * A live object as a person would write its manifest spec: server-managed fields and fields equal
    * to server defaults left out; write-only secrets as ${env:NAME} placeholders listed in `variables`.
    */

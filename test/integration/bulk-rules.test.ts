@@ -147,3 +147,54 @@ describe('a rule that names exception lists is written on its own, keeping its l
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 });
+
+describe('deletes of managed rules go through the bulk action, each rule reported on its own', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  const MANY = 120;
+  const writeMany = (count: number) => {
+    writeFileSync(join(dir, 'rules.yaml'), Array.from({ length: count }, (_, i) => ruleManifest(i, 5)).join('---\n'));
+    writeFileSync(join(dir, 'connectors.yaml'), connectorManifests());
+    writeFileSync(join(dir, 'svcform.yaml'), 'manage:\n  - kind: Rule\n');
+  };
+  before(async () => {
+    emu = await emulator();
+    dir = mkdtempSync(join(tmpdir(), 'svcform-bulk-delete-'));
+  });
+  after(async () => {
+    await emu.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('120 deletes are two _bulk_action requests of at most 100 ids (the route refuses more), not 120 DELETEs', async () => {
+    writeMany(MANY);
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    writeMany(0);
+    emu.log.clear();
+    const run = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+    assert.equal(run.code, 0, run.out + run.err);
+    assert.match(run.out, new RegExp(`Apply: ${MANY} done, 0 failed, 0 skipped\\.`));
+    assert.equal(run.out.split('\n').filter((l) => l.startsWith('✓ delete Rule/')).length, MANY);
+    const log = emu.log.all();
+    const bulk = log.filter((r) => r.method === 'POST' && r.path === `${RULES}/_bulk_action`);
+    assert.equal(bulk.length, 2);
+    assert.equal(log.filter((r) => r.method === 'DELETE').length, 0);
+    // Everything the apply sent: the listings of its plan, the lease, the two bulk deletes.
+    assert.ok(log.length < 12, log.map((r) => `${r.method} ${r.path}`).join('\n'));
+    assert.equal((await call(emu, 'GET', `${RULES}/_find?per_page=100`)).body.total, 0);
+  });
+
+  it('a bulk delete that lands and loses its answer is confirmed gone by one listing, never sent rule by rule', async () => {
+    writeMany(30);
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    writeMany(0);
+    emu.log.clear();
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: `^${RULES}/_bulk_action$`, dropAfterServe: true, times: 1 }] });
+    const run = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+    assert.equal(run.code, 0, run.out + run.err);
+    assert.match(run.out, /confirmed gone from the server after an unclear bulk answer/);
+    assert.equal(emu.log.all().filter((r) => r.method === 'DELETE').length, 0);
+    assert.equal((await call(emu, 'GET', `${RULES}/_find?per_page=100`)).body.total, 0);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+});
