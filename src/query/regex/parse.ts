@@ -52,6 +52,8 @@ export function parseRegex(source: string, options: RegexOptions, terms: TermFac
     return reader.whole();
   } catch (err) {
     if (err instanceof Refusal) return err.problem;
+    // Groups nested thousands deep exhaust the stack here as in the backend's recursive reader.
+    if (err instanceof RangeError) return { index: 0, length: 1, message: 'the pattern is nested too deeply to read' };
     throw err;
   }
 }
