@@ -2,7 +2,9 @@
  * Case-insensitive forms of a character, as Lucene's RegExp CASE_INSENSITIVE flag folds them
  * (which its older ASCII_CASE_INSENSITIVE flag now means too): every code point with the same
  * simple case folding, so `k` also matches the Kelvin sign and `σ` matches `ς` and `Σ`. A
- * character whose case mapping is several characters folds only with itself.
+ * character whose case mapping is several characters folds only with itself. The classes come
+ * from JavaScript's case mappings, which agree with Lucene's folding table but for a few
+ * characters (the Turkish dotted and dotless i among them).
  */
 
 function single(text: string): number | undefined {
