@@ -1,3 +1,4 @@
+import { wildcardMatcher, wildcardPattern } from './regex/wildcard.js';
 import { fieldValues } from './event-fields.js';
 import type { ValueTest } from './keyword-match.js';
 import type { EventDoc } from './types.js';
@@ -27,9 +28,10 @@ export function leafFields(doc: EventDoc): Map<string, unknown[]> {
   return out;
 }
 
+/** A field-name pattern: only `*` is a wildcard there. */
 function fieldPatternTest(pattern: string): (name: string) => boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`, 's');
-  return (name) => regex.test(name);
+  const matcher = wildcardMatcher(wildcardPattern(pattern.split(/(\*)/).map((part) => (part === '*' ? { wildcard: '*' as const } : part))), false);
+  return (name) => matcher.test(name);
 }
 
 /**

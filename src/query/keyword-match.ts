@@ -1,3 +1,5 @@
+import { wildcardMatcher, wildcardPattern, type TextTest } from './regex/wildcard.js';
+
 /**
  * How kuery and lucene compare an event's value with a query's value, offline. svcform has no
  * index mappings, so every field is treated as a `keyword` field would be: a term matches a whole
@@ -29,8 +31,6 @@ function numberOf(text: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/]/g;
-
 /** A term or wildcard pattern as a test of one value. */
 export function termTest(pieces: Piece[]): ValueTest {
   if (!hasWildcard(pieces)) {
@@ -41,11 +41,10 @@ export function termTest(pieces: Piece[]): ValueTest {
       return scalarText(value) === text;
     };
   }
-  const source = pieces.map((p) => (typeof p === 'string' ? p.replace(REGEX_SPECIALS, '\\$&') : p.wildcard === '*' ? '.*' : '.')).join('');
-  const regex = new RegExp(`^${source}$`, 'su');
+  const pattern = wildcardMatcher(wildcardPattern(pieces), false);
   return (value) => {
     const text = scalarText(value);
-    return text !== undefined && regex.test(text);
+    return text !== undefined && pattern.test(text);
   };
 }
 
@@ -85,8 +84,8 @@ export function fuzzyTest(text: string, distance: number): ValueTest {
   };
 }
 
-/** Whether a whole value matches a regular expression (lucene regexes are anchored at both ends). */
-export function regexTest(regex: RegExp): ValueTest {
+/** Whether a whole value matches a regular expression (lucene regexes match whole values). */
+export function regexTest(regex: TextTest): ValueTest {
   return (value) => {
     const text = scalarText(value);
     return text !== undefined && regex.test(text);

@@ -1,22 +1,20 @@
+import { parseWildcardText, wildcardMatcher, type TextTest } from './regex/wildcard.js';
+
 /**
  * Pattern helpers the evaluators share: wildcard patterns (`*` any run, `?` one character, as eql's
  * `:`/`like` and qlang's LIKE read them) and CIDR ranges.
  */
 
-const REGEX_SPECIAL = /[.+^${}()|[\]\\]/g;
-
-/** A wildcard pattern as an anchored regular expression. `\*` and `\?` match themselves. */
-export function wildcardRegex(pattern: string, caseInsensitive: boolean): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) source += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    else if (c === '*') source += '[\\s\\S]*';
-    else if (c === '?') source += '[\\s\\S]';
-    else source += c.replace(REGEX_SPECIAL, '\\$&');
-  }
-  return new RegExp(`^${source}$`, caseInsensitive ? 'iu' : 'u');
+/**
+ * A wildcard pattern as a test of whole values, matched without backtracking
+ * (src/query/regex/wildcard.ts). `\*` and `\?` match themselves.
+ */
+export function wildcardMatch(pattern: string, caseInsensitive: boolean): TextTest {
+  return wildcardMatcher(parseWildcardText(pattern), caseInsensitive);
 }
+
+/** The old name, which qlang's evaluator still imports: the same linear matcher. */
+export const wildcardRegex = wildcardMatch;
 
 /** The address as a bit string (32 bits for IPv4, 128 for IPv6), or undefined when malformed. */
 function addressBits(text: string): string | undefined {

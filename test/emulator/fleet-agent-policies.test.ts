@@ -181,6 +181,16 @@ describe('Fleet agent policies (service-api.md Fleet policies, wire-facts 5)', (
       assert.equal(unknown.status, 400);
     });
 
+    it('matches kuery wildcards without backtracking: 15 stars against a long name answer at once (issue 31)', async () => {
+      await create({ name: `Stars ${'a'.repeat(60)}` });
+      const started = Date.now();
+      const none = await call(emu, 'GET', `${AP}?kuery=${encodeURIComponent(`name:Stars*${'a*'.repeat(15)}b`)}`);
+      assert.equal(none.body.total, 0);
+      const one = await call(emu, 'GET', `${AP}?kuery=${encodeURIComponent(`name:Stars*${'a*'.repeat(15)}`)}`);
+      assert.equal(one.body.total, 1);
+      assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+    });
+
     it('adds package_policies only with full=true (wire-facts 0.4: "`package_policies` only with `full=true`")', async () => {
       const plain = await call(emu, 'GET', `${AP}?perPage=100`);
       assert.ok(plain.body.items.length > 20);

@@ -55,6 +55,27 @@ describe('eql evaluation: event queries', () => {
     assert.deepEqual(ids(run('any where destination.port in (22, 3389)', events)), [['e3']]);
   });
 
+  it('a call may have a blank before its "(" (wire-facts §16 #14)', () => {
+    assert.deepEqual(ids(run('process where stringContains (process.name, "shell") and startsWith~ (process.name, "POWER")', events)), [['e2']]);
+  });
+
+  it('regex is Lucene RegExp over the whole value: escaped non-letters are literal, ~ complements (wire-facts §16 #14)', () => {
+    // e1 "CMD.EXE", e2 "powershell.exe"; the eql string "\\-" is the pattern's \-.
+    assert.deepEqual(ids(run('process where process.args regex "\\\\-[a-z]+"', events)), [['e2']]);
+    assert.deepEqual(ids(run('process where process.name regex "~(.*\\\\.exe)"', events)), [['e1']]);
+    assert.deepEqual(ids(run('process where process.name regex~ "cmd\\\\.exe" and process.pid regex "<9-10>"', events)), [['e1']]);
+    assert.deepEqual(ids(run('process where process.name regex "shell"', events)), [], 'no match of a part of the value');
+  });
+
+  it('decides (a+)+b and many-star wildcards over long values at once', () => {
+    const long = [ev('x', 1, 'process', { process: { name: 'a'.repeat(60) } })];
+    const started = Date.now();
+    assert.deepEqual(ids(run('process where process.name regex "(a+)+b"', long)), []);
+    assert.deepEqual(ids(run(`process where process.name : "${'*a'.repeat(15)}*b"`, long)), []);
+    assert.deepEqual(ids(run(`process where process.name like "${'*a'.repeat(15)}*"`, long)), [['x']]);
+    assert.ok(Date.now() - started < 1000);
+  });
+
   it('orders results by timestamp whatever the input order, and head/tail cut them', () => {
     const shuffled = [events[3]!, events[0]!, events[2]!, events[1]!];
     assert.deepEqual(ids(run('any where true', shuffled)), [['e1'], ['e2'], ['e3'], ['e4']]);

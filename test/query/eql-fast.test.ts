@@ -20,7 +20,7 @@ const INSERTS = [
   ' ', '\t', '\n', '\r\n', '(', ')', '[', ']', '{', '}', ',', '.', ':', '~', '!', '?', '|', '=', '==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%',
   '"', "'", '`', '``', '"""', '\\', '\\n', '\\"', '\\u{41}', '\\u{0001F600}', '\\u{110000}', '\\u{123456789}', '\\u{}', '\\q', 'é', '@a', '_x', '0', '1.5', '2e3', '7e', '3.x',
   ' and ', ' or ', ' not ', 'not ', ' in ', ' in~ ', ' like ', ' like~ ', ' regex~ ', ' : ', 'where', 'any', 'by ', ' by a', 'with maxspan=5m', ' with runs=2',
-  'sequence', 'sample', 'until ', '[any where true]', '![process where a == 1]', ' | head 5', '| tail', 'true', 'false', 'null', 'f(x)', 'f~(', 'g()',
+  'sequence', 'sample', 'until ', '[any where true]', '![process where a == 1]', ' | head 5', '| tail', 'true', 'false', 'null', 'f(x)', 'f~(', 'g()', 'f (x)', 'f~ (', 'g /* c */ ()',
   '//c\n', '/* c */', '/*', '/*/', '/**/', '*/', '"a"', "'s'", '"""t"""', '`b c`', 'x[0]', 'x[ 1 ]', '?y',
 ];
 

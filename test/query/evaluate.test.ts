@@ -105,6 +105,20 @@ describe('lucene evaluation', () => {
     assert.deepEqual(matching(lucene, 'user.name:"root"', events), [2]);
   });
 
+  it('regexes are Lucene RegExp as query_string reads them: \\- literal, ~ a plain character, whole values', () => {
+    const events = [{ a: 'x-1' }, { a: '~x' }, { a: 'yx-1' }];
+    assert.deepEqual(matching(lucene, 'a:/x\\-<1-5>/', events), [0]);
+    assert.deepEqual(matching(lucene, 'a:/~x/', events), [1]);
+  });
+
+  it('many-star wildcards over long values finish at once (kuery and lucene)', () => {
+    const events = [{ a: 'a'.repeat(60) }];
+    const started = Date.now();
+    assert.deepEqual(matching(lucene, `a:${'*a'.repeat(15)}*b`, events), []);
+    assert.deepEqual(matching(kuery, `a:${'*a'.repeat(15)}*`, events), [0]);
+    assert.ok(Date.now() - started < 1000);
+  });
+
   it('ranges: inclusive, exclusive, open, and comparisons', () => {
     const events = [{ port: 22 }, { port: 80 }, { port: 443 }, { port: 1024 }];
     assert.deepEqual(matching(lucene, 'port:[80 TO 443]', events), [1, 2]);

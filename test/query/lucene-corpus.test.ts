@@ -81,7 +81,11 @@ const BROKEN: Array<[string, number, string]> = [
   ['a:[1 TO 5', 9, 'expected ] or }'],
   ['a:[1 TO', 7, 'expected a range bound'],
   ['a:/unterminated', 15, 'expected the closing /'],
-  ['a:/(/', 2, 'invalid regular expression: Unterminated group'],
+  // Lucene RegExp syntax (lucene/core .../util/automaton/RegExp.java), placed where the fault is.
+  ['a:/(/', 3, 'invalid regular expression: "(" is never closed'],
+  ['a:/x[a-/', 6, 'invalid regular expression: the pattern ends where a character was expected'],
+  ['a:/x]y)/', 6, 'invalid regular expression: unmatched ")"'],
+  ['a:/\\t/', 3, 'invalid regular expression: unknown escape "\\t": before a letter only \\d \\D \\s \\S \\w \\W are known (a backslash before any other character makes it literal)'],
   ['a:)', 2, 'expected a term, "(" or ">=", found ")"'],
   ['a:b OR', 6, 'expected a field name, a term or "+"'],
   ['a:b )', 4, 'expected AND or OR, a field name or a term, found ")"'],

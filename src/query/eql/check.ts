@@ -2,18 +2,19 @@ import type { FieldUse, QueryProblem } from '../types.js';
 import { isCidr } from '../text-match.js';
 import type { Expr, Query, Step } from './ast.js';
 import { functionSpec, REMOVED_FUNCTIONS } from './functions.js';
+import { compileRegex, EQL_REGEX, EQL_REGEX_INSENSITIVE, isRegexProblem } from '../regex/index.js';
 
 /**
  * What the grammar accepts but the server refuses: unknown functions and wrong argument counts,
  * `~` on a function without a case-insensitive form, escapes eql does not know, single-quoted
- * strings, bad CIDR ranges and regular expressions, sequences of one step or with join keys of
- * different lengths, unknown time units and pipes. Returns the first problem in text order, and
+ * strings, bad CIDR ranges and regular expressions (Lucene's RegExp syntax, src/query/regex),
+ * sequences of one step or with join keys of different lengths, unknown time units and pipes. Returns the first problem in text order, and
  * the fields the query names.
  */
 
 export const TIME_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export function checkQuery(query: Query): { problem?: QueryProblem; fields: FieldUse[] } {
+export function checkQuery(query: Query, text = ''): { problem?: QueryProblem; fields: FieldUse[] } {
   const problems: QueryProblem[] = [];
   const fields: FieldUse[] = [];
   const report = (offset: number, message: string, length = 1) => problems.push({ offset, length, message });
@@ -57,7 +58,11 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         for (const p of e.patterns) {
           visit(p);
           if (typeof p.value !== 'string') report(p.offset, `"${e.op}" needs string patterns`);
-          else if (e.op.startsWith('regex') && !validRegex(p.value)) report(p.offset, `invalid regular expression ${JSON.stringify(p.value)}`);
+          else if (e.op.startsWith('regex')) {
+            // The backend reads the pattern as a Lucene RegExp: `\-` or `\"` are fine there, `\n` is not.
+            const regex = compileRegex(p.value, e.op === 'regex' ? EQL_REGEX : EQL_REGEX_INSENSITIVE);
+            if (isRegexProblem(regex)) report(valueOffset(text, p.offset, regex.index), `invalid regular expression: ${regex.message}`, regex.length);
+          }
         }
         return;
       default:
@@ -112,11 +117,27 @@ function arity(min: number, max: number): string {
   return min === max ? n(min) : `${min} to ${n(max)}`;
 }
 
-function validRegex(source: string): boolean {
-  try {
-    new RegExp(source, 'u');
-    return true;
-  } catch {
-    return false;
+/**
+ * Where the character at `index` of a string literal's value stands in the query: past the
+ * opening quote, counting each escape sequence of a "..." string as the text it stands for.
+ */
+export function valueOffset(text: string, literalOffset: number, index: number): number {
+  if (text.startsWith('"""', literalOffset)) return literalOffset + 3 + index;
+  let at = literalOffset + 1;
+  if (text[literalOffset] !== '"') return at + index;
+  for (let read = 0; read < index && at < text.length; ) {
+    if (text[at] !== '\\') {
+      read++;
+      at++;
+    } else if (text.startsWith('\\u{', at)) {
+      const close = text.indexOf('}', at);
+      const code = parseInt(text.slice(at + 3, close), 16);
+      read += code > 0xffff ? 2 : code <= 0x10ffff ? 1 : 0;
+      at = close + 1;
+    } else {
+      read++;
+      at += 2;
+    }
   }
+  return at;
 }

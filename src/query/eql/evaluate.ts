@@ -1,6 +1,8 @@
 import { fieldValues } from '../event-fields.js';
 import type { EventDoc } from '../types.js';
-import { wildcardRegex } from '../text-match.js';
+import { wildcardMatch } from '../text-match.js';
+import { compileRegex, EQL_REGEX, EQL_REGEX_INSENSITIVE, isRegexProblem } from '../regex/index.js';
+import type { TextTest } from '../regex/wildcard.js';
 import { arithmetic } from '../arithmetic.js';
 import type { Expr, Literal } from './ast.js';
 import { functionSpec } from './functions.js';
@@ -116,20 +118,28 @@ function compare(op: string, left: unknown, right: unknown, againstNull: boolean
   return anyValue(left, test);
 }
 
+/** Each pattern compiled once: a literal belongs to one match, so to one operator. */
+const compiledPatterns = new WeakMap<Literal, TextTest>();
+
+const NEVER: TextTest = { test: () => false };
+
+function patternTest(op: string, pattern: Literal & { value: string }): TextTest {
+  let compiled = compiledPatterns.get(pattern);
+  if (!compiled) {
+    if (op === 'regex' || op === 'regex~') {
+      // Lucene's RegExp syntax, as the backend's regexp query reads eql's regex (src/query/regex).
+      const regex = compileRegex(pattern.value, op === 'regex' ? EQL_REGEX : EQL_REGEX_INSENSITIVE);
+      compiled = isRegexProblem(regex) ? NEVER : regex;
+    } else compiled = wildcardMatch(pattern.value, op !== 'like');
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 function matches(op: string, value: unknown, pattern: Literal): boolean {
   if (typeof pattern.value !== 'string') return false;
   const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
   if (text === null) return false;
-  switch (op) {
-    case ':':
-      return wildcardRegex(pattern.value, true).test(text);
-    case 'like':
-      return wildcardRegex(pattern.value, false).test(text);
-    case 'like~':
-      return wildcardRegex(pattern.value, true).test(text);
-    case 'regex':
-      return new RegExp(`^(?:${pattern.value})$`, 'u').test(text);
-    default:
-      return new RegExp(`^(?:${pattern.value})$`, 'iu').test(text);
-  }
+  // `:` and `like~` ignore case, `like` does not; all three read * and ? as wildcards.
+  return patternTest(op, pattern as Literal & { value: string }).test(text);
 }

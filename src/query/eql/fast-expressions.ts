@@ -193,6 +193,7 @@ function namedOperand(): Node | undefined {
   if (KEYWORDS.has(name)) return undefined;
   cursor.pos = end;
   const insensitive = char(TILDE);
+  blanks();
   if (char(OPEN_PAREN)) {
     blanks();
     const head = expression();

@@ -17,5 +17,5 @@ function parseWithReader(text: string, options: object): Query {
 /** eql: the grammar (eql.peggy), the checks the grammar cannot make (check.ts), the evaluator (run.ts). */
 export const language: QueryLanguage = {
   name: 'eql',
-  parse: (text: string): ParseOutcome => checkedOutcome<Query>(parseWithReader, text, checkQuery, (tree, fields) => ({ language: 'eql', fields, run: (events, options) => runQuery(tree, events, options) })),
+  parse: (text: string): ParseOutcome => checkedOutcome<Query>(parseWithReader, text, (tree) => checkQuery(tree, text), (tree, fields) => ({ language: 'eql', fields, run: (events, options) => runQuery(tree, events, options) })),
 };

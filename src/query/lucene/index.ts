@@ -12,14 +12,16 @@
  * level with only prohibited clauses matches every document they leave (as the server adds
  * match-all). So `a OR NOT b` is `a -b`, as the server reads it. Values compare as keyword fields
  * (src/query/keyword-match.ts): whole value, case-sensitive; a phrase matches a value exactly; a
- * regex must match the whole value (evaluated with JavaScript semantics, which agree with lucene's
- * on the usual constructs: . * + ? {n,m} [...] | ( )). A clause without a field matches any field.
+ * regex is Lucene's RegExp syntax (src/query/regex: `\-` and `"..."` literal, `<1-10>`, `&`, `@`, `#`;
+ * `~` is a plain character in query_string) and must match the whole value, in linear time. A
+ * clause without a field matches any field.
  */
 import { parse as parseLucene } from './lucene.generated.js';
 import type { LuceneClause, LuceneField, LuceneNode } from './ast.js';
 import { treeOrProblem } from '../syntax-error.js';
 import { fuzzyTest, rangeTest, regexTest, termTest, type ValueTest } from '../keyword-match.js';
 import { anyFieldValue } from '../doc-fields.js';
+import { compileRegex, isRegexProblem, QUERY_STRING_REGEX, type CompiledRegex } from '../regex/index.js';
 import type { CompiledQuery, EventDoc, FieldUse, ParseOutcome, QueryLanguage, QueryProblem } from '../types.js';
 
 type DocTest = (doc: EventDoc) => boolean;
@@ -34,8 +36,11 @@ function fieldsOf(node: LuceneNode, out: FieldUse[]): void {
   if (node.type === 'group') fieldsOf(node.query, out);
 }
 
-/** Each regex compiled once, at parse time: one that JavaScript cannot read is a problem at its place. */
-function compileRegexes(node: LuceneNode, out: Map<LuceneNode, RegExp>): QueryProblem | undefined {
+/**
+ * Each regex compiled once, at parse time, with Lucene's syntax as query_string reads it
+ * (src/query/regex): one the backend refuses is a problem at its place in the query.
+ */
+function compileRegexes(node: LuceneNode, out: Map<LuceneNode, CompiledRegex>): QueryProblem | undefined {
   if (node.type === 'bool') {
     for (const c of node.clauses) {
       const problem = compileRegexes(c.clause, out);
@@ -43,11 +48,10 @@ function compileRegexes(node: LuceneNode, out: Map<LuceneNode, RegExp>): QueryPr
     }
   } else if (node.type === 'group') return compileRegexes(node.query, out);
   else if (node.type === 'regex') {
-    try {
-      out.set(node, new RegExp(`^(?:${node.source})$`, 'su'));
-    } catch (err) {
-      return { offset: node.offset, length: node.source.length + 2, message: `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '')}` };
-    }
+    const compiled = compileRegex(node.source, QUERY_STRING_REGEX);
+    // The source starts after the opening slash.
+    if (isRegexProblem(compiled)) return { offset: node.offset + 1 + compiled.index, length: compiled.length, message: `invalid regular expression: ${compiled.message}` };
+    out.set(node, compiled);
   }
   return undefined;
 }
@@ -68,7 +72,7 @@ function roles(clauses: LuceneClause[]): Array<'MUST' | 'SHOULD' | 'MUST_NOT'> {
   return out;
 }
 
-function compile(node: LuceneNode, field: LuceneField | null, regexes: Map<LuceneNode, RegExp>): DocTest {
+function compile(node: LuceneNode, field: LuceneField | null, regexes: Map<LuceneNode, CompiledRegex>): DocTest {
   const on = (own: LuceneField | null) => own ?? field;
   switch (node.type) {
     case 'all':
@@ -109,7 +113,7 @@ function parse(text: string): ParseOutcome {
   const parsed = treeOrProblem<LuceneNode>(parseLucene, text);
   if ('problem' in parsed) return { ok: false, problem: parsed.problem };
   const tree = parsed.tree;
-  const regexes = new Map<LuceneNode, RegExp>();
+  const regexes = new Map<LuceneNode, CompiledRegex>();
   const problem = compileRegexes(tree, regexes);
   if (problem) return { ok: false, problem };
   const fields: FieldUse[] = [];

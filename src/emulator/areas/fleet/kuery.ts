@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors.js';
+import { wildcardMatcher, wildcardPattern, type TextTest } from '../../../query/regex/wildcard.js';
 
 /**
  * The part of KQL that Fleet list filters use: `field:value`, quoted values, `*` wildcards,
@@ -163,16 +164,15 @@ function resolve(record: Record<string, any>, path: string): unknown[] {
   return Array.isArray(cur) ? cur : [cur];
 }
 
-function wildcardRegex(value: string): RegExp {
-  let re = '';
+/** A value with `*` wildcards (a backslash makes the next character literal), matched without backtracking. */
+function wildcardTest(value: string): TextTest {
+  const parts: Array<string | { wildcard: '*' }> = [];
   for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (c === '\\' && i + 1 < value.length) {
-      re += value[++i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    } else if (c === '*') re += '.*';
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const c = value[i]!;
+    if (c === '\\' && i + 1 < value.length) parts.push(value[++i]!);
+    else parts.push(c === '*' ? { wildcard: '*' } : c);
   }
-  return new RegExp(`^${re}$`, 's');
+  return wildcardMatcher(wildcardPattern(parts), false);
 }
 
 function evaluate(node: Node, record: Record<string, any>, target: KueryTarget): boolean {
@@ -187,7 +187,7 @@ function evaluate(node: Node, record: Record<string, any>, target: KueryTarget):
       const present = resolve(record, fieldPath(node.field, target));
       return node.values.some((v) => {
         if (v === '*') return present.length > 0;
-        const re = wildcardRegex(v);
+        const re = wildcardTest(v);
         return present.some((x) => re.test(String(x)));
       });
     }
