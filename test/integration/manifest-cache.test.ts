@@ -15,7 +15,9 @@ import { blockRuleYaml } from '../helpers/repo.js';
  * comes from disk.
  */
 
-const rule = (name: string, extra = '') => blockRuleYaml(name, ['A rule with a note', 'on two lines.'], ['process.name:"cmd.exe" and', `proces.name:x${extra}`]);
+// Each rule misspells a field of its own: one field misspelt in many rules is one line of output.
+const TYPOS: Record<string, string> = { one: 'proces.name', two: 'user.nmae', three: 'host.nmae', four: 'file.pth' };
+const rule = (name: string, extra = '') => blockRuleYaml(name, ['A rule with a note', 'on two lines.'], ['process.name:"cmd.exe" and', `${TYPOS[name] ?? 'proces.name'}:x${extra}`]);
 
 function repository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svcform-manifest-cache-'));

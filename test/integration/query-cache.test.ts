@@ -61,7 +61,7 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     assert.deepEqual(checked(first.err), [4, 4, 0]);
     assert.deepEqual(checked(second.err), [4, 0, 4]);
     assert.match(first.err, /broken\.yaml:12:\d+: .*Rule\/broken: query: expected "\)"/);
-    assert.match(first.err, /rules\.yaml:27:\d+: warning: Rule\/typo: query: field "proces\.name" is not in required_fields, ECS/);
+    assert.match(first.err, /rules\.yaml:27:\d+: warning: Rule\/typo: query: field "proces\.name" is not a known field; did you mean process\.name\?/);
     assert.equal(findingLines(first.err).length, 2, first.err);
     assert.deepEqual(findingLines(second.err), findingLines(first.err));
     assert.ok(readdirSync(join(dir, '.svcform', 'cache', buildId()!)).includes('query-checks'));

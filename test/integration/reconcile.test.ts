@@ -121,7 +121,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     assert.match(torn.out, /Plan: 0 to create, 0 to update, \d+ to delete/);
     const log = writes(await requests(emu));
     const idx = (pred: (r: LoggedRequest) => boolean, last = false) => (last ? log.length - 1 - [...log].reverse().findIndex(pred) : log.findIndex(pred));
-    const ruleDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path === '/api/detection_engine/rules';
+    // Rules go in bulk (_bulk_action delete), one by one only when the bulk call leaves one.
+    const ruleDelete = (r: LoggedRequest) => (r.method === 'DELETE' && r.path === '/api/detection_engine/rules') || (r.method === 'POST' && r.path === '/api/detection_engine/rules/_bulk_action');
     const connectorDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path.startsWith('/api/actions/connector/');
     const agentPolicyDelete = (r: LoggedRequest) => r.path === '/api/fleet/agent_policies/delete';
     const packagePolicyDelete = (r: LoggedRequest) => r.method === 'DELETE' && r.path.startsWith('/api/fleet/package_policies/');
