@@ -59,6 +59,10 @@ export function renderPlanText(plan: Plan, col: Colors): string {
     if (out.length) out.push('');
     for (const n of plan.notices) out.push(col.dim(`note: ${n.subject}: ${n.message}`));
   }
+  if (plan.warnings?.length) {
+    if (out.length) out.push('');
+    out.push(...warningLines(plan, col));
+  }
   if (plan.errors.length) {
     if (out.length) out.push('');
     for (const e of plan.errors) out.push(col.red(`error: ${e.source ? `${e.source.file}:${e.source.line}:${e.source.col}: ` : ''}${e.subject}: ${e.message}`));
@@ -66,6 +70,11 @@ export function renderPlanText(plan: Plan, col: Colors): string {
   if (out.length) out.push('');
   out.push(summaryLine(plan));
   return redactor.redact(out.join('\n'));
+}
+
+/** The plan's warnings, one line each (also what apply --quiet and --json print on stderr). */
+export function warningLines(plan: Plan, col: Colors): string[] {
+  return (plan.warnings ?? []).map((w) => redactor.redact(col.yellow(`warning: ${w.source ? `${w.source.file}:${w.source.line}:${w.source.col}: ` : ''}${w.subject}: ${w.message}`)));
 }
 
 export function summaryLine(plan: Plan): string {
