@@ -1,5 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
@@ -52,6 +54,9 @@ spec:
 `;
 
 const STRICT = 'references:\n  missing: error\n';
+const compiledPlanSchema = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+/** Not a type guard: the plan stays `any` for the assertions after it. */
+const planSchema = Object.assign((plan: unknown): boolean => compiledPlanSchema(plan), { get errors() { return compiledPlanSchema.errors; } });
 /** The four references, in the order the rule's references are read. */
 const FIELDS = ['spec.response_actions[0].params.saved_query_id', 'spec.data_view_id', 'spec.exceptions_list[0].list_id', 'spec.timeline_id'];
 
@@ -70,6 +75,7 @@ describe('references to objects managed elsewhere', () => {
     const planned = await run(['plan', dir, '--json']);
     assert.equal(planned.code, 0, planned.out + planned.err);
     const plan = JSON.parse(planned.out);
+    assert.ok(planSchema(plan), JSON.stringify(planSchema.errors));
     assert.deepEqual(plan.errors, []);
     assert.deepEqual(plan.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), ['create Rule/lateral-smb']);
     assert.deepEqual(plan.warnings.map((w: any) => w.message.split(' names ')[0]), FIELDS);
