@@ -1,6 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { call, emulator } from '../helpers/emulator.js';
@@ -94,6 +96,13 @@ describe('references to objects managed elsewhere', () => {
     // The list does not exist: its list_id stands in for the saved-object id the link carries.
     assert.deepEqual(stored.exceptions_list, [{ id: 'team-network-allowlist', list_id: 'team-network-allowlist', type: 'detection', namespace_type: 'single' }]);
     assert.equal(stored.response_actions[0].params.saved_query_id, 'team-smb-sessions');
+
+    // A saved plan keeps its warnings: show renders them as plan did.
+    const saved = join(mkdtempSync(join(tmpdir(), 'svcform-refs-')), 'plan.json');
+    assert.equal((await run(['plan', dir, '--out', saved])).code, 0);
+    const shown = await cli(['show', saved]);
+    assert.equal(shown.code, 0, shown.err);
+    assert.deepEqual(shown.out.split('\n').filter((l) => l.startsWith('warning: ')), text.out.split('\n').filter((l) => l.startsWith('warning: ')));
 
     const again = await run(['plan', dir, '--detailed-exitcode']);
     assert.equal(again.code, 0, again.out + again.err);
