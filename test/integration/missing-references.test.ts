@@ -136,6 +136,29 @@ describe('references to objects managed elsewhere', () => {
     }
   });
 
+  it('an accepted reference to a declared object still orders the writes, and its object cannot be deleted while named', async () => {
+    const template = `apiVersion: svcform/v1
+kind: TimelineTemplate
+metadata: {name: team-network-timeline}
+spec:
+  title: Network investigation
+  indexNames: [logs-network-*]
+`;
+    const named = ELSEWHERE.replace(/ {2}data_view_id: .*\n/, '  index: [logs-network-*]\n').replace(/ {2}exceptions_list:[\s\S]*$/, '');
+    const manage = 'manage:\n  - kind: TimelineTemplate\n    selector: {namePrefix: "team-"}\n';
+    const dir = repo({ 'svcform.yaml': manage, 'template.yaml': template, 'rule.yaml': named });
+    const plan = JSON.parse((await run(['plan', dir, '--json'])).out);
+    assert.deepEqual([plan.errors, plan.warnings], [[], []]);
+    const waves = Object.fromEntries(plan.changes.map((c: any) => [c.kind, c.wave]));
+    assert.ok(waves.TimelineTemplate < waves.Rule, JSON.stringify(waves));
+    assert.equal((await run(['apply', dir, '--auto-approve'])).code, 0);
+
+    const withoutTemplate = repo({ 'svcform.yaml': manage, 'rule.yaml': named });
+    const refused = await run(['apply', withoutTemplate, '--auto-approve']);
+    assert.equal(refused.code, 1, refused.out + refused.err);
+    assert.match(refused.out, /TimelineTemplate\/team-network-timeline is used by Rule\/lateral-smb \(space default\): its manifest names it at spec\.timeline_id/);
+  });
+
   it('an accepted reference to an object the server holds is no warning', async () => {
     const view = await call(emu, 'POST', '/api/saved_objects/index-pattern/team-network-dv', { attributes: { title: 'logs-network-*' } });
     assert.equal(view.status, 200, view.text);
