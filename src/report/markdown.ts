@@ -6,7 +6,7 @@ import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
-import { changeTitle, summaryLine } from './text.js';
+import { changeTitle, groupedWarnings, summaryLine } from './text.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
 export const DEFAULT_MARKDOWN_MAX_CHARS = 60_000;
@@ -53,7 +53,7 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
     room -= size([title, '', '', ...shown.flat()]);
   };
   findings('**Errors**', 'error', plan.errors);
-  findings('**Warnings**', 'warning', plan.warnings ?? []);
+  findings('**Warnings**', 'warning', groupedWarnings(plan));
 
   if (changes.length === 0) {
     // With errors, parts of the server could not be compared: "matches" would claim too much.

@@ -159,6 +159,20 @@ spec:
     assert.match(refused.out, /TimelineTemplate\/team-network-timeline is used by Rule\/lateral-smb \(space default\): its manifest names it at spec\.timeline_id/);
   });
 
+  it('says once, in text and Markdown, what many rules name alike; the JSON plan keeps each', async () => {
+    const onlyDataView = (ruleId: string) => ELSEWHERE.replace('lateral-smb', ruleId).replace(/ {2}timeline_id[\s\S]*$/, '');
+    const ids = ['smb-a', 'smb-b', 'smb-c', 'smb-d', 'smb-e'];
+    const dir = repo(Object.fromEntries(ids.map((id) => [`${id}.yaml`, onlyDataView(id)])));
+    const json = JSON.parse((await run(['plan', dir, '--json'])).out);
+    assert.equal(json.warnings.length, 5);
+    const text = (await run(['plan', dir])).out.split('\n').filter((l) => l.startsWith('warning: '));
+    assert.equal(text.length, 1, text.join('\n'));
+    assert.match(text[0], /Rule\/smb-a \(space default\) and 4 more \(Rule\/smb-b \(space default\), Rule\/smb-c \(space default\), Rule\/smb-d \(space default\), \.\.\.\): spec\.data_view_id names SavedObject "team-network-dv"/);
+    const markdown = (await run(['plan', dir, '--format', 'markdown'])).out;
+    assert.match(markdown, /\*\*Warnings\*\*\n\n- `[^`]*smb-a\.yaml:11` Rule\/smb-a \(space default\) and 4 more/);
+    assert.equal((markdown.match(/names SavedObject/g) ?? []).length, 1);
+  });
+
   it('an accepted reference to an object the server holds is no warning', async () => {
     const view = await call(emu, 'POST', '/api/saved_objects/index-pattern/team-network-dv', { attributes: { title: 'logs-network-*' } });
     assert.equal(view.status, 200, view.text);
