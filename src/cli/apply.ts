@@ -2,7 +2,7 @@ import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
-import { renderApplySummary, renderPlanText, renderResultLine } from '../report/text.js';
+import { renderApplySummary, renderPlanText, renderResultLine, warningLines } from '../report/text.js';
 import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
 import { planFromArgs, type LiveStateGuard } from './planning.js';
 import { hostname, userInfo } from 'node:os';
@@ -105,6 +105,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       return 1;
     }
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
+    else for (const line of warningLines(plan, errCol)) io.err(line);
     const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded });
     if (plan.changes.length === 0) {
       if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }), plan: planJson() }, null, 2));

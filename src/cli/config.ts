@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseManifestText } from '../manifest/load.js';
 import { interpolate } from '../manifest/interpolate.js';
 import { redactor } from '../manifest/redact.js';
-import { CHECK_SWITCHES, type Diagnostic, type RepositoryChecks, type SourcePos } from '../manifest/types.js';
+import { CHECK_SWITCHES, type Diagnostic, type MissingReferencePolicy, type RepositoryChecks, type SourcePos } from '../manifest/types.js';
 import type { ManageScope } from '../engine/ownership.js';
 import type { IgnoreRule } from '../engine/ignore.js';
 import { knownAreaNames, type AreaOverrides } from '../client/areas.js';
@@ -24,11 +24,16 @@ export interface SvcformConfig {
   areas: AreaOverrides;
   /** Files listing the project's own field names (for query field checks), as written, with where they are named. */
   fields?: Array<{ path: string; pos: SourcePos }>;
+  /**
+   * `references: {missing: warn|error}`: what a reference the server accepts unchecked (a rule's
+   * data_view_id) to an object neither the manifests nor the server hold is in a plan. Absent: warn.
+   */
+  references?: { missing: MissingReferencePolicy };
   /** Offline checks switched for every manifest or per kind (`checks:`); metadata.checks wins. */
   checks?: RepositoryChecks;
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks', 'references']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -94,6 +99,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
   });
   const ignore = readIgnoreRules(raw.ignore, knownKinds, fail);
   const areas = readAreaOverrides(raw.areas, fail);
+  const references = readReferences(raw.references, fail);
   const fields: Array<{ path: string; pos: SourcePos }> = [];
   if (raw.fields !== undefined && !Array.isArray(raw.fields)) fail(['fields'], 'fields must be a list of files naming the project\'s fields (one name per line, or a YAML/JSON list)');
   (Array.isArray(raw.fields) ? raw.fields : []).forEach((p: unknown, i: number) => {
@@ -125,7 +131,25 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     areas,
     fields,
     ...(checks ? { checks } : {}),
+    ...(references ? { references } : {}),
   };
+}
+
+/** `references: {missing: error}` */
+function readReferences(raw: unknown, fail: Fail): SvcformConfig['references'] {
+  if (raw === undefined) return undefined;
+  const shape = 'references must be a mapping with missing: warn or missing: error';
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    fail(['references'], shape);
+    return undefined;
+  }
+  const { missing, ...rest } = raw as Record<string, unknown>;
+  for (const key of Object.keys(rest)) fail(['references', key], `references.${key} is not a known setting (missing)`);
+  if (missing !== 'warn' && missing !== 'error') {
+    fail(['references', 'missing'], 'references.missing must be warn (a plan warns of a reference the server accepts to an object nobody holds) or error (such a plan fails)');
+    return undefined;
+  }
+  return { missing };
 }
 
 type Fail = (path: Array<string | number>, message: string) => void;

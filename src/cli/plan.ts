@@ -40,7 +40,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
     else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode }));
-    else if (!opts.quiet || plan.errors.length || plan.changes.length) {
+    else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length) {
       const text = renderPlanText(plan, colorsFor(opts, io, 'out'));
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
     }

@@ -89,6 +89,7 @@ export async function planFromArgs(
       spaces: [space],
       kinds: knownKinds(),
       readAhead: aheadStands ? readAhead?.live() : undefined,
+      missingReferences: config.references?.missing,
     });
     progress.done();
     return { plan, target, config, resources };

@@ -29,7 +29,7 @@ type PlanJson = SavedPlan['plan'];
 
 /**
  * The Plan the renderers take, rebuilt from the JSON form a saved plan holds: the parts rendering
- * reads (actions, identities, field changes, errors, summary), so `show` uses the same renderers
+ * reads (actions, identities, field changes, errors, warnings, summary), so `show` uses the same renderers
  * as `plan`. It has no manifests or live objects: it is for rendering only, never for applying.
  */
 export function planOfSaved(saved: SavedPlan): Plan {
@@ -53,6 +53,8 @@ export function planOfSaved(saved: SavedPlan): Plan {
   return {
     changes,
     errors: json.errors.map((e: PlanJson['errors'][number]) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: sourceOf(e.source) } : {}) })),
+    // Absent in plans saved before warnings existed.
+    warnings: (json.warnings ?? []).map((w: PlanJson['errors'][number]) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: sourceOf(w.source) } : {}) })),
     summary: json.summary,
     liveFingerprint: json.fingerprint.live,
     desiredFingerprint: json.fingerprint.desired,

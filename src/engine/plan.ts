@@ -4,10 +4,10 @@ import { asSet, canonicalJson, clone } from '../kinds/normalize.js';
 import { getAt, hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
+import { describeObject, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { alignKeyed, type FieldChange } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
-import { checkDeletedReferences, referrerPairs } from './references.js';
+import { checkDeletedReferences, missingReference, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
 import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
@@ -68,6 +68,13 @@ export interface PlanError {
   source?: SourcePos;
 }
 
+/** Something the plan goes ahead with but a user should see (a reference the server accepts to an object it does not hold). */
+export interface PlanWarning {
+  subject: string;
+  message: string;
+  source?: SourcePos;
+}
+
 /** Something worth knowing about a declared object that is not a change (adapter.notices). */
 export interface PlanNotice {
   subject: string;
@@ -77,6 +84,8 @@ export interface PlanNotice {
 export interface Plan {
   changes: PlannedChange[];
   errors: PlanError[];
+  /** Absent in plans saved before warnings existed. */
+  warnings?: PlanWarning[];
   /** Absent in plans saved before notices existed. */
   notices?: PlanNotice[];
   summary: { create: number; update: number; delete: number; unchanged: number; unmanaged: number };
@@ -102,6 +111,8 @@ export interface PlanOptions {
   kinds?: readonly string[];
   /** Live state read ahead (while the manifests loaded), used where it covers a (kind, space). */
   readAhead?: Promise<LiveState | undefined>;
+  /** svcform.yaml `references.missing`: whether a reference the server accepts to an object nobody holds is a warning (default) or an error. */
+  missingReferences?: MissingReferencePolicy;
 }
 
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
@@ -114,7 +125,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const creating = new Set(resources.map((r) => pairKey(r.kind, r.space)));
   // Referenced kinds are read too, so a reference to an object that exists nowhere is caught while
   // planning even when no manifest of that kind is in the run.
-  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).filter((ref) => !ref.optional).map((ref) => ({ kind: ref.kind, space: r.space })));
+  const referenced = resources.flatMap((r) => (adapterFor(r.kind)?.references(r.spec) ?? []).filter((ref) => ref.whenMissing !== 'installed').map((ref) => ({ kind: ref.kind, space: r.space })));
   const pairs = [...resources.map((r) => ({ kind: r.kind, space: r.space })), ...referenced, ...scopePairs(options.manage, runSpaces)];
   // How many manifests each (kind, space) has: a listing sized to it starts with pages that fit.
   const declaredPerPair = new Map<string, number>();
@@ -135,6 +146,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   const { resources, adapterFor } = options;
   const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
   const changes: PlannedChange[] = [];
+  const warnings: PlanWarning[] = [];
   const notices: PlanNotice[] = [];
   const normalized = new WeakMap<LiveObject, Record<string, any>>();
   const normalizeLive = (o: LiveObject): Record<string, any> => {
@@ -175,11 +187,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
     const current = matches[0];
     for (const ref of adapter.references(res.spec)) {
+      // Only a kind the plan could read tells whether the object exists.
+      if (ref.whenMissing === 'installed' || !live.objects.has(pairKey(ref.kind, res.space))) continue;
       const isDeclared = referenceTarget(declaredSpaceless, ref.kind, res.space, ref.name, live.home, (shared) => shared) !== undefined;
       const isLive = referenceTarget(liveIndex, ref.kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined;
-      if (!ref.optional && !isDeclared && !isLive && live.objects.has(pairKey(ref.kind, res.space))) {
-        errors.push({ subject, source: res.posOf(ref.path), message: `references ${ref.kind} ${JSON.stringify(ref.name)}, which no manifest declares and the server does not have` });
-      }
+      if (isDeclared || isLive) continue;
+      const finding = missingReference(ref, options.missingReferences ?? 'warn');
+      (finding.severity === 'error' ? errors : warnings).push({ subject, source: res.posOf(ref.path), message: finding.message });
     }
     if (!current) {
       changes.push({ ...baseChange(res), action: 'create', resource: res, ignore });
@@ -270,7 +284,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
     return copy;
   };
-  return withFingerprints({ changes: ordered, errors, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+  return withFingerprints({ changes: ordered, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
 }
 
 /**

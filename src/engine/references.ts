@@ -1,6 +1,6 @@
 import type { KindAdapter, LiveObject, Reference } from '../kinds/types.js';
 import { displayField } from '../manifest/schema.js';
-import { describeObject, type Resource, type SourcePos } from '../manifest/types.js';
+import { describeObject, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { pairKey, type LiveState } from './live.js';
 import { isOwned, type ManageScope } from './ownership.js';
 import type { PlanError, PlannedChange } from './plan.js';
@@ -98,4 +98,17 @@ export function checkDeletedReferences(
       }
     }
   }
+}
+
+/**
+ * What the plan says of a reference to an object that neither the manifests nor the server hold,
+ * by what the real server does with the write (Reference.whenMissing): one it refuses is an
+ * error; one it accepts is a warning, or an error when svcform.yaml says `references: {missing: error}`.
+ */
+export function missingReference(ref: Reference, policy: MissingReferencePolicy): { severity: 'error' | 'warning'; message: string } {
+  const named = `${displayField(ref.path)} names ${ref.kind} ${JSON.stringify(ref.name)}, which neither the manifests nor the server hold`;
+  if (ref.whenMissing === 'refused') return { severity: 'error', message: `${named}; the server refuses the write: declare it, create it on the server first, or remove the reference` };
+  if (policy === 'error') return { severity: 'error', message: `${named} (svcform.yaml references.missing: error)` };
+  const effect = ref.missingEffect ? `, but ${ref.missingEffect}` : '';
+  return { severity: 'warning', message: `${named}; the server accepts this${effect}` };
 }

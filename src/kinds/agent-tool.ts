@@ -51,9 +51,14 @@ export const agentToolAdapter: KindAdapter = {
   setFields: ['/tags'],
   referenceKinds: ['Connector'],
 
+  /**
+   * An mcp tool's connector: refused when missing, the tool type reads the connector on write
+   * ("Connector '...' not found or not accessible", K:x-pack/platform/plugins/shared/agent_builder/
+   * server/services/tools/tool_types/mcp/validate_configuration.ts).
+   */
   references(spec): Reference[] {
     const id = spec.type === 'mcp' ? spec.configuration?.connector_id : undefined;
-    return typeof id === 'string' ? [{ kind: 'Connector', name: id, path: ['spec', 'configuration', 'connector_id'] }] : [];
+    return typeof id === 'string' ? [{ kind: 'Connector', name: id, path: ['spec', 'configuration', 'connector_id'], whenMissing: 'refused' }] : [];
   },
 
   check(res: Resource): CheckIssue[] {

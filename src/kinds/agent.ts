@@ -74,12 +74,17 @@ export const agentAdapter: KindAdapter = {
   setFields: ['/labels'],
   referenceKinds: ['AgentTool'],
 
-  /** Tools named by id, except the server's own `platform.*` ones (always there, never managed). */
+  /**
+   * Tools named by id, except the server's own `platform.*` ones (always there, never managed).
+   * Refused when missing: the agent client checks every selected tool id against the tool
+   * registry ("Tool id '...' does not exist.", K:x-pack/platform/plugins/shared/agent_builder/
+   * server/services/agents/persisted/client/utils/tools.ts).
+   */
   references(spec): Reference[] {
     const refs: Reference[] = [];
     (spec.configuration?.tools ?? []).forEach((selection: any, i: number) => {
       (selection?.tool_ids ?? []).forEach((id: unknown, j: number) => {
-        if (typeof id === 'string' && !isBuiltinToolId(id)) refs.push({ kind: 'AgentTool', name: id, path: ['spec', 'configuration', 'tools', i, 'tool_ids', j] });
+        if (typeof id === 'string' && !isBuiltinToolId(id)) refs.push({ kind: 'AgentTool', name: id, path: ['spec', 'configuration', 'tools', i, 'tool_ids', j], whenMissing: 'refused' });
       });
     });
     return refs;

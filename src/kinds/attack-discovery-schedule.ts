@@ -58,12 +58,20 @@ export const attackDiscoveryScheduleAdapter: KindAdapter = {
   area: AREAS.attackDiscovery,
   referenceKinds: ['Connector'],
 
+  /**
+   * The schedule is an alerting rule: its actions' connectors must exist (refused otherwise,
+   * alerting rules_client validate_actions "Invalid connectors"), while the LLM connector sits in
+   * the rule's params, which alerting checks for shape only (accepted; the schedule's runs fail
+   * until it exists).
+   */
   references(spec): Reference[] {
     const refs: Reference[] = [];
     const llm = spec.params?.api_config?.connectorId;
-    if (typeof llm === 'string') refs.push({ kind: 'Connector', name: llm, path: ['spec', 'params', 'api_config', 'connectorId'] });
+    if (typeof llm === 'string') {
+      refs.push({ kind: 'Connector', name: llm, path: ['spec', 'params', 'api_config', 'connectorId'], whenMissing: 'accepted', missingEffect: 'every scheduled run fails until it exists' });
+    }
     (spec.actions ?? []).forEach((a: any, i: number) => {
-      if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'] });
+      if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'], whenMissing: 'refused' });
     });
     return refs;
   },

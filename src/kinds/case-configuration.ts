@@ -89,9 +89,16 @@ export const caseConfigurationAdapter: KindAdapter = {
   area: AREAS.cases,
   referenceKinds: ['Connector'],
 
+  /**
+   * Accepted when missing: the configuration stores the connector's id, name and type as sent,
+   * and its field mappings come from the connector type, not from the connector
+   * (K:x-pack/platform/plugins/shared/cases/server/client/configure/create_mappings.ts).
+   */
   references(spec): Reference[] {
     const id = spec.connector?.id;
-    return typeof id === 'string' && id !== 'none' ? [{ kind: 'Connector', name: id, path: ['spec', 'connector', 'id'] }] : [];
+    return typeof id === 'string' && id !== 'none'
+      ? [{ kind: 'Connector', name: id, path: ['spec', 'connector', 'id'], whenMissing: 'accepted', missingEffect: 'pushing a case to it fails until it exists' }]
+      : [];
   },
 
   check(res: Resource): CheckIssue[] {

@@ -99,12 +99,16 @@ function checkItems(res: Resource): CheckIssue[] {
   return out;
 }
 
-/** An entry of type `list` names a value list by id (spec.items[i].entries[j].list.id). */
+/**
+ * An entry of type `list` names a value list by id (spec.items[i].entries[j].list.id). Accepted
+ * when missing: the item routes check the item's own list, never the value lists its entries name
+ * (K:x-pack/solutions/security/plugins/lists/server/routes/create_exception_list_item_route.ts, validate.ts).
+ */
 function valueListReferences(spec: Record<string, any>): Reference[] {
   const refs: Reference[] = [];
   (Array.isArray(spec.items) ? spec.items : []).forEach((item: Item, i: number) => {
     (Array.isArray(item?.entries) ? item.entries : []).forEach((e: Item, j: number) => {
-      if (e?.type === 'list' && typeof e.list?.id === 'string') refs.push({ kind: 'ValueList', name: e.list.id, path: ['spec', 'items', i, 'entries', j, 'list', 'id'] });
+      if (e?.type === 'list' && typeof e.list?.id === 'string') refs.push({ kind: 'ValueList', name: e.list.id, path: ['spec', 'items', i, 'entries', j, 'list', 'id'], whenMissing: 'accepted', missingEffect: 'the entry matches nothing until it exists' });
     });
   });
   return refs;

@@ -109,17 +109,27 @@ export const hostQueryPackAdapter: KindAdapter = {
   area: AREAS.hostquery,
   setFields: ['/policy_ids'],
 
+  /**
+   * What the real pack routes do with names they cannot find (K:x-pack/platform/plugins/shared/
+   * osquery/server/routes/pack/create_pack_route.ts and utils.ts):
+   * - policy_ids: refused, 400 "The following policy ids are invalid" for an agent policy without
+   *   the hostquery integration (getInitialPolicies);
+   * - shards: accepted, a shard of an agent policy the server does not hold is dropped (findMatchingShards);
+   * - a query's saved_query_id: accepted, stored with the query as written.
+   */
   references(spec) {
     const refs: Reference[] = [];
     (Array.isArray(spec.policy_ids) ? spec.policy_ids : []).forEach((id: unknown, i: number) => {
-      if (typeof id === 'string') refs.push({ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] });
+      if (typeof id === 'string') refs.push({ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i], whenMissing: 'refused' });
     });
     for (const policyId of Object.keys(isPlainObject(spec.shards) ? spec.shards : {})) {
-      if (policyId !== ALL_POLICIES_SHARD) refs.push({ kind: 'AgentPolicy', name: policyId, path: ['spec', 'shards', policyId] });
+      if (policyId !== ALL_POLICIES_SHARD) {
+        refs.push({ kind: 'AgentPolicy', name: policyId, path: ['spec', 'shards', policyId], whenMissing: 'accepted', missingEffect: 'the server drops the shard of a policy it does not hold' });
+      }
     }
     for (const [queryId, q] of Object.entries(isPlainObject(spec.queries) ? spec.queries : {})) {
       if (isPlainObject(q) && typeof q.saved_query_id === 'string') {
-        refs.push({ kind: 'HostQuerySavedQuery', name: q.saved_query_id, path: ['spec', 'queries', queryId, 'saved_query_id'] });
+        refs.push({ kind: 'HostQuerySavedQuery', name: q.saved_query_id, path: ['spec', 'queries', queryId, 'saved_query_id'], whenMissing: 'accepted', missingEffect: 'the query is linked to no saved query until it exists' });
       }
     }
     return refs;

@@ -107,10 +107,13 @@ export const packagePolicyAdapter: KindAdapter = {
 
   references(spec): Reference[] {
     const ids: unknown[] = Array.isArray(spec.policy_ids) ? spec.policy_ids : [];
-    const policies = ids.flatMap((id, i) => (typeof id === 'string' ? [{ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i] }] : []));
-    // The package is installed before the policy and uninstalled after it. Optional: the server
-    // installs a package a new policy names, so a policy needs no IntegrationPackage manifest.
-    const pkg = typeof spec.package?.name === 'string' ? [{ kind: 'IntegrationPackage', name: spec.package.name, path: ['spec', 'package', 'name'], optional: true }] : [];
+    // Refused when missing: Fleet reads each agent policy a package policy names and answers 404
+    // "Agent policy ... not found" (K-FLEET package policy create; the emulator's fleet area).
+    const policies = ids.flatMap((id, i): Reference[] => (typeof id === 'string' ? [{ kind: 'AgentPolicy', name: id, path: ['spec', 'policy_ids', i], whenMissing: 'refused' }] : []));
+    // The package is installed before the policy and uninstalled after it. Installed when missing:
+    // the server installs a package a new policy names (wire-facts §16 #9), so a policy needs no
+    // IntegrationPackage manifest.
+    const pkg: Reference[] = typeof spec.package?.name === 'string' ? [{ kind: 'IntegrationPackage', name: spec.package.name, path: ['spec', 'package', 'name'], whenMissing: 'installed' }] : [];
     return [...policies, ...pkg];
   },
 

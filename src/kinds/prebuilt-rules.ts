@@ -2,6 +2,7 @@ import type { Resource } from '../manifest/types.js';
 import { AREAS } from '../client/areas.js';
 import { clone, deepEqual, isPlainObject } from './normalize.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
+import { timelineReference } from './rule-timeline.js';
 import {
   canonicalSelector, customizedGroups, fieldsOfGroup, groupOfField, INTERNAL_HEADERS, isEmptySelector, PREBUILT_PATH, readPrebuiltView,
   resolveSelector, RULES_PATH, STAMP, stampOf, type PrebuiltView, type Selector, type SetBody, type Stamp,
@@ -177,11 +178,12 @@ export const prebuiltRulesAdapter: KindAdapter = {
   referenceKinds: ['TimelineTemplate'],
 
   references(spec): Reference[] {
-    // A customised timeline_id names a template, which is then written before the set.
+    // A customised timeline_id names a template, which is then written before the set. Accepted
+    // when missing, as for any rule (wire-facts §16 #8).
     const customize = isPlainObject(spec.customize) ? spec.customize : {};
     return Object.entries(customize)
       .filter(([, fields]) => isPlainObject(fields) && typeof fields.timeline_id === 'string')
-      .map(([ruleId, fields]) => ({ kind: 'TimelineTemplate', name: (fields as Record<string, string>).timeline_id, path: ['spec', 'customize', ruleId, 'timeline_id'] }));
+      .map(([ruleId, fields]): Reference => ({ ...timelineReference((fields as Record<string, string>).timeline_id), path: ['spec', 'customize', ruleId, 'timeline_id'] }));
   },
 
   check(res: Resource): CheckIssue[] {

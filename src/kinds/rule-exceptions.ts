@@ -30,7 +30,10 @@ const linkType = (link: Link) => link.type ?? endpointListOfId(link.list_id)?.ty
 export function exceptionListReferences(spec: Record<string, any>): Reference[] {
   const refs: Reference[] = [];
   links(spec).forEach((link, i) => {
-    if (linkType(link) !== RULE_DEFAULT && typeof link?.list_id === 'string') refs.push({ kind: 'ExceptionList', name: link.list_id, path: ['spec', 'exceptions_list', i, 'list_id'] });
+    if (linkType(link) !== RULE_DEFAULT && typeof link?.list_id === 'string') {
+      // Accepted when missing (wire-facts §16 #8): a write sends a stand-in id (resolvedLinks).
+      refs.push({ kind: 'ExceptionList', name: link.list_id, path: ['spec', 'exceptions_list', i, 'list_id'], whenMissing: 'accepted', missingEffect: 'the rule applies no exceptions from it until it exists' });
+    }
   });
   return refs;
 }
@@ -93,15 +96,19 @@ const exceptionList = runLookup(async (ctx, space) => {
   return new Map([...single, ...agnostic].map((l): [string, Item] => [listKey(l.namespace_type, l.list_id), l]));
 });
 
-/** The links a write sends: each declared link with its list's id looked up, then the rule's default-list link as the server holds it. */
+/**
+ * The links a write sends: each declared link with its list's id looked up, then the rule's
+ * default-list link as the server holds it. A list the server does not hold is linked all the same,
+ * as the server allows (wire-facts §16 #8; the plan warned): its id is the manifest's `id`, else
+ * the list_id as a stand-in. Rules find their exception items by list_id and namespace_type, and
+ * svcform compares links without ids, so the stand-in is never a change.
+ */
 export async function resolvedLinks(ctx: AdapterContext, res: Resource, live: LiveObject | undefined): Promise<Link[]> {
   const out: Link[] = [];
   for (const link of links(res.spec)) {
     const namespaceType = link.namespace_type ?? 'single';
     const found = await exceptionList(ctx, res.space, listKey(namespaceType, link.list_id));
-    const id = found?.id ?? link.id;
-    if (typeof id !== 'string') throw new Error(`Rule ${res.name}: exceptions_list names list_id ${JSON.stringify(link.list_id)} (${namespaceType}), which the server does not have`);
-    out.push({ id, list_id: link.list_id, namespace_type: namespaceType, type: found?.type ?? linkType(link) });
+    out.push({ id: found?.id ?? link.id ?? link.list_id, list_id: link.list_id, namespace_type: namespaceType, type: found?.type ?? linkType(link) });
   }
   const own = live ? links(live.body).find((l) => l.type === RULE_DEFAULT) : undefined;
   if (own) out.push(own);

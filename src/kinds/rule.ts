@@ -193,17 +193,27 @@ export const ruleAdapter: KindAdapter = {
     return [...discarded, ...checkDefaultExceptions(res), ...checkRuleQueries(res, context)];
   },
 
+  /**
+   * An action's connector is refused when missing (alerting's validate_actions, "Invalid
+   * connectors"; the emulator's rules area). The server does not check the rest on write
+   * (wire-facts §16 #8): data_view_id, timeline_id, exceptions_list and a response action's
+   * saved_query_id are accepted when missing.
+   */
   references(spec): Reference[] {
     const refs: Reference[] = [];
     (spec.actions ?? []).forEach((a: any, i: number) => {
-      if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'] });
+      if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'], whenMissing: 'refused' });
     });
     (spec.response_actions ?? []).forEach((a: any, i: number) => {
       const id = a?.params?.saved_query_id;
-      if (typeof id === 'string') refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'] });
+      if (typeof id === 'string') {
+        refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'], whenMissing: 'accepted', missingEffect: 'the response action finds no query to run until it exists' });
+      }
     });
     // A data view is an index-pattern saved object of that id: the rule is written after it.
-    if (typeof spec.data_view_id === 'string') refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'] });
+    if (typeof spec.data_view_id === 'string') {
+      refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'], whenMissing: 'accepted', missingEffect: 'the rule fails its runs until it exists' });
+    }
     return [...refs, ...exceptionListReferences(spec), ...timelineReferences(spec)];
   },
 

@@ -66,7 +66,9 @@ export const savedObjectAdapter: KindAdapter = {
   references(spec): Reference[] {
     const refs: Reference[] = [];
     (spec.references ?? []).forEach((r: any, i: number) => {
-      if (typeof r?.id === 'string') refs.push({ kind: KIND, name: r.id, path: ['spec', 'references', i, 'id'] });
+      // Accepted when missing: the saved objects API stores references as sent, unchecked (the
+      // emulator's saved-objects area likewise).
+      if (typeof r?.id === 'string') refs.push({ kind: KIND, name: r.id, path: ['spec', 'references', i, 'id'], whenMissing: 'accepted', missingEffect: 'the object shows a missing reference until it exists' });
     });
     return refs;
   },

@@ -63,9 +63,12 @@ export const uptimeSettingsAdapter: KindAdapter = {
   referenceKinds: ['Connector'],
   setFields: ['/defaultConnectors', '/defaultEmail/to', '/defaultEmail/cc', '/defaultEmail/bcc'],
 
+  /** Accepted when missing: the settings route's schema takes any list of strings and stores it (the uptime plugin's dynamic settings route). */
   references(spec): Reference[] {
     const ids: unknown[] = Array.isArray(spec.defaultConnectors) ? spec.defaultConnectors : [];
-    return ids.flatMap((id, i) => (typeof id === 'string' ? [{ kind: 'Connector', name: id, path: ['spec', 'defaultConnectors', i] }] : []));
+    return ids.flatMap((id, i): Reference[] =>
+      typeof id === 'string' ? [{ kind: 'Connector', name: id, path: ['spec', 'defaultConnectors', i], whenMissing: 'accepted', missingEffect: 'monitor alerts are not sent through it until it exists' }] : [],
+    );
   },
 
   check(res: Resource): CheckIssue[] {

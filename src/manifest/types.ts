@@ -63,18 +63,33 @@ export function describeObject(r: { kind: string; name: string; space: string })
   return `${r.kind}/${r.name} (space ${r.space})`;
 }
 
+/**
+ * What the real server does with a write that names an object it does not hold. Each adapter
+ * records, beside the reference, the source it took this from.
+ * - `refused`: the write fails (a rule action's connector). A plan error; validate warns when no
+ *   manifest declares the object.
+ * - `accepted`: the server stores the name unchecked (a rule's data_view_id, wire-facts §16 #8).
+ *   A plan warning, or an error with svcform.yaml `references: {missing: error}`; validate says
+ *   nothing by default (it cannot know what the server holds).
+ * - `installed`: the server makes the object on demand (Fleet installs a package policy's
+ *   package). Never a warning nor an error.
+ * Whatever the class, a reference orders the writes and guards deletes (engine/references.ts).
+ */
+export type MissingOnWrite = 'refused' | 'accepted' | 'installed';
+
 /** A field of a manifest that names another resource by id. */
 export interface Reference {
   kind: string;
   name: string;
   /** Where the reference sits in the document, e.g. ['spec', 'actions', 0, 'id']. */
   path: DocPath;
-  /**
-   * Orders work only: the named object need not be declared nor exist (the server makes it on
-   * demand, as Fleet installs a package for a package policy). Deletes still check it.
-   */
-  optional?: boolean;
+  whenMissing: MissingOnWrite;
+  /** For `accepted` references: what goes wrong while the object is missing, for the plan's warning. */
+  missingEffect?: string;
 }
+
+/** `references.missing` of svcform.yaml: what a missing `accepted` reference is (default `warn`). */
+export type MissingReferencePolicy = 'warn' | 'error';
 
 export interface CheckIssue {
   path: DocPath;

@@ -6,7 +6,7 @@ import { interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
-import { subjectOf, type CheckContext, type RepositoryChecks, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type Resource } from './types.js';
+import { subjectOf, type CheckContext, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type MissingReferencePolicy, type Reference, type RepositoryChecks, type Resource } from './types.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
@@ -36,6 +36,12 @@ export interface ValidateOptions {
   projectFields?: ReadonlySet<string>;
   /** Documents of files read before, by the hash of their bytes (manifest-cache.ts). */
   manifestCache?: ManifestCache;
+  /**
+   * svcform.yaml `references: {missing: ...}`. With `error`, a reference the server would accept
+   * unchecked must name an existing object too, so validate warns about it as about one the server
+   * refuses; with `warn` (the default) validate leaves it to the plan.
+   */
+  missingReferences?: MissingReferencePolicy;
 }
 
 export interface ValidationResult {
@@ -93,7 +99,7 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
     found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
     diagnostics.push(...found);
   }
-  crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid);
+  crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid, options.missingReferences ?? 'warn');
   clean?.save();
   return { resources, diagnostics };
 }
@@ -216,11 +222,23 @@ function specPointer(path: DocPath): string | undefined {
 }
 
 /**
- * Duplicate identities are errors; references to ids no manifest declares are warnings (the server
- * may hold them). Names are quoted in messages, and quoting escapes characters, which would slip a
- * secret past text redaction: secret names are shown as (sensitive) here.
+ * Whether validate speaks of a reference no manifest declares. Only one the server refuses when
+ * the object is missing is worth a line offline: the write fails unless the server holds it. One
+ * the server accepts unchecked is the plan's to report, which knows what the server holds; a line
+ * per such reference here would repeat on every run about objects that usually exist (a
+ * repository that manages rules but not data views names hundreds), and say nothing a user could act on.
  */
-function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor, declaredInvalid: Set<string>): void {
+function mustExist(ref: Reference, policy: MissingReferencePolicy): boolean {
+  return ref.whenMissing === 'refused' || (ref.whenMissing === 'accepted' && policy === 'error');
+}
+
+/**
+ * Duplicate identities are errors; references that must name an existing object (mustExist) but
+ * name one no manifest declares are warnings (the server may hold it). Names are quoted in
+ * messages, and quoting escapes characters, which would slip a secret past text redaction: secret
+ * names are shown as (sensitive) here.
+ */
+function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: string) => KindRules | undefined, secrets: Redactor, declaredInvalid: Set<string>, policy: MissingReferencePolicy): void {
   const quoted = (name: string, secret = false) => (secret || secrets.has(name) ? SENSITIVE : quotedText(name));
   const subject = (r: Resource) => subjectOf({ kind: r.kind, name: shortText(r.name) });
   const seen = new Map<string, Resource>();
@@ -240,7 +258,7 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
   for (const r of resources) {
     for (const ref of lookup(r.kind)?.references(r.spec) ?? []) {
       const key = `${ref.kind}\u0000${r.space}\u0000${ref.name}`;
-      if (!ref.optional && !seen.has(key) && !declaredInvalid.has(key)) {
+      if (mustExist(ref, policy) && !seen.has(key) && !declaredInvalid.has(key)) {
         const pointer = specPointer(ref.path);
         out.push({
           severity: 'warning',

@@ -6,7 +6,7 @@ import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
-import { changeTitle, summaryLine } from './text.js';
+import { changeTitle, groupedWarnings, summaryLine } from './text.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
 export const DEFAULT_MARKDOWN_MAX_CHARS = 60_000;
@@ -42,14 +42,18 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
   let room = maxChars - size(head) - size(tail) - NOTE_ROOM;
 
   const body: string[] = [];
-  if (plan.errors.length) {
-    const items = redacted(plan.errors.map((e) => `- ${e.source ? `${codeSpan(`${e.source.file}:${e.source.line}`)} ` : ''}${inlineText(`${e.subject}: ${e.message}`)}`));
-    const shown = fitting(items.map((item) => [item]), room - size(['**Errors**', '', '']));
-    body.push('**Errors**', '', ...shown.flat());
-    if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more error')} not shown`);
+  // Errors, then warnings: each a list of findings, as many as fit.
+  const findings = (title: string, noun: string, list: Array<{ subject: string; message: string; source?: { file: string; line: number } }>) => {
+    if (list.length === 0) return;
+    const items = redacted(list.map((e) => `- ${e.source ? `${codeSpan(`${e.source.file}:${e.source.line}`)} ` : ''}${inlineText(`${e.subject}: ${e.message}`)}`));
+    const shown = fitting(items.map((item) => [item]), room - size([title, '', '']));
+    body.push(title, '', ...shown.flat());
+    if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, `more ${noun}`)} not shown`);
     body.push('');
-    room -= size(['**Errors**', '', '', ...shown.flat()]);
-  }
+    room -= size([title, '', '', ...shown.flat()]);
+  };
+  findings('**Errors**', 'error', plan.errors);
+  findings('**Warnings**', 'warning', groupedWarnings(plan));
 
   if (changes.length === 0) {
     // With errors, parts of the server could not be compared: "matches" would claim too much.

@@ -63,6 +63,7 @@ export function planToJson(plan: Plan, target: PlanTarget) {
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
     notices: plan.notices ?? [],
+    warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),
     fingerprint: { live: plan.liveFingerprint, desired: plan.desiredFingerprint },
   });

@@ -4,7 +4,7 @@ import { yaml } from '../common/yaml.js';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
-import type { Plan, PlannedChange } from '../engine/plan.js';
+import type { Plan, PlannedChange, PlanWarning } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import type { Colors } from './color.js';
 
@@ -59,6 +59,10 @@ export function renderPlanText(plan: Plan, col: Colors): string {
     if (out.length) out.push('');
     for (const n of plan.notices) out.push(col.dim(`note: ${n.subject}: ${n.message}`));
   }
+  if (plan.warnings?.length) {
+    if (out.length) out.push('');
+    out.push(...warningLines(plan, col));
+  }
   if (plan.errors.length) {
     if (out.length) out.push('');
     for (const e of plan.errors) out.push(col.red(`error: ${e.source ? `${e.source.file}:${e.source.line}:${e.source.col}: ` : ''}${e.subject}: ${e.message}`));
@@ -66,6 +70,34 @@ export function renderPlanText(plan: Plan, col: Colors): string {
   if (out.length) out.push('');
   out.push(summaryLine(plan));
   return redactor.redact(out.join('\n'));
+}
+
+/** How many other objects a grouped warning names before it only counts them. */
+const GROUP_NAMES_SHOWN = 3;
+
+/**
+ * The plan's warnings for reading, those with the same message (many rules naming one missing
+ * data view) as one whose subject counts and names the others: a plan of 2,000 rules against a
+ * space without that data view says so once. The JSON plan keeps every warning.
+ */
+export function groupedWarnings(plan: Plan): PlanWarning[] {
+  const groups = new Map<string, PlanWarning[]>();
+  for (const w of plan.warnings ?? []) {
+    const group = groups.get(w.message);
+    if (group) group.push(w);
+    else groups.set(w.message, [w]);
+  }
+  return [...groups.values()].map(([first, ...others]) => {
+    if (others.length === 0) return first;
+    const named = others.slice(0, GROUP_NAMES_SHOWN).map((w) => w.subject).join(', ');
+    const more = others.length > GROUP_NAMES_SHOWN ? ', ...' : '';
+    return { ...first, subject: `${first.subject} and ${others.length} more (${named}${more})` };
+  });
+}
+
+/** The plan's warnings, grouped, one line each (also what apply --quiet and --json print on stderr). */
+export function warningLines(plan: Plan, col: Colors): string[] {
+  return groupedWarnings(plan).map((w) => redactor.redact(col.yellow(`warning: ${w.source ? `${w.source.file}:${w.source.line}:${w.source.col}: ` : ''}${w.subject}: ${w.message}`)));
 }
 
 export function summaryLine(plan: Plan): string {

@@ -158,4 +158,25 @@ describe('emulator: rule request validation as the real schemas do it', () => {
     const res = await api('POST', RULES, base('ecs', { required_fields: fields }));
     assert.deepEqual(res.body.required_fields.map((f: any) => f.ecs), [true, true, true, false, false]);
   });
+
+  it('stores data_view_id, timeline_id, exceptions_list and a response action\'s saved_query_id naming objects it does not hold, on create, update and patch (wire-facts §16 #8)', async () => {
+    const elsewhere = {
+      data_view_id: 'dv-elsewhere',
+      timeline_id: 'timeline-elsewhere',
+      timeline_title: 'Elsewhere',
+      exceptions_list: [{ id: 'list-elsewhere-id', list_id: 'list-elsewhere', type: 'detection', namespace_type: 'single' }],
+      response_actions: [{ action_type_id: '.hostquery', params: { saved_query_id: 'query-elsewhere' } }],
+    };
+    const held = (body: any) => [body.data_view_id, body.timeline_id, body.exceptions_list, body.response_actions?.[0]?.params?.saved_query_id];
+    const expected = ['dv-elsewhere', 'timeline-elsewhere', elsewhere.exceptions_list, 'query-elsewhere'];
+    const created = await api('POST', RULES, base('refs-elsewhere', elsewhere));
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(held(created.body), expected);
+    const replaced = await api('PUT', RULES, base('refs-elsewhere', { ...elsewhere, name: 'Replaced' }));
+    assert.equal(replaced.status, 200, replaced.text);
+    assert.deepEqual(held(replaced.body), expected);
+    const patched = await api('PATCH', RULES, { rule_id: 'refs-elsewhere', data_view_id: 'dv-other', timeline_id: 'timeline-other', timeline_title: 'Other' });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual([patched.body.data_view_id, patched.body.timeline_id], ['dv-other', 'timeline-other']);
+  });
 });

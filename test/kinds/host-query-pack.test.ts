@@ -88,10 +88,11 @@ describe('HostQueryPack adapter', () => {
       shards: { p2: 10, '*': 5 },
       queries: { a: { query: 'SELECT 1;', interval: 60, saved_query_id: 'sq-a' }, b: { query: 'SELECT 2;', interval: 60 } },
     });
-    assert.deepEqual(adapter.references(res.spec), [
-      { kind: 'AgentPolicy', name: 'p1', path: ['spec', 'policy_ids', 0] },
-      { kind: 'AgentPolicy', name: 'p2', path: ['spec', 'shards', 'p2'] },
-      { kind: 'HostQuerySavedQuery', name: 'sq-a', path: ['spec', 'queries', 'a', 'saved_query_id'] },
+    // policy_ids refused when missing, shards and saved queries accepted (create_pack_route.ts, utils.ts getInitialPolicies, findMatchingShards).
+    assert.deepEqual(adapter.references(res.spec).map(({ kind, name, path, whenMissing }) => ({ kind, name, path, whenMissing })), [
+      { kind: 'AgentPolicy', name: 'p1', path: ['spec', 'policy_ids', 0], whenMissing: 'refused' },
+      { kind: 'AgentPolicy', name: 'p2', path: ['spec', 'shards', 'p2'], whenMissing: 'accepted' },
+      { kind: 'HostQuerySavedQuery', name: 'sq-a', path: ['spec', 'queries', 'a', 'saved_query_id'], whenMissing: 'accepted' },
     ]);
   });
 

@@ -71,12 +71,12 @@ describe('PackagePolicy adapter', () => {
   });
   after(() => emu.stop());
 
-  it('names its agent policies, and its package as an optional (ordering-only) reference', () => {
+  it('names its agent policies (the server refuses a missing one), and its package as one the server installs (ordering only)', () => {
     const refs = packagePolicyAdapter.references(resource('PackagePolicy', 'x', MANIFESTS['fleet-hostquery']).spec);
     assert.deepEqual(refs, [
-      { kind: 'AgentPolicy', name: 'web', path: ['spec', 'policy_ids', 0] },
-      { kind: 'AgentPolicy', name: 'db', path: ['spec', 'policy_ids', 1] },
-      { kind: 'IntegrationPackage', name: 'hostquery_manager', path: ['spec', 'package', 'name'], optional: true },
+      { kind: 'AgentPolicy', name: 'web', path: ['spec', 'policy_ids', 0], whenMissing: 'refused' },
+      { kind: 'AgentPolicy', name: 'db', path: ['spec', 'policy_ids', 1], whenMissing: 'refused' },
+      { kind: 'IntegrationPackage', name: 'hostquery_manager', path: ['spec', 'package', 'name'], whenMissing: 'installed' },
     ]);
   });
 

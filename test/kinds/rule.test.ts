@@ -224,10 +224,11 @@ describe('Rule adapter', () => {
       actions: [{ id: 'soc-chat', group: 'default', params: {} }, { id: 'soc-mail', group: 'default', params: {} }],
       response_actions: [{ action_type_id: '.hostquery', params: { saved_query_id: 'proc-list' } }, { action_type_id: '.endpoint', params: { command: 'isolate' } }],
     }).spec);
-    assert.deepEqual(refs, [
-      { kind: 'Connector', name: 'soc-chat', path: ['spec', 'actions', 0, 'id'] },
-      { kind: 'Connector', name: 'soc-mail', path: ['spec', 'actions', 1, 'id'] },
-      { kind: 'HostQuerySavedQuery', name: 'proc-list', path: ['spec', 'response_actions', 0, 'params', 'saved_query_id'] },
+    // Connectors are refused when missing (alerting validate_actions), saved queries accepted (wire-facts §16 #8).
+    assert.deepEqual(refs.map(({ kind, name, path, whenMissing }) => ({ kind, name, path, whenMissing })), [
+      { kind: 'Connector', name: 'soc-chat', path: ['spec', 'actions', 0, 'id'], whenMissing: 'refused' },
+      { kind: 'Connector', name: 'soc-mail', path: ['spec', 'actions', 1, 'id'], whenMissing: 'refused' },
+      { kind: 'HostQuerySavedQuery', name: 'proc-list', path: ['spec', 'response_actions', 0, 'params', 'saved_query_id'], whenMissing: 'accepted' },
     ]);
   });
 });

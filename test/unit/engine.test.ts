@@ -7,7 +7,7 @@ import { fieldLabel } from '../../src/common/pointer.js';
 import { computePlan, type PlanOptions } from '../../src/engine/plan.js';
 import { Selection } from '../../src/engine/selection.js';
 import { isOwned } from '../../src/engine/ownership.js';
-import type { AdapterContext, KindAdapter, LiveObject } from '../../src/kinds/types.js';
+import type { AdapterContext, KindAdapter, LiveObject, Reference } from '../../src/kinds/types.js';
 import type { Resource } from '../../src/manifest/types.js';
 import { resource } from '../helpers/resource.js';
 
@@ -25,7 +25,12 @@ function fakeWorld() {
     schema: `${kind}.schema.json`,
     area: { name: kind.toLowerCase(), defaults: { retryConflict: false } },
     setFields: ['/tags'],
-    references: (spec) => refs(spec).map(({ name, i }) => ({ kind: 'Target', name, path: ['spec', 'uses', i] })),
+    // spec.uses is refused by the server when the Target is missing (a rule action's connector);
+    // spec.mentions is accepted unchecked (a rule's data_view_id, wire-facts §16 #8).
+    references: (spec): Reference[] => [
+      ...refs(spec).map(({ name, i }): Reference => ({ kind: 'Target', name, path: ['spec', 'uses', i], whenMissing: 'refused' })),
+      ...(Array.isArray(spec.mentions) ? spec.mentions : []).map((name: string, i: number): Reference => ({ kind: 'Target', name, path: ['spec', 'mentions', i], whenMissing: 'accepted', missingEffect: 'it does nothing' })),
+    ],
     async list(_ctx, space) {
       return [...store.values()].filter((o) => o.kind === kind && o.space === space);
     },
@@ -210,7 +215,20 @@ describe('plan and apply', () => {
   it('reports a reference to an object that exists nowhere, and a cycle', async () => {
     const world = fakeWorld();
     const missing = await computePlan(planOptions(world, [resource('User', 'u', { uses: ['ghost'] }), resource('Target', 't', {})]));
-    assert.match(missing.errors[0].message, /references Target "ghost", which no manifest declares and the server does not have/);
+    assert.match(missing.errors[0].message, /spec\.uses\[0\] names Target "ghost", which neither the manifests nor the server hold; the server refuses the write/);
+  });
+
+  it('warns of an accepted reference to an object that exists nowhere, or refuses it under references.missing: error', async () => {
+    const world = fakeWorld();
+    world.seed('Target', 'real', {});
+    const manifests = () => [resource('User', 'u', { mentions: ['real', 'ghost'] })];
+    const lenient = await computePlan(planOptions(world, manifests()));
+    assert.deepEqual(lenient.errors, []);
+    assert.deepEqual(lenient.warnings?.map((w) => w.message), ['spec.mentions[1] names Target "ghost", which neither the manifests nor the server hold; the server accepts this, but it does nothing']);
+    assert.deepEqual(lenient.changes.map((c) => c.id), ['User/default/u']);
+    const strict = await computePlan({ ...planOptions(world, manifests()), missingReferences: 'error' });
+    assert.deepEqual(strict.warnings, []);
+    assert.deepEqual(strict.errors.map((e) => e.message), ['spec.mentions[1] names Target "ghost", which neither the manifests nor the server hold (svcform.yaml references.missing: error)']);
   });
 
   it('checks a reference against the server even when no manifest of the referenced kind exists', async () => {
@@ -218,7 +236,7 @@ describe('plan and apply', () => {
     world.seed('Target', 'real', {});
     const plan = await computePlan(planOptions(world, [resource('User', 'u', { uses: ['real', 'ghost'] })]));
     assert.equal(plan.errors.length, 1, JSON.stringify(plan.errors));
-    assert.match(plan.errors[0].message, /references Target "ghost"/);
+    assert.match(plan.errors[0].message, /names Target "ghost"/);
   });
 
   it('--select keeps the selected change and what it needs', async () => {
