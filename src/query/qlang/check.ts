@@ -1,7 +1,7 @@
 import type { FieldUse, QueryProblem } from '../types.js';
 import { closest } from '../../common/suggest.js';
 import { columnName, type Assignment, type Expr, type ProcessingCommand, type Query } from './ast.js';
-import { AGGREGATIONS, canonicalFunction, FUNCTION_NAMES, isKnownFunction } from './functions.js';
+import { AGGREGATIONS, canonicalFunction, FUNCTION_NAMES, isKnownFunction, TIME_SERIES_AGGREGATIONS } from './functions.js';
 
 /**
  * What the grammar accepts but the server refuses for sure: aggregations outside STATS and INLINE
@@ -53,7 +53,8 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         const star = e.args.length === 1 && e.args[0]!.type === 'star';
         if (!isKnownFunction(e.name)) {
           // Open world: a newer server may have it. Its arguments are still read, as they would be.
-          const near = closest(e.name, FUNCTION_NAMES);
+          // One or two letters are near too many names for a suggestion to mean anything.
+          const near = e.name.length > 2 ? closest(e.name, FUNCTION_NAMES) : undefined;
           notes.push({ offset: e.offset, length: e.written.length, message: `unknown function ${e.written}${near ? `; did you mean ${near}?` : ''}` });
           if (!star) for (const a of e.args) visit(a, inAggregation, columns);
           return;
@@ -61,7 +62,7 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
         const name = canonicalFunction(e.name);
         const aggregation = AGGREGATIONS.has(name);
         if (aggregation && inAggregation === 'forbidden') report(e.offset, `aggregate function ${name} is only allowed in STATS`, e.name.length);
-        if (aggregation && inAggregation === 'inside') report(e.offset, `aggregate function ${name} cannot be nested in another aggregation`, e.name.length);
+        if (aggregation && inAggregation === 'inside' && !TIME_SERIES_AGGREGATIONS.has(name)) report(e.offset, `aggregate function ${name} cannot be nested in another aggregation`, e.name.length);
         if (star && name !== 'COUNT') report(e.args[0]!.offset, '"*" is only allowed in COUNT(*)');
         if (!star) for (const a of e.args) visit(a, aggregation ? 'inside' : inAggregation, columns);
         return;

@@ -12,11 +12,15 @@ import { inCidr } from '../text-match.js';
 export const AGGREGATIONS = new Set([
   'AVG', 'COUNT', 'COUNT_DISTINCT', 'MAX', 'MEDIAN', 'MEDIAN_ABSOLUTE_DEVIATION', 'MIN', 'PERCENTILE', 'ST_CENTROID_AGG',
   'ST_EXTENT_AGG', 'STD_DEV', 'VARIANCE', 'SUM', 'TOP', 'VALUES', 'WEIGHTED_AVG', 'SAMPLE', 'FIRST', 'LAST', 'ABSENT', 'PRESENT',
-  // time series (TS ... | STATS)
+]);
+
+/** Per-time-series aggregations of TS queries: a regular aggregation may wrap one (`MAX(RATE(requests))`). */
+export const TIME_SERIES_AGGREGATIONS = new Set([
   'RATE', 'IRATE', 'IDELTA', 'DELTA', 'INCREASE', 'AVG_OVER_TIME', 'MAX_OVER_TIME', 'MIN_OVER_TIME', 'SUM_OVER_TIME',
   'COUNT_OVER_TIME', 'COUNT_DISTINCT_OVER_TIME', 'FIRST_OVER_TIME', 'LAST_OVER_TIME', 'PRESENT_OVER_TIME', 'ABSENT_OVER_TIME',
   'STDDEV_OVER_TIME', 'VARIANCE_OVER_TIME',
 ]);
+for (const name of TIME_SERIES_AGGREGATIONS) AGGREGATIONS.add(name);
 
 const SCALARS = new Set([
   // grouping and conditional
