@@ -110,12 +110,20 @@ describe('qlang evaluation', () => {
     throwsOffline('FROM l | LOOKUP JOIN owners ON user.name', /cannot evaluate LOOKUP JOIN offline/);
     throwsOffline('FROM l | FORK (LIMIT 1) (LIMIT 2)', /cannot evaluate FORK offline/);
     throwsOffline('FROM l | CHANGE_POINT bytes', /cannot evaluate CHANGE_POINT offline/);
-    throwsOffline('FROM l | FROBNICATE x', /cannot evaluate FROBNICATE offline/);
+    throwsOffline('FROM l | FROBNICATE x', /cannot evaluate offline: unknown command FROBNICATE/);
     throwsOffline('TS l | STATS c = COUNT(*)', /cannot evaluate TS offline/);
     // Unknown to svcform (a note at validation), or known but with options: never a guessed value.
-    throwsOffline('FROM l | EVAL x = FROBULATE(bytes)', /the function FROBULATE is not evaluated offline/);
+    throwsOffline('FROM l | EVAL x = FROBULATE(bytes)', /cannot evaluate offline: unknown function FROBULATE/);
     throwsOffline('FROM l | EVAL j = JSON_EXTRACT(message, "$.a")', /the function JSON_EXTRACT is not evaluated offline/);
     throwsOffline('FROM l | EVAL x = TO_LOWER(user.name, {"locale": "tr"})', /cannot evaluate TO_LOWER with options offline/);
+  });
+
+  it('a query with an unknown function or command is not run at all, even where no row reaches it', () => {
+    for (const query of ['FROM l | WHERE user.name == "nobody" | EVAL x = FROBULATE(bytes)', 'FROM l | LIMIT 0 | FROBNICATE x']) {
+      const parsed = language.parse(query);
+      assert.ok(parsed.ok, query);
+      if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /cannot evaluate offline: unknown (function FROBULATE|command FROBNICATE)/, query);
+    }
   });
 
   it('INLINE STATS adds its group\'s aggregations to every row, which all stay (alice 3 logins, bob 2, carol 1)', () => {
