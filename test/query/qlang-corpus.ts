@@ -91,6 +91,9 @@ export const QLANG_QUERIES: string[] = [
   'FROM logs-* | EVAL i = TO_INT(code), d = TO_DBL(ratio), s = TO_STR(pid), b = TO_BOOL(flag), t = TO_DT(ts), u = TO_UL(n), v = TO_VER(ver), ip = TO_IP(addr), pt = TO_CARTESIANPOINT(geo)',
   'FROM logs-* | STATS c = COUNT(*) BY b = BIN(@timestamp, 1 hour)',
   'FROM logs-* | EVAL ids = MV_INTERSECTION(a.ids, b.ids)',
+  // index patterns as the real lexer reads them (UNQUOTED_SOURCE): date math, remote clusters, selectors; LIMIT of a parameter
+  'FROM <logs-{now/d}>, remote:logs-*, logs::failures, *:audit-* | LIMIT ?n',
+  'FROM logs-* | WHERE message::keyword : "disk full" AND host.name : "web-1"',
 ];
 
 /** Broken queries, each with where it breaks (offset into the query) and the start of the message. */
@@ -125,6 +128,7 @@ export const QLANG_BROKEN: Array<{ query: string; offset: number; message: strin
   { query: 'FROM logs-* | SAMPLE 1.5', offset: 21, message: 'SAMPLE probability must be a number between 0 and 1, exclusive' },
   { query: 'FROM logs-* | SAMPLE "half"', offset: 21, message: 'SAMPLE probability must be a number between 0 and 1, exclusive' },
   { query: 'FROM logs-* | URI_PARTS url.original', offset: 36, message: 'expected' },
+  { query: 'FROM logs-* | WHERE LENGTH(message) : "x"', offset: 20, message: 'the match operator ":" needs a field on its left' },
   // An unknown command is a note, but its brackets must still balance and its strings end.
   { query: 'FROM logs-* | FROBNICATE (a | b', offset: 31, message: 'expected ")"' },
   { query: 'FROM logs-* | FROBNICATE a) | WHERE b', offset: 26, message: '")" closes no bracket' },

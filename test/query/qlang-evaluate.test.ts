@@ -112,6 +112,7 @@ describe('qlang evaluation', () => {
     throwsOffline('FROM l | CHANGE_POINT bytes', /cannot evaluate CHANGE_POINT offline/);
     throwsOffline('FROM l | FROBNICATE x', /cannot evaluate offline: unknown command FROBNICATE/);
     throwsOffline('TS l | STATS c = COUNT(*)', /cannot evaluate TS offline/);
+    throwsOffline('FROM l | LIMIT ?n', /the query parameter \?n has no value offline/);
     // Unknown to svcform (a note at validation), or known but with options: never a guessed value.
     throwsOffline('FROM l | EVAL x = FROBULATE(bytes)', /cannot evaluate offline: unknown function FROBULATE/);
     throwsOffline('FROM l | EVAL j = JSON_EXTRACT(message, "$.a")', /the function JSON_EXTRACT is not evaluated offline/);

@@ -88,7 +88,8 @@ export type ProcessingCommand =
   | { command: 'stats' | 'inline_stats'; aggregates: Assignment[]; by: Assignment[]; offset: number }
   | { command: 'keep' | 'drop'; patterns: NamePattern[]; offset: number }
   | { command: 'rename'; renames: Array<{ from: FieldRef; to: FieldRef }>; offset: number }
-  | { command: 'limit'; count: { value: number; offset: number }; offset: number }
+  /** `value` is null for a query parameter (`LIMIT ?n`), named in `parameter`. */
+  | { command: 'limit'; count: { value: number | null; parameter?: string; offset: number }; offset: number }
   | { command: 'sort'; keys: SortKey[]; offset: number }
   | { command: 'mv_expand'; field: FieldRef; offset: number }
   | { command: 'dissect'; input: Expr; pattern: Literal; separator: Literal | null; offset: number }

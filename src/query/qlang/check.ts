@@ -78,9 +78,15 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
       case 'cast':
         visit(e.value, inAggregation, columns);
         return;
+      case 'full_text': {
+        // The match operator takes a field, optionally cast, on its left (Expression.g4 matchBooleanExpression).
+        const target = e.left.type === 'cast' ? e.left.value : e.left;
+        if (target.type !== 'field') report(e.left.offset, 'the match operator ":" needs a field on its left', (e.left.text ?? ' ').length);
+        visit(e.left, inAggregation, columns);
+        return;
+      }
       case 'is_null':
       case 'like':
-      case 'full_text':
         visit(e.left, inAggregation, columns);
         return;
       case 'in':

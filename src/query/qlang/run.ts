@@ -100,6 +100,7 @@ function apply(command: ProcessingCommand, rows: Rowed[]): Rowed[] {
         return { ...r, row };
       });
     case 'limit':
+      if (command.count.value === null) throw new OfflineError(`the query parameter ${command.count.parameter} has no value offline`);
       return rows.slice(0, command.count.value);
     case 'sort':
       return sortRows(rows, command.keys);
