@@ -95,6 +95,12 @@ describe('qlang open world: what svcform does not know is a note, never an error
     assert.deepEqual(r.fields, [{ name: 'a', offset: 15 }]);
   });
 
+  it('an unknown command in a FORK branch hides the fields after it in that branch and after FORK, not in the other branches', () => {
+    const r = parsed('FROM l | FORK (FROBNICATE x (1) | WHERE b) (WHERE c) | KEEP d');
+    assert.deepEqual(r.notes, [{ offset: 15, length: 10, message: 'unknown command FROBNICATE' }]);
+    assert.deepEqual(r.fields, [{ name: 'c', offset: 50 }]);
+  });
+
   it('a known command with a malformed body stays an error, where the body goes wrong', () => {
     const r = language.parse('FROM l | WHERE a == | FROBNICATE');
     assert.equal(r.ok, false);

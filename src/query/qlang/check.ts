@@ -185,15 +185,16 @@ export function checkQuery(query: Query): { problem?: QueryProblem; fields: Fiel
       }
       case 'fork': {
         // Each branch continues the pipe as it stands; after FORK a row has the columns of any branch, and _fork.
-        const after = new Set(columns.names);
-        for (const branch of c.branches) {
+        const branches = c.branches.map((branch) => {
           const own: Columns = { names: new Set(columns.names), prefixes: [...columns.prefixes], open: columns.open };
           for (const command of branch) checkCommand(command, own);
-          for (const n of own.names) after.add(n);
+          return own;
+        });
+        for (const own of branches) {
+          for (const n of own.names) columns.names.add(n);
           columns.prefixes.push(...own.prefixes.filter((p) => !columns.prefixes.includes(p)));
           columns.open ||= own.open;
         }
-        columns.names = after;
         columns.names.add('_fork');
         break;
       }
