@@ -125,6 +125,7 @@ export const QLANG_BROKEN: Array<{ query: string; offset: number; message: strin
   { query: 'FROM logs-* | LOOKUP JOIN owners', offset: 32, message: 'expected whitespace' },
   { query: 'FROM logs-* | FORK (WHERE a > 1', offset: 31, message: 'expected ")"' },
   { query: 'FROM logs-* | CHANGE_POINT cpu AS kind', offset: 38, message: 'expected ","' },
+  // SAMPLE: "The value must be between 0 and 1, exclusive" (the real command reference, commands/sample.md).
   { query: 'FROM logs-* | SAMPLE 1.5', offset: 21, message: 'SAMPLE probability must be a number between 0 and 1, exclusive' },
   { query: 'FROM logs-* | SAMPLE "half"', offset: 21, message: 'SAMPLE probability must be a number between 0 and 1, exclusive' },
   { query: 'FROM logs-* | URI_PARTS url.original', offset: 36, message: 'expected' },
