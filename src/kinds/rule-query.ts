@@ -1,6 +1,6 @@
 import { checksOf, type CheckContext, type CheckIssue, type DocPath, type Resource } from '../manifest/types.js';
 import { factsOf } from './query-facts.js';
-import { NearMissIndex } from '../manifest/suggest.js';
+import { NearMissIndex } from '../common/suggest.js';
 import { quotedText } from '../manifest/short-text.js';
 import { ecsKnownFields } from '../query/ecs-fields.js';
 import { readyLanguage } from '../query/preload.js';

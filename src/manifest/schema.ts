@@ -2,9 +2,9 @@ import type { ErrorObject } from 'ajv';
 import type { DocPath } from './types.js';
 import { parsePointer } from '../common/pointer.js';
 import { escapeControls, shortText } from './short-text.js';
-import { closest } from './suggest.js';
+import { closest } from '../common/suggest.js';
 
-export { closest, SUGGEST_MAX_CHARS } from './suggest.js';
+export { closest, SUGGEST_MAX_CHARS } from '../common/suggest.js';
 
 export { packageRoot, schemaValidator } from './validators.js';
 

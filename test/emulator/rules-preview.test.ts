@@ -212,6 +212,25 @@ describe('emulator: POST /api/detection_engine/rules/preview', () => {
       assert.equal(hits.hits[0]._source['source.ip'], '10.0.0.1');
     });
 
+    it('runs qlang INLINE STATS (one alert per event its group\'s count keeps); a function svcform does not know is the run\'s error, not a guess', async () => {
+      await load('logs-inline', [
+        { '@timestamp': '2024-05-01T11:55:00Z', source: { ip: '10.0.0.1' } },
+        { '@timestamp': '2024-05-01T11:56:00Z', source: { ip: '10.0.0.1' } },
+        { '@timestamp': '2024-05-01T11:57:00Z', source: { ip: '10.0.0.2' } },
+      ]);
+      const res = await api('POST', PREVIEW, rule({
+        type: 'qlang', language: 'qlang', query: 'FROM logs-inline | INLINE STATS hits = COUNT(*) BY source.ip | WHERE hits >= 2',
+        invocation_count: 1, timeframe_end: END,
+      }));
+      assert.deepEqual(res.body.logs[0].errors, []);
+      const hits = await alertsOf(res.body.previewId);
+      assert.equal(hits.total.value, 2);
+      // The two events of 10.0.0.1 stay as rows (each its own alert); 10.0.0.2's group has one.
+      assert.deepEqual(hits.hits.map((h: any) => h._source.source.ip ?? h._source['source.ip']), ['10.0.0.1', '10.0.0.1']);
+      const unknown = await api('POST', PREVIEW, rule({ type: 'qlang', language: 'qlang', query: 'FROM logs-inline | EVAL x = FROBULATE(source.ip)', invocation_count: 1, timeframe_end: END }));
+      assert.match(unknown.body.logs[0].errors[0], /cannot evaluate offline: unknown function FROBULATE/);
+    });
+
     it('deduplicates non-aggregating qlang rows across runs by the event _id, even without METADATA (docs "ES|QL rules", alert deduplication: injected since 9.4); aggregating rows never', async () => {
       // Runs at 11:00 and 12:00 with from now-65m: the event at 10:58 is in both windows.
       await load('logs-dup', [{ _id: 'dup', '@timestamp': '2024-05-01T10:58:00Z', process: { name: 'x' } }]);

@@ -98,8 +98,76 @@ describe('qlang evaluation', () => {
   });
 
   it('refuses to evaluate what needs the server, naming the command', () => {
-    const parsed = language.parse('FROM l | DISSECT message "%{a} %{b}"');
+    const throwsOffline = (query: string, message: RegExp) => {
+      const parsed = language.parse(query);
+      assert.ok(parsed.ok, query);
+      if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), message, query);
+    };
+    throwsOffline('FROM l | DISSECT message "%{a} %{b}"', /^Error: cannot evaluate DISSECT offline$/);
+    // SAMPLE keeps rows at random; COMPLETION and RERANK ask a model; the others need server data.
+    throwsOffline('FROM l | SAMPLE 0.5', /cannot evaluate SAMPLE offline/);
+    throwsOffline('FROM l | COMPLETION a = user.name WITH {"inference_id": "m"}', /cannot evaluate COMPLETION offline/);
+    throwsOffline('FROM l | LOOKUP JOIN owners ON user.name', /cannot evaluate LOOKUP JOIN offline/);
+    throwsOffline('FROM l | FORK (LIMIT 1) (LIMIT 2)', /cannot evaluate FORK offline/);
+    throwsOffline('FROM l | CHANGE_POINT bytes', /cannot evaluate CHANGE_POINT offline/);
+    throwsOffline('FROM l | FROBNICATE x', /cannot evaluate offline: unknown command FROBNICATE/);
+    throwsOffline('TS l | STATS c = COUNT(*)', /cannot evaluate TS offline/);
+    throwsOffline('FROM l | LIMIT ?n', /the query parameter \?n has no value offline/);
+    // Unknown to svcform (a note at validation), or known but with options: never a guessed value.
+    throwsOffline('FROM l | EVAL x = FROBULATE(bytes)', /cannot evaluate offline: unknown function FROBULATE/);
+    throwsOffline('FROM l | EVAL j = JSON_EXTRACT(message, "$.a")', /the function JSON_EXTRACT is not evaluated offline/);
+    throwsOffline('FROM l | EVAL x = TO_LOWER(user.name, {"locale": "tr"})', /cannot evaluate TO_LOWER with options offline/);
+  });
+
+  it('a query with an unknown function or command is not run at all, even where no row reaches it', () => {
+    for (const query of ['FROM l | WHERE user.name == "nobody" | EVAL x = FROBULATE(bytes)', 'FROM l | LIMIT 0 | FROBNICATE x']) {
+      const parsed = language.parse(query);
+      assert.ok(parsed.ok, query);
+      if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /cannot evaluate offline: unknown (function FROBULATE|command FROBNICATE)/, query);
+    }
+  });
+
+  it('INLINE STATS adds its group\'s aggregations to every row, which all stay (alice 3 logins, bob 2, carol 1)', () => {
+    assert.deepEqual(rows('FROM l | INLINE STATS n = COUNT(*), b = SUM(bytes) BY user.name | KEEP @timestamp, user.name, n, b', LOGINS), [
+      { '@timestamp': '2024-01-01T10:15:00Z', 'user.name': 'alice', n: 3, b: 410 },
+      { '@timestamp': '2024-01-01T10:45:00Z', 'user.name': 'alice', n: 3, b: 410 },
+      { '@timestamp': '2024-01-01T11:05:00Z', 'user.name': 'bob', n: 2, b: 50 },
+      { '@timestamp': '2024-01-01T11:10:00Z', 'user.name': 'bob', n: 2, b: 50 },
+      { '@timestamp': '2024-01-01T11:20:00Z', 'user.name': 'alice', n: 3, b: 410 },
+      { '@timestamp': '2024-01-01T11:30:00Z', 'user.name': 'carol', n: 1, b: null },
+    ]);
+    // Without BY one group of all six rows; WHERE on an aggregation counts only its rows (4 failures).
+    const parsed = language.parse('FROM l METADATA _id | INLINE STATS failures = COUNT(*) WHERE event.outcome == "failure" | WHERE user.name == "carol"');
     assert.ok(parsed.ok);
-    if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /DISSECT is parsed but not evaluated offline/);
+    if (parsed.ok) {
+      const [only] = parsed.query.run(LOGINS);
+      assert.equal(only!.row!.failures, 4);
+      assert.deepEqual(only!.events.map((e) => e._id), ['6']);
+    }
+  });
+
+  it('INLINE STATS places new columns last, a named BY after the aggregations, and redefines a column in place of the old', () => {
+    assert.deepEqual(Object.keys(rows('FROM l | KEEP user.name, bytes | INLINE STATS bytes = MAX(bytes) BY u = TO_UPPER(user.name)', LOGINS)[0]!), ['user.name', 'bytes', 'u']);
+    assert.deepEqual(rows('FROM l | WHERE user.name == "bob" | KEEP user.name, bytes | INLINE STATS bytes = MAX(bytes) BY u = TO_UPPER(user.name)', LOGINS), [
+      { 'user.name': 'bob', bytes: 50, u: 'BOB' },
+      { 'user.name': 'bob', bytes: 50, u: 'BOB' },
+    ]);
+  });
+
+  it('INLINE STATS over a multi-valued BY key is not guessed', () => {
+    const parsed = language.parse('FROM l | INLINE STATS c = COUNT(*) BY tags');
+    assert.ok(parsed.ok);
+    if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /cannot evaluate INLINE STATS offline over a multi-valued BY key/);
+  });
+
+  it('a registry alias evaluates as its function (TO_INT is TO_INTEGER, TO_STR is TO_STRING)', () => {
+    assert.deepEqual(rows('ROW a = "42.7" | EVAL i = TO_INT(a), s = TO_STR(7)', []), [{ a: '42.7', i: 42, s: '7' }]);
+  });
+
+  it('date arithmetic with a time span is not computed offline, rather than compared as null (`5m` is five minutes)', () => {
+    const parsed = language.parse('FROM l | WHERE @timestamp - 5m > "2024-01-01T11:00:00Z"');
+    assert.ok(parsed.ok);
+    if (parsed.ok) assert.throws(() => parsed.query.run(LOGINS), /cannot evaluate date arithmetic with a time span offline/);
+    assert.deepEqual(rows('ROW t = "2024-01-01T10:17:30Z" | EVAL w = DATE_TRUNC(5m, t)', []), [{ t: '2024-01-01T10:17:30Z', w: '2024-01-01T10:15:00.000Z' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { timeOf, wildcardRegex } from '../text-match.js';
 import { arithmetic } from '../arithmetic.js';
 import type { Expr } from './ast.js';
-import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, SCALAR_IMPLEMENTATIONS, truncateTime } from './functions.js';
+import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, canonicalFunction, SCALAR_IMPLEMENTATIONS, truncateTime } from './functions.js';
 
 /**
  * Evaluates qlang expressions over one row (a record of columns; a multi-valued column holds an
@@ -19,7 +19,7 @@ const isNull = (v: unknown) => v === null || v === undefined || (Array.isArray(v
 const SPAN_UNITS: Record<string, string> = {
   ms: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond', s: 'second', sec: 'second', second: 'second', seconds: 'second',
   min: 'minute', minute: 'minute', minutes: 'minute', h: 'hour', hour: 'hour', hours: 'hour', d: 'day', day: 'day', days: 'day',
-  w: 'week', week: 'week', weeks: 'week', mo: 'month', month: 'month', months: 'month', q: 'quarter', quarter: 'quarter',
+  m: 'minute', w: 'week', week: 'week', weeks: 'week', mo: 'month', month: 'month', months: 'month', q: 'quarter', quarter: 'quarter',
   quarters: 'quarter', y: 'year', yr: 'year', year: 'year', years: 'year',
 };
 
@@ -61,8 +61,13 @@ export function evaluate(e: Expr, row: Row, group?: Row[]): unknown {
       if (!fn) throw new OfflineError(`the cast ::${e.to} is not evaluated offline`);
       return SCALAR_IMPLEMENTATIONS[fn]!([evaluate(e.value, row, group)]);
     }
-    case 'arithmetic':
-      return arithmetic(e.op, evaluate(e.left, row, group), evaluate(e.right, row, group));
+    case 'arithmetic': {
+      const left = evaluate(e.left, row, group);
+      const right = evaluate(e.right, row, group);
+      // Date arithmetic with a time span (`@timestamp - 5m`) is not computed here: null would be a wrong answer.
+      if (isSpan(left) || isSpan(right)) throw new OfflineError(`cannot evaluate date arithmetic with a time span offline (${e.text ?? e.op})`);
+      return arithmetic(e.op, left, right);
+    }
     case 'compare':
       return compare(e.op, evaluate(e.left, row, group), evaluate(e.right, row, group));
     case 'is_null': {
@@ -90,10 +95,13 @@ export function evaluate(e: Expr, row: Row, group?: Row[]): unknown {
 }
 
 function call(e: Extract<Expr, { type: 'call' }>, row: Row, group: Row[] | undefined): unknown {
-  if (AGGREGATIONS.has(e.name)) {
-    if (!group) throw new OfflineError(`aggregate function ${e.name} outside STATS`);
-    const aggregate = AGGREGATION_IMPLEMENTATIONS[e.name];
-    if (!aggregate) throw new OfflineError(`the aggregation ${e.name} is not evaluated offline`);
+  const name = canonicalFunction(e.name);
+  // Options change what a function does (fuzziness, operators): none is implemented here.
+  if (e.options) throw new OfflineError(`cannot evaluate ${e.name} with options offline`);
+  if (AGGREGATIONS.has(name)) {
+    if (!group) throw new OfflineError(`aggregate function ${name} outside STATS`);
+    const aggregate = AGGREGATION_IMPLEMENTATIONS[name];
+    if (!aggregate) throw new OfflineError(`the aggregation ${name} is not evaluated offline`);
     if (e.args[0]?.type === 'star') return group.length;
     const collected = group.flatMap((r) => {
       const v = evaluate(e.args[0]!, r);
@@ -101,23 +109,26 @@ function call(e: Extract<Expr, { type: 'call' }>, row: Row, group: Row[] | undef
     });
     return aggregate(collected, group.length);
   }
-  if (e.name === 'CASE') {
+  if (name === 'CASE') {
     // Lazy: conditions in order, then the optional else value.
     for (let i = 0; i + 1 < e.args.length; i += 2) {
       if (truth(evaluate(e.args[i]!, row, group)) === true) return evaluate(e.args[i + 1]!, row, group);
     }
     return e.args.length % 2 === 1 ? evaluate(e.args[e.args.length - 1]!, row, group) : null;
   }
-  if (e.name === 'DATE_TRUNC') {
+  if (name === 'DATE_TRUNC') {
     const span = evaluate(e.args[0]!, row, group) as { amount: number; unit: string } | null;
     const time = timeOf(evaluate(e.args[1]!, row, group));
     if (!span || typeof span !== 'object' || time === undefined) return null;
     return new Date(truncateTime(time, span.amount, span.unit)).toISOString();
   }
-  const scalar = SCALAR_IMPLEMENTATIONS[e.name];
+  const scalar = SCALAR_IMPLEMENTATIONS[name];
+  // Unknown to svcform (a note at validation) or known without an implementation: never a guess.
   if (!scalar) throw new OfflineError(`the function ${e.name} is not evaluated offline`);
   return scalar(e.args.map((a) => evaluate(a, row, group)));
 }
+
+const isSpan = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && 'unit' in v && 'amount' in v;
 
 export function truth(v: unknown): boolean | null {
   if (isNull(v) || Array.isArray(v)) return null;

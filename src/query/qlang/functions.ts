@@ -1,45 +1,79 @@
 import { inCidr } from '../text-match.js';
 
 /**
- * qlang functions: the names the language knows (the server's function registry, by family), the
- * aggregations STATS may use, and the offline implementations of the common ones. A known function
- * without an offline implementation parses and checks, and makes `run` fail with a clear error.
+ * qlang functions: the names the language knows (the server's function registry, by family, with
+ * its aliases), the aggregations STATS may use, and the offline implementations of the common ones.
+ * A known function without an offline implementation parses and checks, and makes `run` fail with
+ * a clear error. A name this list lacks is only a note (the server adds functions at each minor).
  * Scalar functions give null for a null argument, and for a multi-valued one where the server
  * expects a single value.
  */
 
 export const AGGREGATIONS = new Set([
   'AVG', 'COUNT', 'COUNT_DISTINCT', 'MAX', 'MEDIAN', 'MEDIAN_ABSOLUTE_DEVIATION', 'MIN', 'PERCENTILE', 'ST_CENTROID_AGG',
-  'ST_EXTENT_AGG', 'STD_DEV', 'SUM', 'TOP', 'VALUES', 'WEIGHTED_AVG', 'SAMPLE', 'FIRST', 'LAST', 'ABSENT', 'PRESENT',
+  'ST_EXTENT_AGG', 'STD_DEV', 'VARIANCE', 'SUM', 'TOP', 'VALUES', 'WEIGHTED_AVG', 'SAMPLE', 'FIRST', 'LAST', 'ABSENT', 'PRESENT',
 ]);
+
+/** Per-time-series aggregations of TS queries: a regular aggregation may wrap one (`MAX(RATE(requests))`). */
+export const TIME_SERIES_AGGREGATIONS = new Set([
+  'RATE', 'IRATE', 'IDELTA', 'DELTA', 'INCREASE', 'AVG_OVER_TIME', 'MAX_OVER_TIME', 'MIN_OVER_TIME', 'SUM_OVER_TIME',
+  'COUNT_OVER_TIME', 'COUNT_DISTINCT_OVER_TIME', 'FIRST_OVER_TIME', 'LAST_OVER_TIME', 'PRESENT_OVER_TIME', 'ABSENT_OVER_TIME',
+  'STDDEV_OVER_TIME', 'VARIANCE_OVER_TIME',
+]);
+for (const name of TIME_SERIES_AGGREGATIONS) AGGREGATIONS.add(name);
 
 const SCALARS = new Set([
   // grouping and conditional
-  'BUCKET', 'CATEGORIZE', 'CASE', 'COALESCE', 'GREATEST', 'LEAST',
+  'BUCKET', 'TBUCKET', 'CATEGORIZE', 'CASE', 'COALESCE', 'GREATEST', 'LEAST',
   // dates
-  'DATE_DIFF', 'DATE_EXTRACT', 'DATE_FORMAT', 'DATE_PARSE', 'DATE_TRUNC', 'DAY_NAME', 'MONTH_NAME', 'NOW',
+  'DATE_DIFF', 'DATE_EXTRACT', 'DATE_FORMAT', 'DATE_PARSE', 'DATE_TRUNC', 'DAY_NAME', 'MONTH_NAME', 'NOW', 'TRANGE',
   // addresses
   'CIDR_MATCH', 'IP_PREFIX',
   // math
   'ABS', 'ACOS', 'ASIN', 'ATAN', 'ATAN2', 'CBRT', 'CEIL', 'COS', 'COSH', 'E', 'EXP', 'FLOOR', 'HYPOT', 'LOG', 'LOG10', 'PI',
-  'POW', 'ROUND', 'ROUND_TO', 'SCALB', 'SIGNUM', 'SIN', 'SINH', 'SQRT', 'TAN', 'TANH', 'TAU', 'CLAMP',
+  'POW', 'ROUND', 'ROUND_TO', 'SCALB', 'SIGNUM', 'SIN', 'SINH', 'SQRT', 'TAN', 'TANH', 'TAU', 'CLAMP', 'CLAMP_MIN', 'CLAMP_MAX',
   // strings
   'BIT_LENGTH', 'BYTE_LENGTH', 'CONCAT', 'CONTAINS', 'ENDS_WITH', 'FROM_BASE64', 'HASH', 'LEFT', 'LENGTH', 'LOCATE', 'LTRIM',
   'MD5', 'REPEAT', 'REPLACE', 'REVERSE', 'RIGHT', 'RTRIM', 'SHA1', 'SHA256', 'SPACE', 'SPLIT', 'STARTS_WITH', 'SUBSTRING',
-  'TO_BASE64', 'TO_LOWER', 'TO_UPPER', 'TRIM', 'URL_ENCODE', 'URL_DECODE',
+  'TO_BASE64', 'TO_LOWER', 'TO_UPPER', 'TRIM', 'URL_ENCODE', 'URL_ENCODE_COMPONENT', 'URL_DECODE', 'JSON_EXTRACT', 'CHUNK',
   // conversions
-  'TO_BOOLEAN', 'TO_CARTESIANPOINT', 'TO_CARTESIANSHAPE', 'TO_DATE_NANOS', 'TO_DATEPERIOD', 'TO_DATETIME', 'TO_DEGREES',
-  'TO_DOUBLE', 'TO_GEOPOINT', 'TO_GEOSHAPE', 'TO_INTEGER', 'TO_IP', 'TO_LONG', 'TO_RADIANS', 'TO_STRING', 'TO_TIMEDURATION',
-  'TO_UNSIGNED_LONG', 'TO_VERSION',
+  'TO_AGGREGATE_METRIC_DOUBLE', 'TO_BOOLEAN', 'TO_CARTESIANPOINT', 'TO_CARTESIANSHAPE', 'TO_DATE_NANOS', 'TO_DATEPERIOD',
+  'TO_DATETIME', 'TO_DEGREES', 'TO_DENSE_VECTOR', 'TO_DOUBLE', 'TO_GEOHASH', 'TO_GEOHEX', 'TO_GEOTILE', 'TO_GEOPOINT',
+  'TO_GEOSHAPE', 'TO_INTEGER', 'TO_IP', 'TO_LONG', 'TO_RADIANS', 'TO_STRING', 'TO_TIMEDURATION', 'TO_UNSIGNED_LONG', 'TO_VERSION',
   // multi-values
-  'MV_APPEND', 'MV_AVG', 'MV_CONCAT', 'MV_CONTAINS', 'MV_COUNT', 'MV_DEDUPE', 'MV_FIRST', 'MV_LAST', 'MV_MAX', 'MV_MEDIAN',
-  'MV_MEDIAN_ABSOLUTE_DEVIATION', 'MV_MIN', 'MV_PERCENTILE', 'MV_PSERIES_WEIGHTED_SUM', 'MV_SLICE', 'MV_SORT', 'MV_SUM', 'MV_ZIP',
-  // search and spatial
-  'MATCH', 'MATCH_PHRASE', 'QSTR', 'KQL', 'ST_CONTAINS', 'ST_DISJOINT', 'ST_DISTANCE', 'ST_ENVELOPE', 'ST_INTERSECTS',
-  'ST_WITHIN', 'ST_X', 'ST_Y', 'ST_XMAX', 'ST_XMIN', 'ST_YMAX', 'ST_YMIN',
+  'MV_APPEND', 'MV_AVG', 'MV_CONCAT', 'MV_CONTAINS', 'MV_COUNT', 'MV_DEDUPE', 'MV_FIRST', 'MV_INTERSECTION', 'MV_LAST', 'MV_MAX',
+  'MV_MEDIAN', 'MV_MEDIAN_ABSOLUTE_DEVIATION', 'MV_MIN', 'MV_PERCENTILE', 'MV_PSERIES_WEIGHTED_SUM', 'MV_SLICE', 'MV_SORT',
+  'MV_SUM', 'MV_ZIP',
+  // search, scoring and vectors
+  'MATCH', 'MATCH_PHRASE', 'MULTI_MATCH', 'QSTR', 'KQL', 'SCORE', 'DECAY', 'KNN', 'TEXT_EMBEDDING', 'TOP_SNIPPETS',
+  'V_COSINE', 'V_DOT_PRODUCT', 'V_HAMMING', 'V_L1_NORM', 'V_L2_NORM', 'V_MAGNITUDE',
+  // spatial
+  'ST_CONTAINS', 'ST_DISJOINT', 'ST_DISTANCE', 'ST_ENVELOPE', 'ST_INTERSECTS', 'ST_WITHIN', 'ST_X', 'ST_Y', 'ST_XMAX',
+  'ST_XMIN', 'ST_YMAX', 'ST_YMIN', 'ST_GEOHASH', 'ST_GEOTILE', 'ST_GEOHEX',
 ]);
 
-export const isKnownFunction = (name: string) => AGGREGATIONS.has(name) || SCALARS.has(name);
+/** Other names the registry gives a function (EsqlFunctionRegistry: `def(..., "to_integer", "to_int")`). */
+const ALIASES: Record<string, string> = {
+  BIN: 'BUCKET',
+  TO_AGGREGATEMETRICDOUBLE: 'TO_AGGREGATE_METRIC_DOUBLE',
+  TO_BOOL: 'TO_BOOLEAN',
+  TO_DATENANOS: 'TO_DATE_NANOS',
+  TO_DBL: 'TO_DOUBLE',
+  TO_DT: 'TO_DATETIME',
+  TO_INT: 'TO_INTEGER',
+  TO_STR: 'TO_STRING',
+  TO_UL: 'TO_UNSIGNED_LONG',
+  TO_ULONG: 'TO_UNSIGNED_LONG',
+  TO_VER: 'TO_VERSION',
+};
+
+/** The registry's own name of a function written under any of its names (upper case in, upper case out). */
+export const canonicalFunction = (name: string): string => ALIASES[name] ?? name;
+
+export const isKnownFunction = (name: string) => AGGREGATIONS.has(canonicalFunction(name)) || SCALARS.has(canonicalFunction(name));
+
+/** Every name a function may be written under, for "did you mean". */
+export const FUNCTION_NAMES: string[] = [...AGGREGATIONS, ...SCALARS, ...Object.keys(ALIASES)];
 
 type Scalar = (args: unknown[]) => unknown;
 

@@ -8,8 +8,10 @@ import { evaluate, OfflineError, order, truth, type Row } from './evaluate.js';
  * Runs a checked qlang query offline. FROM reads the events it is given, whatever its index
  * patterns (the caller chooses the events); each event becomes a row of its fields flattened to
  * dotted names, and `_id`, `_index` and other metadata keys of an event are columns only when
- * METADATA names them. The processing commands run in order; DISSECT, GROK, ENRICH and LOOKUP JOIN
- * parse but fail here, with a clear error, since they need server-side data or pattern libraries.
+ * METADATA names them. The processing commands run in order. What needs the server (DISSECT and
+ * GROK pattern libraries, ENRICH and LOOKUP JOIN data, COMPLETION and RERANK models, SAMPLE's
+ * randomness, CHANGE_POINT, FORK, FUSE, URI_PARTS, TS and SHOW sources, unknown commands) fails
+ * with "cannot evaluate <COMMAND> offline", never a guessed result.
  * Without a LIMIT the server keeps 1,000 rows, and so does this.
  */
 
@@ -28,9 +30,18 @@ export function flatten(doc: EventDoc): Row {
   return row;
 }
 
+/** How a command is written, for messages. */
+function commandLabel(command: ProcessingCommand): string {
+  if (command.command === 'unknown') return command.name;
+  if (command.command === 'lookup_join' || command.command === 'inline_stats') return command.command.toUpperCase().replace('_', ' ');
+  return command.command.toUpperCase();
+}
+
 export function runQuery(query: Query, events: EventDoc[]): QueryMatch[] {
   let rows: Rowed[];
   const { source } = query;
+  if (source.command === 'show') throw new OfflineError('cannot evaluate SHOW INFO offline');
+  if (source.command === 'from' && source.timeSeries) throw new OfflineError('cannot evaluate TS offline: its aggregations are per time series');
   if (source.command === 'from') {
     const kept = new Set(source.metadata.map((m) => m.name));
     rows = events.map((doc) => {
@@ -70,6 +81,8 @@ function apply(command: ProcessingCommand, rows: Rowed[]): Rowed[] {
       return rows.map((r) => ({ ...r, row: assign(r.row, command.fields) }));
     case 'stats':
       return stats(command.aggregates, command.by, rows);
+    case 'inline_stats':
+      return inlineStats(command.aggregates, command.by, rows);
     case 'keep':
       return rows.map((r) => ({ ...r, row: keep(r.row, command.patterns) }));
     case 'drop':
@@ -87,6 +100,7 @@ function apply(command: ProcessingCommand, rows: Rowed[]): Rowed[] {
         return { ...r, row };
       });
     case 'limit':
+      if (command.count.value === null) throw new OfflineError(`the query parameter ${command.count.parameter} has no value offline`);
       return rows.slice(0, command.count.value);
     case 'sort':
       return sortRows(rows, command.keys);
@@ -97,7 +111,7 @@ function apply(command: ProcessingCommand, rows: Rowed[]): Rowed[] {
         return v.map((one) => ({ ...r, row: { ...r.row, [command.field.name]: one } }));
       });
     default:
-      throw new OfflineError(`${command.command.toUpperCase().replace('_', ' ')} is parsed but not evaluated offline`);
+      throw new OfflineError(`cannot evaluate ${commandLabel(command)} offline`);
   }
 }
 
@@ -120,38 +134,80 @@ function keep(row: Row, patterns: NamePattern[]): Row {
   return Object.fromEntries(chosen.map((name) => [name, row[name] ?? null]));
 }
 
-/**
- * STATS: rows group by the BY values (a multi-valued key puts the row in each of its values' groups;
- * null is a group); each group gives one row, aggregations first, then the keys.
- */
-function stats(aggregates: Assignment[], by: Assignment[], rows: Rowed[]): Rowed[] {
-  const groups = new Map<string, { keys: unknown[]; rows: Rowed[] }>();
+/** The BY values of a row, each combination of its keys' values (a multi-valued key gives several; null is a group). */
+function groupKeys(by: Assignment[], row: Row): unknown[][] {
+  let combos: unknown[][] = [[]];
+  for (const b of by) {
+    const v = evaluate(b.value, row);
+    const options = Array.isArray(v) ? (v.length ? [...new Set(v)] : [null]) : [v ?? null];
+    combos = combos.flatMap((c) => options.map((o) => [...c, o]));
+  }
+  return combos;
+}
+
+interface Group {
+  keys: unknown[];
+  rows: Rowed[];
+}
+
+function groupRows(by: Assignment[], rows: Rowed[]): Map<string, Group> {
+  const groups = new Map<string, Group>();
   for (const r of rows) {
-    let combos: unknown[][] = [[]];
-    for (const b of by) {
-      const v = evaluate(b.value, r.row);
-      const options = Array.isArray(v) ? (v.length ? [...new Set(v)] : [null]) : [v ?? null];
-      combos = combos.flatMap((c) => options.map((o) => [...c, o]));
-    }
-    for (const keys of combos) {
+    for (const keys of groupKeys(by, r.row)) {
       const id = JSON.stringify(keys);
       let group = groups.get(id);
       if (!group) groups.set(id, (group = { keys, rows: [] }));
       group.rows.push(r);
     }
   }
+  return groups;
+}
+
+/** A group's aggregations, by column name, in the order written. */
+function aggregateGroup(aggregates: Assignment[], keyRow: Row, group: Group): Row {
+  const row: Row = {};
+  const groupRows = group.rows.map((r) => r.row);
+  for (const a of aggregates) {
+    const counted = a.filter ? groupRows.filter((r) => truth(evaluate(a.filter!, r)) === true) : groupRows;
+    row[columnName(a)] = evaluate(a.value, { ...(groupRows[0] ?? {}), ...keyRow }, counted);
+  }
+  return row;
+}
+
+/**
+ * STATS: rows group by the BY values (a multi-valued key puts the row in each of its values' groups;
+ * null is a group); each group gives one row, aggregations first, then the keys.
+ */
+function stats(aggregates: Assignment[], by: Assignment[], rows: Rowed[]): Rowed[] {
+  const groups = groupRows(by, rows);
   // Without BY, STATS answers one row even over no rows (COUNT(*) is 0).
   if (by.length === 0 && groups.size === 0) groups.set('[]', { keys: [], rows: [] });
   return [...groups.values()].map((g) => {
-    const row: Row = {};
     const keyRow: Row = Object.fromEntries(by.map((b, i) => [columnName(b), g.keys[i]]));
-    const groupRows = g.rows.map((r) => r.row);
-    for (const a of aggregates) {
-      const counted = a.filter ? groupRows.filter((r) => truth(evaluate(a.filter!, r)) === true) : groupRows;
-      row[columnName(a)] = evaluate(a.value, { ...(groupRows[0] ?? {}), ...keyRow }, counted);
-    }
-    Object.assign(row, keyRow);
+    const row = { ...aggregateGroup(aggregates, keyRow, g), ...keyRow };
     return { row, events: g.rows.flatMap((r) => r.events) };
+  });
+}
+
+/**
+ * INLINE STATS: the STATS of each row's group joined back onto the row; every row stays, with its
+ * events. A new or redefined column goes to the end, aggregations first, then a BY that names a new
+ * column (`BY day = DATE_TRUNC(...)`). A row whose BY key is multi-valued would join several groups:
+ * how the server lays that out is not reproduced here, so it is an error, not a guess.
+ */
+function inlineStats(aggregates: Assignment[], by: Assignment[], rows: Rowed[]): Rowed[] {
+  const groups = groupRows(by, rows);
+  return rows.map((r) => {
+    const combos = groupKeys(by, r.row);
+    if (combos.length !== 1) throw new OfflineError('cannot evaluate INLINE STATS offline over a multi-valued BY key');
+    const keys = combos[0]!;
+    const keyRow: Row = Object.fromEntries(by.map((b, i) => [columnName(b), keys[i]]));
+    const computed = aggregateGroup(aggregates, keyRow, groups.get(JSON.stringify(keys))!);
+    const row: Row = { ...r.row };
+    const added: Row = { ...computed };
+    for (const b of by) if (b.name || b.value.type !== 'field') added[columnName(b)] = keyRow[columnName(b)];
+    for (const name of Object.keys(added)) delete row[name];
+    return { ...r, row: Object.assign(row, added) };
   });
 }
 
