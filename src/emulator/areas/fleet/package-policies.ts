@@ -5,7 +5,7 @@ import { compareVersions, latestPackage } from './catalog.js';
 import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { validateRequest } from '../../config-schema.js';
 import { BulkGetPackagePoliciesBody, DeletePackagePoliciesBody, DryRunPackagePoliciesBody, UpgradePackagePoliciesBody } from './small-bodies.js';
-import { epmState, fleetState, type PackagePolicyRecord } from './state.js';
+import { epmState, fleetState, visibleAgentPolicies, type PackagePolicyRecord } from './state.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { createWrite, updateWrite } from './package-policy-bodies.js';
@@ -26,7 +26,7 @@ function packagePolicyOrThrow(ctx: EmulatorContext, space: string, id: string): 
 }
 
 function managedAgentPolicy(ctx: EmulatorContext, space: string, record: PackagePolicyRecord): string | undefined {
-  const policies = fleetState(ctx, space).agentPolicies;
+  const policies = visibleAgentPolicies(ctx, space);
   return record.policy_ids.find((id) => policies[id]?.is_managed);
 }
 

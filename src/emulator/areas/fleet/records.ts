@@ -4,7 +4,7 @@ import { findPackage, isLimitedPackage, type CatalogPackage } from './catalog.js
 import { namespaceError } from './common.js';
 import { ensureInstalled, packageOrThrow } from './epm.js';
 import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
-import { fleetState, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 
 /** A package policy write after format handling: what create, update and sys_monitoring share. */
 export interface PackagePolicyWrite {
@@ -24,7 +24,7 @@ export interface PackagePolicyWrite {
 }
 
 export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: string): AgentPolicyRecord {
-  const policy = fleetState(ctx, space).agentPolicies[id];
+  const policy = visibleAgentPolicies(ctx, space)[id];
   if (!policy) throw notFound(`Agent policy ${id} not found`);
   return policy;
 }
@@ -38,14 +38,14 @@ export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, us
 }
 
 export function bumpPolicies(ctx: EmulatorContext, space: string, ids: Iterable<string>, user: string): void {
-  const policies = fleetState(ctx, space).agentPolicies;
+  const policies = visibleAgentPolicies(ctx, space);
   for (const id of new Set(ids)) if (policies[id]) bumpRevision(ctx, policies[id], user);
 }
 
 function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePolicyWrite, pkg: CatalogPackage, selfId: string | undefined, verb: string): void {
   const state = fleetState(ctx, space);
   for (const policyId of write.policy_ids) {
-    const policy = state.agentPolicies[policyId];
+    const policy = visibleAgentPolicies(ctx, space)[policyId];
     if (!policy) throw notFound(`Agent policy ${policyId} not found`);
     if (policy.is_managed && !write.force && !write.is_managed) throw badRequest(`Cannot ${verb} integrations of hosted agent policy ${policyId}`);
     if (isLimitedPackage(pkg)) {
@@ -84,7 +84,7 @@ export function writePackagePolicy(ctx: EmulatorContext, space: string, user: st
   ensureInstalled(ctx, space, pkg);
 
   const now = ctx.now().toISOString();
-  const managed = write.is_managed ?? write.policy_ids.some((pid) => state.agentPolicies[pid]?.is_managed);
+  const managed = write.is_managed ?? write.policy_ids.some((pid) => visibleAgentPolicies(ctx, space)[pid]?.is_managed);
   const record: PackagePolicyRecord = {
     id,
     name: write.name,
