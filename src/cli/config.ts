@@ -24,9 +24,11 @@ export interface SvcformConfig {
   areas: AreaOverrides;
   /** Files listing the project's own field names (for query field checks), as written, with where they are named. */
   fields?: Array<{ path: string; pos: SourcePos }>;
+  /** What the embedded emulator's Fleet package registry reads (`emulator: {packages, registry}`); paths resolved against the file. */
+  emulator?: { packages?: string[]; registry?: string };
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'emulator']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -108,6 +110,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     if (typeof tls !== 'object') fail(['tls'], 'tls must be a mapping (caCert, clientCert, clientKey)');
     else for (const key of Object.keys(tls)) if (!['caCert', 'clientCert', 'clientKey'].includes(key)) fail(['tls', key], `tls.${key} is not a known field`);
   }
+  const emulator = readEmulatorSettings(raw.emulator, fail);
   if (errors.length) throw new ConfigError(errors);
   const relToConfig = (p?: string) => (p ? resolve(dirname(file), p) : undefined);
   return {
@@ -121,7 +124,23 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     ignore,
     areas,
     fields,
+    ...(emulator ? { emulator: { ...(emulator.packages ? { packages: emulator.packages.map((p) => resolve(dirname(file), p)) } : {}), ...(emulator.registry ? { registry: emulator.registry } : {}) } } : {}),
   };
+}
+
+/** `emulator: {packages: [dir, ...], registry: URL}`: the embedded emulator's package registry. */
+function readEmulatorSettings(raw: unknown, fail: Fail): { packages?: string[]; registry?: string } | undefined {
+  if (raw === undefined) return undefined;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    fail(['emulator'], 'emulator must be a mapping (packages, registry)');
+    return undefined;
+  }
+  const value = raw as Record<string, unknown>;
+  for (const key of Object.keys(value)) if (!['packages', 'registry'].includes(key)) fail(['emulator', key], `emulator.${key} is not a known setting (packages, registry)`);
+  const packages = value.packages;
+  if (packages !== undefined && (!Array.isArray(packages) || !packages.every((p) => typeof p === 'string' && p !== ''))) fail(['emulator', 'packages'], 'emulator.packages must be a list of folders of packages');
+  if (value.registry !== undefined && (typeof value.registry !== 'string' || !/^https?:\/\//.test(value.registry))) fail(['emulator', 'registry'], 'emulator.registry must be an http:// or https:// URL of a package registry');
+  return { packages: Array.isArray(packages) ? (packages as string[]) : undefined, registry: typeof value.registry === 'string' ? value.registry : undefined };
 }
 
 type Fail = (path: Array<string | number>, message: string) => void;

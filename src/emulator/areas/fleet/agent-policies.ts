@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
-import { latestPackage } from './catalog.js';
+import { latestOrThrow } from './package-registry.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
 import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { BulkGetAgentPoliciesBody, DeleteAgentPolicyBody } from './small-bodies.js';
@@ -121,9 +121,11 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
   };
 }
 
-function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
+async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const body = validBody(req, CreateAgentPolicyBody);
   const sysMonitoring = boolQuery(req, 'sys_monitoring') === true;
+  // The system package is looked up first: after it the create runs without yielding.
+  const system = sysMonitoring ? await latestOrThrow(ctx, 'system') : undefined;
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
   const spaces: string[] = body.space_ids ?? [req.space];
@@ -131,9 +133,8 @@ function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   for (const space of spaces) nameTaken(ctx, space, body.name);
   const record = newAgentPolicy(ctx, req, body, id);
   state.agentPolicies[id] = record;
-  if (sysMonitoring) {
-    const system = latestPackage('system')!;
-    writePackagePolicy(ctx, req.space, req.user, {
+  if (system) {
+    await writePackagePolicy(ctx, req.space, req.user, {
       name: nextFreeName(ctx, req.space, 'system-1', (n) => `system-${n}`),
       namespace: record.namespace,
       description: '',

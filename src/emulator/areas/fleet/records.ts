@@ -1,8 +1,9 @@
 import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import { findPackage, isLimitedPackage, type CatalogPackage } from './catalog.js';
+import { isLimitedPackage, type CatalogPackage } from './package-types.js';
+import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
-import { ensureInstalled, packageOrThrow } from './epm.js';
+import { ensureInstalled } from './epm.js';
 import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
 import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 
@@ -61,7 +62,9 @@ function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePol
  * of the package when none of its versions is installed, and revision bumps of the agent
  * policies involved.
  */
-export function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): PackagePolicyRecord {
+export async function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): Promise<PackagePolicyRecord> {
+  // The package first: everything after it runs without yielding, so no other request interleaves.
+  const pkg = await packageOrThrow(ctx, write.package.name, write.package.version);
   const state = fleetState(ctx, space);
   if (write.namespace) {
     const err = namespaceError(write.namespace);
@@ -70,7 +73,6 @@ export function writePackagePolicy(ctx: EmulatorContext, space: string, user: st
   if (existing && existing.package.name !== write.package.name) {
     throw badRequest(`Package policy ${existing.id}: the package cannot change from ${existing.package.name} to ${write.package.name}`);
   }
-  const pkg = packageOrThrow(write.package.name, write.package.version);
   const id = existing?.id ?? write.id ?? ctx.uuid();
   if (!existing && state.packagePolicies[id]) throw conflict(`Saved object [ingest-package-policies/${id}] conflict`);
   const nameClash = Object.values(state.packagePolicies).find((p) => p.name === write.name && p.id !== id);
@@ -125,8 +127,8 @@ export function nextFreeName(ctx: EmulatorContext, space: string, base: string, 
 }
 
 /** A stored policy re-expanded for another version of its package, keeping what both versions share. */
-export function reexpanded(record: PackagePolicyRecord, version: string) {
-  const pkg = findPackage(record.package.name, version);
+export async function reexpanded(ctx: EmulatorContext, record: PackagePolicyRecord, version: string) {
+  const pkg = await findPackage(ctx, record.package.name, version);
   if (!pkg) throw notFound(`${record.package.name}@${version} not found`);
   const inputs = defaultInputs(pkg, record.id);
   carryOver(record.inputs, inputs);
@@ -137,8 +139,8 @@ export function reexpanded(record: PackagePolicyRecord, version: string) {
 }
 
 /** Upgrade (or roll back) a package policy to another version of its package. */
-export function moveToVersion(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, version: string, user: string): void {
-  const { pkg, inputs, vars } = reexpanded(record, version);
+export async function moveToVersion(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, version: string, user: string): Promise<void> {
+  const { pkg, inputs, vars } = await reexpanded(ctx, record, version);
   record.inputs = inputs;
   if (vars) record.vars = vars;
   else delete record.vars;
