@@ -83,3 +83,19 @@ describe('Fleet package registry over HTTP (--registry; the server\'s xpack.flee
     assert.equal(bundled.body.message, '[system] package not found in registry');
   });
 });
+
+describe('Fleet package registry over HTTP: a registry that cannot be reached', () => {
+  it('answers 502 with the connection error, as the server does for a registry connection error (fleet errors/handlers.ts getHTTPResponseCode)', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = await startRegistry();
+    await new Promise((done) => closed.server.close(done));
+    const emu = await emulator({ registryUrl: closed.url });
+    try {
+      const res = await call(emu, 'GET', `${EPM}/packages/beacons`);
+      assert.equal(res.status, 502, res.text);
+      assert.match(res.body.message, /^Error connecting to package registry at http:\/\/127\.0\.0\.1:\d+: /);
+    } finally {
+      await emu.stop();
+    }
+  });
+});

@@ -93,12 +93,12 @@ export function packageRegistry(ctx: EmulatorContext): PackageRegistry {
   return registry;
 }
 
-/** A source that cannot be read is the registry failing: the server answers 500 with the reason. */
+/** A source that cannot be read is the registry failing: the server answers 502 or 500 with the reason. */
 async function guarded<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof PackageSourceError) throw new EmuError(500, err.message, 'platform');
+    if (err instanceof PackageSourceError) throw new EmuError(err.status, err.message, 'platform');
     throw err;
   }
 }

@@ -26,8 +26,16 @@ export interface PackageSource {
   file(name: string, version: string, path: string): Promise<string | undefined>;
 }
 
-/** A failure to read a package (a broken manifest, an unreachable registry): the package manager answers it as an error. */
-export class PackageSourceError extends Error {}
+/**
+ * A failure to read a package: the package manager answers it with `status` (fleet
+ * errors/handlers.ts getHTTPResponseCode: a registry that cannot be reached is 502, a registry's
+ * 4xx/5xx or a package that cannot be read 500).
+ */
+export class PackageSourceError extends Error {
+  constructor(message: string, readonly status: 500 | 502 = 500) {
+    super(message);
+  }
+}
 
 const FOLDER = /^([a-z0-9_]+)-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/;
 /** Package files are small text files; anything larger is not read. */
@@ -133,7 +141,7 @@ export class HttpRegistrySource implements PackageSource {
       return res;
     } catch (err) {
       if (err instanceof PackageSourceError) throw err;
-      throw new PackageSourceError(`Error connecting to package registry at ${this.base}: ${(err as Error).message}`);
+      throw new PackageSourceError(`Error connecting to package registry at ${this.base}: ${(err as Error).message}`, 502);
     }
   }
 
