@@ -31,9 +31,11 @@ export interface SvcformConfig {
   references?: { missing: MissingReferencePolicy };
   /** Offline checks switched for every manifest or per kind (`checks:`); metadata.checks wins. */
   checks?: RepositoryChecks;
+  /** What the embedded emulator's Fleet package registry reads (`emulator: {packages, registry}`); paths resolved against the file. */
+  emulator?: { packages?: string[]; registry?: string };
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks', 'references']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks', 'references', 'emulator']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -117,6 +119,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     if (typeof tls !== 'object') fail(['tls'], 'tls must be a mapping (caCert, clientCert, clientKey)');
     else for (const key of Object.keys(tls)) if (!['caCert', 'clientCert', 'clientKey'].includes(key)) fail(['tls', key], `tls.${key} is not a known field`);
   }
+  const emulator = readEmulatorSettings(raw.emulator, fail);
   if (errors.length) throw new ConfigError(errors);
   const relToConfig = (p?: string) => (p ? resolve(dirname(file), p) : undefined);
   return {
@@ -132,6 +135,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     fields,
     ...(checks ? { checks } : {}),
     ...(references ? { references } : {}),
+    ...(emulator ? { emulator: { ...(emulator.packages ? { packages: emulator.packages.map((p) => resolve(dirname(file), p)) } : {}), ...(emulator.registry ? { registry: emulator.registry } : {}) } } : {}),
   };
 }
 
@@ -150,6 +154,21 @@ function readReferences(raw: unknown, fail: Fail): SvcformConfig['references'] {
     return undefined;
   }
   return { missing };
+}
+
+/** `emulator: {packages: [dir, ...], registry: URL}`: the embedded emulator's package registry. */
+function readEmulatorSettings(raw: unknown, fail: Fail): { packages?: string[]; registry?: string } | undefined {
+  if (raw === undefined) return undefined;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    fail(['emulator'], 'emulator must be a mapping (packages, registry)');
+    return undefined;
+  }
+  const value = raw as Record<string, unknown>;
+  for (const key of Object.keys(value)) if (!['packages', 'registry'].includes(key)) fail(['emulator', key], `emulator.${key} is not a known setting (packages, registry)`);
+  const packages = value.packages;
+  if (packages !== undefined && (!Array.isArray(packages) || !packages.every((p) => typeof p === 'string' && p !== ''))) fail(['emulator', 'packages'], 'emulator.packages must be a list of folders of packages');
+  if (value.registry !== undefined && (typeof value.registry !== 'string' || !/^https?:\/\//.test(value.registry))) fail(['emulator', 'registry'], 'emulator.registry must be an http:// or https:// URL of a package registry');
+  return { packages: Array.isArray(packages) ? (packages as string[]) : undefined, registry: typeof value.registry === 'string' ? value.registry : undefined };
 }
 
 type Fail = (path: Array<string | number>, message: string) => void;

@@ -227,7 +227,8 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     const state = resolve(EMBEDDED_STATE);
     // Loaded only for the embedded target: a run against a URL never loads the emulator.
     const { startEmulator } = await import('../emulator/server.js');
-    emulator = await startEmulator({ port: 0, stateFile: state });
+    const { emulatorPackageOptions } = await import('./emulator-packages.js');
+    emulator = await startEmulator({ port: 0, stateFile: state, ...emulatorPackageOptions({}, io.env, config.emulator) });
     // The embedded emulator is a local sandbox: the spaces the manifests use exist in it.
     for (const s of spaces) emulator.store.addSpace(s);
     url = emulator.url;

@@ -2,6 +2,7 @@ import type { Credential } from '../emulator/auth.js';
 import { startEmulator } from '../emulator/server.js';
 import { isRealRoute, REAL_ROUTES, type License } from '../emulator/context.js';
 import { UsageError, type Io } from './context.js';
+import { emulatorPackageOptions } from './emulator-packages.js';
 
 export interface EmulatorCommandOptions {
   port?: string;
@@ -15,6 +16,8 @@ export interface EmulatorCommandOptions {
   realRoutes?: string;
   quiet?: boolean;
   verbose?: boolean;
+  packages?: string[];
+  registry?: string;
 }
 
 /** `svcform emulator`: the embedded emulator as a server, until SIGINT/SIGTERM. */
@@ -32,7 +35,10 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
   const realRoutes = opts.realRoutes ? opts.realRoutes.split(',').map((s) => s.trim()).filter(Boolean) : [];
   const unknownRoute = realRoutes.find((r) => !isRealRoute(r));
   if (unknownRoute) throw new UsageError(`--real-routes: unknown route ${unknownRoute}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
+  // svcform.yaml is not read here: the command serves no repository; flags and environment only.
+  const packages = emulatorPackageOptions({ packages: opts.packages, registry: opts.registry }, io.env, undefined);
   const emu = await startEmulator({
+    ...packages,
     port,
     host: opts.host ?? '127.0.0.1',
     stateFile: opts.state,

@@ -31,6 +31,11 @@ export interface EmulatorSettings {
   selfManaged: boolean;
   /** Routes switched from the document's behaviour to the real server's. */
   realRoutes: Set<RealRoute>;
+  /**
+   * Where Fleet's package registry reads packages: these folders first, then the HTTP registry at
+   * `registryUrl`, or else the packages bundled with svcform (areas/fleet/package-registry.ts).
+   */
+  packages: { dirs: string[]; registryUrl?: string };
 }
 
 /** What every area handler may use besides the request. */

@@ -56,7 +56,8 @@ export interface Match {
 
 /**
  * Routes are matched segment by segment; a literal segment beats a `:param` at the same place, so
- * `/api/lists/_find` wins over `/api/lists/:id` whatever the registration order.
+ * `/api/lists/_find` wins over `/api/lists/:id` whatever the registration order. A last segment
+ * `:name*` takes the rest of the path (the server's `{name*}`).
  */
 export class Router {
   private readonly byMethod = new Map<string, Route[]>();
@@ -105,8 +106,9 @@ export class Router {
 }
 
 function literalScore(route: Route): number {
-  // Weight earlier literal segments higher so `/a/_find` beats `/a/:id`.
-  let score = 0;
+  // Weight earlier literal segments higher so `/a/_find` beats `/a/:id`; a route taking the rest
+  // of the path comes after every route of fixed length it could shadow.
+  let score = route.segments.at(-1)?.endsWith('*') ? -100 : 0;
   route.segments.forEach((s, i) => {
     if (!s.startsWith(':')) score += 1 + 1 / (i + 2);
   });
@@ -114,11 +116,20 @@ function literalScore(route: Route): number {
 }
 
 function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
-  if (pattern.length !== parts.length) return undefined;
+  const last = pattern[pattern.length - 1];
+  // `:name*` as the last segment takes the rest of the path, one segment or more (`{filePath*}`).
+  const rest = last?.startsWith(':') && last.endsWith('*');
+  if (rest ? parts.length < pattern.length : pattern.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i];
-    if (p.startsWith(':')) {
+    if (rest && i === pattern.length - 1) {
+      try {
+        params[p.slice(1, -1)] = parts.slice(i).map(decodeURIComponent).join('/');
+      } catch {
+        return undefined;
+      }
+    } else if (p.startsWith(':')) {
       try {
         params[p.slice(1)] = decodeURIComponent(parts[i]);
       } catch {

@@ -31,6 +31,10 @@ export interface EmulatorOptions {
    * REAL_ROUTES, context.ts); every other route follows the document.
    */
   realRoutes?: RealRoute[];
+  /** Folders of packages (package-spec layout) Fleet's registry reads before its own. */
+  packageDirs?: string[];
+  /** A package registry to read packages from over HTTP instead of the bundled ones (`xpack.fleet.registryUrl`). */
+  registryUrl?: string;
   /** Called as each answer is sent (control routes too): `svcform emulator --verbose` prints them. */
   onAnswered?: (answer: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -60,7 +64,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const realRoutes = options.realRoutes ?? [];
   const unknown = realRoutes.filter((r) => !isRealRoute(r));
   if (unknown.length) throw new Error(`unknown real route(s) ${unknown.join(', ')}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
-  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true, realRoutes: new Set(realRoutes) }, options.now);
+  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true, realRoutes: new Set(realRoutes), packages: { dirs: [...(options.packageDirs ?? [])], ...(options.registryUrl ? { registryUrl: options.registryUrl } : {}) } }, options.now);
   const router = new Router();
   for (const area of AREAS) area.register(router);
   const log = new RequestLog();

@@ -83,9 +83,17 @@ function canonical(body: Record<string, any>, space: string): Record<string, any
   return out;
 }
 
+/** Whether a listed policy belongs to another of its spaces: the first its `space_ids` names. */
+function sharedElsewhere(body: Record<string, any>, space: string): boolean {
+  const ids = body.space_ids;
+  return Array.isArray(ids) && ids.length > 1 && ids[0] !== space;
+}
+
 /** The body svcform sends on create and update: the manifest's fields plus the defaults made explicit. */
 function writeBody(res: Resource): Record<string, any> {
   const body: Record<string, any> = clone(res.spec);
+  // The manifest's own space first: the space that lists the policy as its own (sharedElsewhere).
+  if (Array.isArray(body.space_ids) && body.space_ids.includes(res.space)) body.space_ids = [res.space, ...body.space_ids.filter((s: string) => s !== res.space)];
   for (const k of REQUEST_FLAGS) if (k !== 'force') delete body[k];
   body.description = body.description ?? '';
   body.monitoring_enabled = body.monitoring_enabled ?? [...NO_MONITORING];
@@ -123,7 +131,10 @@ export const agentPolicyAdapter: KindAdapter = {
       items: (body) => body.items ?? [],
       total: (body) => body.total ?? 0,
     });
-    return items.map((body) => ({
+    // A policy in several spaces (Fleet space awareness) is listed by each of them; svcform takes it
+    // as an object of its first space, where its manifest puts it (writeBody), so that another of
+    // its spaces never plans it as unmanaged or deleted.
+    return items.filter((body) => !sharedElsewhere(body, space)).map((body) => ({
       kind: 'AgentPolicy',
       space,
       name: body.id,

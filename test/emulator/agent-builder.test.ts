@@ -2,6 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const TOOLS = '/api/agent_builder/tools';
 const AGENTS = '/api/agent_builder/agents';
@@ -90,6 +93,34 @@ describe('emulator: agent builder (service-api.md Agent builder; wire-facts §11
     assert.equal(made.body.visibility, 'private');
     const extra = await call(emu, 'POST', AGENTS, { id: 'a2', name: 'A', description: '', configuration: { tools: [], extra: 1 } });
     assert.equal(extra.body.message, '[request body.configuration.extra]: definition for this key is missing');
+  });
+
+  it('takes an agent naming platform.core.index_explorer, a built-in tool of 9.4 (wire-facts §16 #11; agent-builder-common/tools/constants.ts platformCoreTools)', async () => {
+    const tools = (await call(emu, 'GET', TOOLS)).body.results.map((t: any) => t.id);
+    for (const id of ['platform.core.index_explorer', 'platform.core.get_index_mapping', 'platform.core.search', 'platform.core.execute_qlang']) assert.ok(tools.includes(id), id);
+    const made = await call(emu, 'POST', AGENTS, { id: 'explorer', name: 'E', description: '', configuration: { tools: [{ tool_ids: ['platform.core.index_explorer'] }] } });
+    assert.equal(made.status, 200, made.text);
+    assert.deepEqual(made.body.configuration.tools, [{ tool_ids: ['platform.core.index_explorer'] }]);
+    assert.equal((await call(emu, 'DELETE', `${AGENTS}/explorer`)).status, 200);
+  });
+
+  it('lists the built-in tools of this build even when a saved state holds an older list (the built-ins are the server\'s, not saved data)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-ab-'));
+    const stateFile = join(dir, 'state.json');
+    const first = await emulator({ stateFile });
+    await call(first, 'GET', TOOLS);
+    await call(first, 'POST', TOOLS, qlangTool('soc.saved'));
+    await first.stop();
+    // Drop a built-in from the saved state, as a state written before it existed would lack it.
+    writeFileSync(stateFile, readFileSync(stateFile, 'utf8').replace('"platform.core.index_explorer"', '"platform.core.gone_explorer"'));
+    const second = await emulator({ stateFile });
+    try {
+      const ids = (await call(second, 'GET', TOOLS)).body.results.map((t: any) => t.id);
+      assert.ok(ids.includes('platform.core.index_explorer') && ids.includes('soc.saved'), ids.join(', '));
+    } finally {
+      await second.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to delete a tool agents use unless force=true, which takes it out of them (wire-facts §11: 409 with attributes {code, agents})', async () => {

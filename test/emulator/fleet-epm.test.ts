@@ -17,14 +17,15 @@ describe('Fleet package manager (service-api.md Fleet package manager, wire-fact
     assert.equal(res.status, 200);
     const security = res.body.items.find((c: any) => c.id === 'security');
     assert.deepEqual(Object.keys(security).sort(), ['count', 'id', 'title']);
-    assert.equal(security.count, 3);
+    // The bundled packages of the security category (data/packages): aws, endpoint, gcp, hostquery_manager, okta, system, windows.
+    assert.equal(security.count, 7);
     assert.equal((await call(emu, 'GET', `${EPM}/categories?include_policy_templates=true`)).status, 200);
   });
 
   it('lists packages as items with status (service-api.md GET /epm/packages: "items"; wire-facts 7: "each with `name`, `version`, `status`")', async () => {
     const res = await call(emu, 'GET', `${EPM}/packages`);
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.items.map((p: any) => p.name), ['endpoint', 'hostquery_manager', 'log', 'system']);
+    assert.deepEqual(res.body.items.map((p: any) => p.name), ['aws', 'aws_logs', 'endpoint', 'gcp', 'gcp_pubsub', 'hostquery_manager', 'kafka', 'log', 'okta', 'sql', 'system', 'tcp', 'windows']);
     const system = res.body.items.find((p: any) => p.name === 'system');
     assert.equal(system.version, '1.60.0', 'the latest version');
     assert.equal(system.latestVersion, '1.60.0');
@@ -35,7 +36,7 @@ describe('Fleet package manager (service-api.md Fleet package manager, wire-fact
 
   it('filters packages by category and leaves out the status with exclude_install_status (service-api.md: "category, prerelease, exclude_install_status")', async () => {
     const custom = await call(emu, 'GET', `${EPM}/packages?category=custom`);
-    assert.deepEqual(custom.body.items.map((p: any) => p.name), ['log']);
+    assert.deepEqual(custom.body.items.map((p: any) => p.name), ['aws_logs', 'gcp_pubsub', 'log', 'sql', 'tcp']);
     const bare = await call(emu, 'GET', `${EPM}/packages?excludeInstallStatus=true&prerelease=true`);
     assert.ok(bare.body.items.every((p: any) => !('status' in p)));
   });

@@ -2,7 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeTestPackage } from '../helpers/package-dir.js';
 
 const BIN = resolve('dist/src/cli/main.js');
 
@@ -67,5 +70,33 @@ describe('svcform emulator: --verbose and --quiet', () => {
     }
     assert.equal(await emu.exited, 0);
     assert.equal(emu.stderr(), '');
+  });
+});
+
+describe('svcform emulator: --packages and --registry', () => {
+  it('--packages serves the packages of a folder besides the bundled ones (wire-facts §16 #9)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-packages-'));
+    writeTestPackage(dir, 'doors', '0.3.0');
+    const emu = start(['--port', '0', '--packages', dir]);
+    try {
+      const url = await until('the listening line', () => /listening on (http:\/\/\S+)/.exec(emu.stderr())?.[1]);
+      const own = await fetch(`${url}/api/fleet/epm/packages/doors/0.3.0/data_stream/events/fields/fields.yml`);
+      assert.equal(own.status, 200);
+      assert.match(await own.text(), /name: door_id/);
+      assert.equal((await fetch(`${url}/api/fleet/epm/packages/tcp`)).status, 200, 'the bundled packages stay');
+    } finally {
+      emu.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal(await emu.exited, 0);
+  });
+
+  it('refuses a --packages path that is no folder and a --registry that is no http URL, before listening', async () => {
+    const missing = start(['--port', '0', '--packages', join(tmpdir(), 'svcform-no-such-folder')]);
+    assert.notEqual(await missing.exited, 0);
+    assert.match(missing.stderr(), /--packages: .*svcform-no-such-folder is not a folder/);
+    const registry = start(['--port', '0', '--registry', 'ftp://registry.example']);
+    assert.notEqual(await registry.exited, 0);
+    assert.match(registry.stderr(), /--registry must be an http:\/\/ or https:\/\/ URL/);
   });
 });

@@ -56,6 +56,14 @@ describe('AgentTool and Agent kinds (agent builder)', () => {
     assert.equal(plan.code, 0, plan.out + plan.err);
   });
 
+  it('applies an agent naming the built-in platform.core.index_explorer, then plans empty (wire-facts §16 #11; TF agentbuilderagent testdata)', async () => {
+    const dir = repo({ 'svcform.yaml': MANAGE_ALL, 'agent.yaml': agentYaml('explorer', ['platform.core.index_explorer', 'platform.core.search']) });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const plan = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(plan.code, 0, plan.out + plan.err);
+  });
+
   it('leaves the built-in agent and the platform.* tools alone although the manage scope covers every tool and agent', async () => {
     const dir = repo({ 'svcform.yaml': MANAGE_ALL, 't.yaml': toolYaml('soc.only') });
     const applied = await cli(['apply', dir, '--url', emu.url]);
@@ -63,8 +71,8 @@ describe('AgentTool and Agent kinds (agent builder)', () => {
     assert.ok(!writes().some((w) => /platform\.|elastic-ai-agent/.test(w)), writes().join('\n'));
     const plan = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
     assert.equal(plan.code, 0, plan.out + plan.err);
-    // Five built-in tools and the built-in agent: listed, never planned for deletion.
-    assert.match(plan.out, /0 to delete, 1 unchanged; 6 unmanaged objects left alone/);
+    // Twelve built-in tools and the built-in agent: listed, never planned for deletion.
+    assert.match(plan.out, /0 to delete, 1 unchanged; 13 unmanaged objects left alone/);
     const builtins = (await call(emu, 'GET', '/api/agent_builder/tools')).body.results.filter((t: any) => t.readonly);
     assert.ok(builtins.length > 0, 'the built-in tools are still there');
     assert.equal((await call(emu, 'GET', '/api/agent_builder/agents/elastic-ai-agent')).status, 200);

@@ -13,10 +13,14 @@ interface AgentBuilderState {
 
 /** Every space starts with the built-in tools and the built-in agent, read-only. */
 function stateOf(ctx: EmulatorContext, space: string): AgentBuilderState {
-  return ctx.store.area<AgentBuilderState>(space, 'agent_builder', () => ({
+  const state = ctx.store.area<AgentBuilderState>(space, 'agent_builder', () => ({
     tools: Object.fromEntries(builtinTools().map((t) => [t.id, t])),
     agents: { [builtinAgent().id]: builtinAgent() },
   }));
+  // A state file saved by an older build holds an older list of built-ins: the server's own tools
+  // are what this build knows, whatever was saved.
+  for (const tool of builtinTools()) if (!state.tools[tool.id]) state.tools[tool.id] = tool;
+  return state;
 }
 
 const own = <T>(map: Record<string, T>, id: string): T | undefined => (Object.prototype.hasOwnProperty.call(map, id) ? map[id] : undefined);

@@ -93,16 +93,31 @@ export function renderTool(tool: StoredTool): Record<string, unknown> {
   return { id: tool.id, type: tool.type, description: tool.description, tags: [...tool.tags], configuration: structuredClone(tool.configuration), readonly: tool.readonly, schema: parameterSchema(tool) };
 }
 
-/** The built-in tools every space lists (`type: builtin`, `readonly: true`; wire-facts §11). */
+/**
+ * The built-in tools every space lists (`type: builtin`, `readonly: true`; wire-facts §11 and §16
+ * #11). The ids are the platform core tools of 9.4 (`platformCoreTools` in the real
+ * agent-builder-common/tools/constants.ts, and the built-in tools reference, which marks
+ * product_documentation, integration_knowledge, cases and get_workflow_execution_status 9.3+ and
+ * create_visualization 9.4+), with the glossary's rename of esql to qlang. The solution tools
+ * (`observability.*`, `security.*`) depend on the solution view and are left out.
+ */
+const BUILTIN_TOOLS: Array<[id: string, description: string]> = [
+  ['platform.core.search', 'Search the indices of the cluster.'],
+  ['platform.core.index_explorer', 'Find the indices and mappings that fit a question.'],
+  ['platform.core.list_indices', 'List the indices, aliases and data streams the user may read.'],
+  ['platform.core.get_index_mapping', 'Read the mappings of indices.'],
+  ['platform.core.get_document_by_id', 'Read one document by id.'],
+  ['platform.core.execute_qlang', 'Run a qlang query.'],
+  ['platform.core.generate_qlang', 'Write a qlang query from a question.'],
+  ['platform.core.product_documentation', 'Search the product documentation.'],
+  ['platform.core.integration_knowledge', 'Search what installed integrations say about themselves.'],
+  ['platform.core.cases', 'Search cases.'],
+  ['platform.core.get_workflow_execution_status', 'Read the status of a workflow run.'],
+  ['platform.core.create_visualization', 'Make a chart from a specification.'],
+];
+
 export function builtinTools(): StoredTool[] {
-  const builtin = (id: string, description: string): StoredTool => ({ id, type: 'builtin', description, tags: [], configuration: {}, readonly: true });
-  return [
-    builtin('platform.core.search', 'Search the indices of the cluster.'),
-    builtin('platform.core.execute_qlang', 'Run a qlang query.'),
-    builtin('platform.core.generate_qlang', 'Write a qlang query from a question.'),
-    builtin('platform.core.get_document_by_id', 'Read one document by id.'),
-    builtin('platform.core.list_indices', 'List the indices of the cluster.'),
-  ];
+  return BUILTIN_TOOLS.map(([id, description]) => ({ id, type: 'builtin', description, tags: [], configuration: {}, readonly: true }));
 }
 
 export function createTool(body: unknown, existing: (id: string) => StoredTool | undefined): StoredTool {

@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
-import { latestPackage } from './catalog.js';
+import { latestOrThrow } from './package-registry.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
 import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { BulkGetAgentPoliciesBody, DeleteAgentPolicyBody } from './small-bodies.js';
@@ -9,10 +9,10 @@ import { validateRequest, type Schema } from '../../config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
-import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, type AgentPolicyRecord } from './state.js';
+import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
 
 /** Request flags, not policy state: never stored. */
-const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision', 'space_ids']);
+const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision']);
 /** What a hosted (managed) policy lets callers change without `force`. */
 const EDITABLE_WHEN_MANAGED = new Set(['namespace']);
 
@@ -26,14 +26,25 @@ export const AGENT_POLICY_KUERY: KueryTarget = {
   ],
 };
 
-/** The body as the route validates it, plus the emulator's one-space rule for `space_ids`. */
+/**
+ * The body as the route validates it. `space_ids` may name several spaces (Fleet space awareness,
+ * wire-facts §16 #10); an empty list is the same as none (the calling space).
+ */
 function validBody(req: EmuRequest, bodySchema: Schema): Record<string, any> {
   const body = validateRequest(bodySchema, req.body ?? null);
-  if (body.space_ids && !(body.space_ids.length === 1 && body.space_ids[0] === req.space)) {
-    // The emulator keeps each policy in the space that created it (see the area's notes).
-    throw badRequest(`[request body.space_ids]: the emulator supports only the calling space [${req.space}]`);
+  if (Array.isArray(body.space_ids)) {
+    if (body.space_ids.length === 0) delete body.space_ids;
+    else body.space_ids = [...new Set(body.space_ids as string[])];
   }
   return body;
+}
+
+/** An id is one policy wherever it is visible: no space the policy would join may see another of that id. */
+function idTaken(ctx: EmulatorContext, spaces: string[], id: string, self?: AgentPolicyRecord): void {
+  for (const space of spaces) {
+    const other = visibleAgentPolicies(ctx, space)[id];
+    if (other && other !== self) throw conflict(`Saved object [fleet-agent-policies/${id}] conflict`);
+  }
 }
 
 /** The server's schema defaults inside `monitoring_http` (host, port, buffer.enabled). */
@@ -56,12 +67,17 @@ function storedFields(body: Record<string, any>): Record<string, unknown> {
 }
 
 export function nameTaken(ctx: EmulatorContext, space: string, name: string, selfId?: string): void {
-  const clash = Object.values(fleetState(ctx, space).agentPolicies).find((p) => p.name === name && p.id !== selfId);
+  const clash = Object.values(visibleAgentPolicies(ctx, space)).find((p) => p.name === name && p.id !== selfId);
   if (clash) throw conflict(`Agent Policy '${clash.id}' already exists with name '${name}'`);
 }
 
+/** Package policies attached to an agent policy, from every space the agent policy is in. */
 export function attachedPackagePolicies(ctx: EmulatorContext, space: string, policyId: string) {
-  return Object.values(fleetState(ctx, space).packagePolicies)
+  const policy = visibleAgentPolicies(ctx, space)[policyId];
+  const storedIn = policy ? storageSpaceOf(ctx, policy) ?? space : space;
+  const spaces = policy ? new Set([space, ...policySpaces(policy, storedIn)]) : new Set([space]);
+  return [...spaces]
+    .flatMap((s) => packagePoliciesIn(ctx, s))
     .filter((p) => p.policy_ids.includes(policyId))
     .sort((a, b) => a.seq - b.seq);
 }
@@ -76,7 +92,7 @@ export function formatAgentPolicy(
   const { seq: _seq, ...fields } = record;
   return {
     ...fields,
-    space_ids: [space],
+    space_ids: policySpaces(record, storageSpaceOf(ctx, record) ?? space),
     schema_version: AGENT_POLICY_SCHEMA_VERSION,
     agents: 0,
     unprivileged_agents: 0,
@@ -105,18 +121,20 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
   };
 }
 
-function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
+async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const body = validBody(req, CreateAgentPolicyBody);
   const sysMonitoring = boolQuery(req, 'sys_monitoring') === true;
+  // The system package is looked up first: after it the create runs without yielding.
+  const system = sysMonitoring ? await latestOrThrow(ctx, 'system') : undefined;
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
-  if (state.agentPolicies[id]) throw conflict(`Saved object [fleet-agent-policies/${id}] conflict`);
-  nameTaken(ctx, req.space, body.name);
+  const spaces: string[] = body.space_ids ?? [req.space];
+  idTaken(ctx, [req.space, ...spaces], id);
+  for (const space of spaces) nameTaken(ctx, space, body.name);
   const record = newAgentPolicy(ctx, req, body, id);
   state.agentPolicies[id] = record;
-  if (sysMonitoring) {
-    const system = latestPackage('system')!;
-    writePackagePolicy(ctx, req.space, req.user, {
+  if (system) {
+    await writePackagePolicy(ctx, req.space, req.user, {
       name: nextFreeName(ctx, req.space, 'system-1', (n) => `system-${n}`),
       namespace: record.namespace,
       description: '',
@@ -138,7 +156,9 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
       if (JSON.stringify(existing[key]) !== JSON.stringify(value)) throw badRequest(`Cannot update ${key} in hosted agent policy ${existing.id}`);
     }
   }
-  nameTaken(ctx, req.space, body.name, existing.id);
+  const spaces: string[] = body.space_ids ?? policySpaces(existing, storageSpaceOf(ctx, existing) ?? req.space);
+  idTaken(ctx, spaces, existing.id, existing);
+  for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
   Object.assign(existing, incoming);
   bumpRevision(ctx, existing, req.user);
   return { body: { item: formatAgentPolicy(ctx, req.space, existing, { packagePolicies: false }) } };
@@ -153,7 +173,7 @@ function deletePolicy(req: EmuRequest, ctx: EmulatorContext) {
     if (pp.policy_ids.length === 1) removePackagePolicy(ctx, req.space, pp, req.user);
     else pp.policy_ids = pp.policy_ids.filter((x) => x !== policy.id);
   }
-  delete fleetState(ctx, req.space).agentPolicies[policy.id];
+  delete fleetState(ctx, storageSpaceOf(ctx, policy) ?? req.space).agentPolicies[policy.id];
   return { body: { id: policy.id, name: policy.name } };
 }
 
@@ -168,7 +188,7 @@ function listPolicies(req: EmuRequest, ctx: EmulatorContext) {
     throw badRequest('[request query]: perPage should be less or equal to 100 when fetching full policies or agent count.');
   }
   const filter = kueryFilter(req.query.get('kuery'), AGENT_POLICY_KUERY);
-  const matching = Object.values(fleetState(ctx, req.space).agentPolicies).filter((p) => filter(p));
+  const matching = Object.values(visibleAgentPolicies(ctx, req.space)).filter((p) => filter(p));
   const { items, total } = paginate(matching, paging);
   return {
     body: {
@@ -183,7 +203,7 @@ function listPolicies(req: EmuRequest, ctx: EmulatorContext) {
 function bulkGet(req: EmuRequest, ctx: EmulatorContext) {
   const body = validateRequest(BulkGetAgentPoliciesBody, req.body ?? null);
   const format = formatQuery(req);
-  const policies = fleetState(ctx, req.space).agentPolicies;
+  const policies = visibleAgentPolicies(ctx, req.space);
   const items: Record<string, unknown>[] = [];
   for (const id of body.ids as string[]) {
     const policy = policies[id];

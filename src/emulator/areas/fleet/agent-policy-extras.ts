@@ -7,7 +7,7 @@ import { validateRequest } from '../../config-schema.js';
 import { AgentPolicyOutputsBody, CopyAgentPolicyBody } from './small-bodies.js';
 import { inputKey } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName } from './records.js';
-import { fleetState, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 
 /** Copy, the compiled ("full") policy, its YAML download and the outputs a policy sends data to. */
 
@@ -134,7 +134,7 @@ export function registerAgentPolicyExtras(router: Router): void {
   }));
   router.post(`${base}/outputs`, (req, ctx) => {
     const body = validateRequest(AgentPolicyOutputsBody, req.body ?? null);
-    const policies = fleetState(ctx, req.space).agentPolicies;
+    const policies = visibleAgentPolicies(ctx, req.space);
     return { body: { items: (body.ids as string[]).filter((id) => policies[id]).map((id) => outputsOf(ctx, req.space, policies[id])) } };
   }, { access: 'read' });
 }

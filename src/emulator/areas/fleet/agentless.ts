@@ -7,6 +7,7 @@ import { validateRequest } from '../../config-schema.js';
 import { CreateAgentlessPolicyBody } from './small-bodies.js';
 import { formatPackagePolicy } from './package-model.js';
 import { removePackagePolicy, writePackagePolicy } from './records.js';
+import { packageOrThrow } from './package-registry.js';
 import { fleetState } from './state.js';
 
 /**
@@ -20,11 +21,13 @@ function refuseSelfManaged(ctx: EmulatorContext): void {
   }
 }
 
-function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
+async function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
   // Route validation runs before the handler, so a bad body is refused even where agentless is not.
   const format = formatQuery(req);
   const body = validateRequest(CreateAgentlessPolicyBody, req.body ?? null);
   refuseSelfManaged(ctx);
+  // The package first, so that nothing below waits between the checks and the writes.
+  await packageOrThrow(ctx, body.package.name, body.package.version);
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
   if (state.agentPolicies[id] || state.packagePolicies[id]) throw conflict(`Saved object [ingest-package-policies/${id}] conflict`);
@@ -34,7 +37,7 @@ function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
   const agentPolicy = newAgentPolicy(ctx, req, { name: policyName, namespace: body.namespace || 'default', supports_agentless: true, is_managed: true, inactivity_timeout: 3600 }, id);
   state.agentPolicies[id] = agentPolicy;
   try {
-    const record = writePackagePolicy(ctx, req.space, req.user, {
+    const record = await writePackagePolicy(ctx, req.space, req.user, {
       id,
       name: body.name,
       ...(body.description !== undefined ? { description: body.description } : {}),

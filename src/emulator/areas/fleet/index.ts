@@ -14,7 +14,9 @@ import { registerPackagePolicies } from './package-policies.js';
  *   (wire-facts 15 fact 8); PUT keeps the stored value when the field is omitted (merge).
  * - Request bodies are checked against the server's own schemas (config-schema.ts models the
  *   validation library): unknown keys, wrong types and failed unions give the server's 400s.
- * - A policy stays in the space that created it: `space_ids` other than [that space] is refused.
+ * - An agent policy is stored once, in the space that created it, and visible in every space its
+ *   `space_ids` names (Fleet space awareness, wire-facts §16 #10); its package policies stay where
+ *   they were made and are listed with it in each of its spaces.
  * - Preconfigured policies cannot be deleted, even with `force`; hosted (managed) ones need `force`.
  */
 export const fleetArea: EmulatorArea = {

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import type { CatalogPackage, VarDef } from './catalog.js';
+import type { CatalogPackage, VarDef } from './package-types.js';
 import type { PackagePolicyRecord, StoredInput, StoredStream, VarRecord } from './state.js';
 
 /**

@@ -1,11 +1,12 @@
 import type { EmulatorContext } from '../../context.js';
 import { badRequest, EmuError, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
-import { compareVersions, latestPackage } from './catalog.js';
+import { compareVersions } from './package-types.js';
+import { latestOrThrow } from './package-registry.js';
 import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { validateRequest } from '../../config-schema.js';
 import { BulkGetPackagePoliciesBody, DeletePackagePoliciesBody, DryRunPackagePoliciesBody, UpgradePackagePoliciesBody } from './small-bodies.js';
-import { epmState, fleetState, type PackagePolicyRecord } from './state.js';
+import { epmState, fleetState, visibleAgentPolicies, type PackagePolicyRecord } from './state.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { formatPackagePolicy } from './package-model.js';
 import { createWrite, updateWrite } from './package-policy-bodies.js';
@@ -26,7 +27,7 @@ function packagePolicyOrThrow(ctx: EmulatorContext, space: string, id: string): 
 }
 
 function managedAgentPolicy(ctx: EmulatorContext, space: string, record: PackagePolicyRecord): string | undefined {
-  const policies = fleetState(ctx, space).agentPolicies;
+  const policies = visibleAgentPolicies(ctx, space);
   return record.policy_ids.find((id) => policies[id]?.is_managed);
 }
 
@@ -36,44 +37,47 @@ function deleteOne(ctx: EmulatorContext, req: EmuRequest, record: PackagePolicyR
   removePackagePolicy(ctx, req.space, record, req.user);
 }
 
-function targetVersion(ctx: EmulatorContext, name: string, requested?: string): string {
-  return requested ?? epmState(ctx).installations[name]?.version ?? latestPackage(name)!.version;
+async function targetVersion(ctx: EmulatorContext, name: string, requested?: string): Promise<string> {
+  return requested ?? epmState(ctx).installations[name]?.version ?? (await latestOrThrow(ctx, name)).version;
 }
 
 function registerUpgrade(router: Router, base: string): void {
-  router.post(`${base}/upgrade`, (req, ctx) => {
+  router.post(`${base}/upgrade`, async (req, ctx) => {
     const body = validateRequest(UpgradePackagePoliciesBody, req.body ?? null);
     const state = fleetState(ctx, req.space);
-    const results = (body.packagePolicyIds as string[]).map((id) => {
+    const results = [];
+    for (const id of body.packagePolicyIds as string[]) {
       const record = state.packagePolicies[id];
-      if (!record) return { id, success: false, statusCode: 404, body: { message: `Package policy ${id} not found` } };
+      if (!record) {
+        results.push({ id, success: false, statusCode: 404, body: { message: `Package policy ${id} not found` } });
+        continue;
+      }
       try {
-        const version = targetVersion(ctx, record.package.name);
-        if (compareVersions(version, record.package.version) <= 0) return { id, name: record.name, success: true };
-        moveToVersion(ctx, req.space, record, version, req.user);
-        return { id, name: record.name, success: true };
+        const version = await targetVersion(ctx, record.package.name);
+        if (compareVersions(version, record.package.version) > 0) await moveToVersion(ctx, req.space, record, version, req.user);
+        results.push({ id, name: record.name, success: true });
       } catch (err) {
         const status = err instanceof EmuError ? err.status : 500;
-        return { id, name: record.name, success: false, statusCode: status, body: { message: (err as Error).message } };
+        results.push({ id, name: record.name, success: false, statusCode: status, body: { message: (err as Error).message } });
       }
-    });
+    }
     return { body: results };
   });
 
-  router.post(`${base}/upgrade/dryrun`, (req, ctx) => {
+  router.post(`${base}/upgrade/dryrun`, async (req, ctx) => {
     const body = validateRequest(DryRunPackagePoliciesBody, req.body ?? null);
     const state = fleetState(ctx, req.space);
-    const results = (body.packagePolicyIds as string[]).map((id) => {
+    const results = await Promise.all((body.packagePolicyIds as string[]).map(async (id) => {
       const record = state.packagePolicies[id];
       if (!record) return { hasErrors: true, statusCode: 404, body: { message: `Package policy ${id} not found` } };
       try {
-        const { pkg, inputs, vars } = reexpanded(record, targetVersion(ctx, record.package.name, body.packageVersion));
+        const { pkg, inputs, vars } = await reexpanded(ctx, record, await targetVersion(ctx, record.package.name, body.packageVersion));
         const proposed = { ...record, inputs, ...(vars ? { vars } : {}), package: { name: pkg.name, title: pkg.title, version: pkg.version } };
         return { name: record.name, hasErrors: false, diff: [formatPackagePolicy(record, req.space, undefined), formatPackagePolicy(proposed, req.space, undefined)] };
       } catch (err) {
         return { name: record.name, hasErrors: true, statusCode: err instanceof EmuError ? err.status : 500, body: { message: (err as Error).message } };
       }
-    });
+    }));
     return { body: results };
   }, { access: 'read' });
 }
@@ -99,10 +103,10 @@ export function registerPackagePolicies(router: Router): void {
     };
   });
 
-  router.post(base, (req, ctx) => {
+  router.post(base, async (req, ctx) => {
     const format = formatQuery(req);
     const write = createWrite(req);
-    const record = writePackagePolicy(ctx, req.space, req.user, write);
+    const record = await writePackagePolicy(ctx, req.space, req.user, write);
     return { body: { item: formatPackagePolicy(record, req.space, format) } };
   });
 
@@ -143,13 +147,13 @@ export function registerPackagePolicies(router: Router): void {
     return { body: { item: formatPackagePolicy(packagePolicyOrThrow(ctx, req.space, req.params.packagePolicyId), req.space, format) } };
   });
 
-  router.put(`${base}/:packagePolicyId`, (req, ctx) => {
+  router.put(`${base}/:packagePolicyId`, async (req, ctx) => {
     const format = formatQuery(req);
     const existing = packagePolicyOrThrow(ctx, req.space, req.params.packagePolicyId);
     const write = updateWrite(req, existing);
     const hosted = managedAgentPolicy(ctx, req.space, existing);
     if (hosted && !write.force) throw badRequest(`Cannot update integrations of hosted agent policy ${hosted}`);
-    const record = writePackagePolicy(ctx, req.space, req.user, { ...write, id: existing.id, ...(existing.is_managed ? { is_managed: true } : {}) }, existing);
+    const record = await writePackagePolicy(ctx, req.space, req.user, { ...write, id: existing.id, ...(existing.is_managed ? { is_managed: true } : {}) }, existing);
     return { body: { item: formatPackagePolicy(record, req.space, format) } };
   });
 

@@ -1,10 +1,11 @@
 import type { EmulatorContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import { findPackage, isLimitedPackage, type CatalogPackage } from './catalog.js';
+import { isLimitedPackage, type CatalogPackage } from './package-types.js';
+import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
-import { ensureInstalled, packageOrThrow } from './epm.js';
+import { ensureInstalled } from './epm.js';
 import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
-import { fleetState, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 
 /** A package policy write after format handling: what create, update and sys_monitoring share. */
 export interface PackagePolicyWrite {
@@ -24,7 +25,7 @@ export interface PackagePolicyWrite {
 }
 
 export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: string): AgentPolicyRecord {
-  const policy = fleetState(ctx, space).agentPolicies[id];
+  const policy = visibleAgentPolicies(ctx, space)[id];
   if (!policy) throw notFound(`Agent policy ${id} not found`);
   return policy;
 }
@@ -38,14 +39,14 @@ export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, us
 }
 
 export function bumpPolicies(ctx: EmulatorContext, space: string, ids: Iterable<string>, user: string): void {
-  const policies = fleetState(ctx, space).agentPolicies;
+  const policies = visibleAgentPolicies(ctx, space);
   for (const id of new Set(ids)) if (policies[id]) bumpRevision(ctx, policies[id], user);
 }
 
 function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePolicyWrite, pkg: CatalogPackage, selfId: string | undefined, verb: string): void {
   const state = fleetState(ctx, space);
   for (const policyId of write.policy_ids) {
-    const policy = state.agentPolicies[policyId];
+    const policy = visibleAgentPolicies(ctx, space)[policyId];
     if (!policy) throw notFound(`Agent policy ${policyId} not found`);
     if (policy.is_managed && !write.force && !write.is_managed) throw badRequest(`Cannot ${verb} integrations of hosted agent policy ${policyId}`);
     if (isLimitedPackage(pkg)) {
@@ -61,7 +62,9 @@ function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePol
  * of the package when none of its versions is installed, and revision bumps of the agent
  * policies involved.
  */
-export function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): PackagePolicyRecord {
+export async function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): Promise<PackagePolicyRecord> {
+  // The package first: everything after it runs without yielding, so no other request interleaves.
+  const pkg = await packageOrThrow(ctx, write.package.name, write.package.version);
   const state = fleetState(ctx, space);
   if (write.namespace) {
     const err = namespaceError(write.namespace);
@@ -70,7 +73,6 @@ export function writePackagePolicy(ctx: EmulatorContext, space: string, user: st
   if (existing && existing.package.name !== write.package.name) {
     throw badRequest(`Package policy ${existing.id}: the package cannot change from ${existing.package.name} to ${write.package.name}`);
   }
-  const pkg = packageOrThrow(write.package.name, write.package.version);
   const id = existing?.id ?? write.id ?? ctx.uuid();
   if (!existing && state.packagePolicies[id]) throw conflict(`Saved object [ingest-package-policies/${id}] conflict`);
   const nameClash = Object.values(state.packagePolicies).find((p) => p.name === write.name && p.id !== id);
@@ -84,7 +86,7 @@ export function writePackagePolicy(ctx: EmulatorContext, space: string, user: st
   ensureInstalled(ctx, space, pkg);
 
   const now = ctx.now().toISOString();
-  const managed = write.is_managed ?? write.policy_ids.some((pid) => state.agentPolicies[pid]?.is_managed);
+  const managed = write.is_managed ?? write.policy_ids.some((pid) => visibleAgentPolicies(ctx, space)[pid]?.is_managed);
   const record: PackagePolicyRecord = {
     id,
     name: write.name,
@@ -125,8 +127,8 @@ export function nextFreeName(ctx: EmulatorContext, space: string, base: string, 
 }
 
 /** A stored policy re-expanded for another version of its package, keeping what both versions share. */
-export function reexpanded(record: PackagePolicyRecord, version: string) {
-  const pkg = findPackage(record.package.name, version);
+export async function reexpanded(ctx: EmulatorContext, record: PackagePolicyRecord, version: string) {
+  const pkg = await findPackage(ctx, record.package.name, version);
   if (!pkg) throw notFound(`${record.package.name}@${version} not found`);
   const inputs = defaultInputs(pkg, record.id);
   carryOver(record.inputs, inputs);
@@ -137,8 +139,8 @@ export function reexpanded(record: PackagePolicyRecord, version: string) {
 }
 
 /** Upgrade (or roll back) a package policy to another version of its package. */
-export function moveToVersion(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, version: string, user: string): void {
-  const { pkg, inputs, vars } = reexpanded(record, version);
+export async function moveToVersion(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, version: string, user: string): Promise<void> {
+  const { pkg, inputs, vars } = await reexpanded(ctx, record, version);
   record.inputs = inputs;
   if (vars) record.vars = vars;
   else delete record.vars;

@@ -147,3 +147,35 @@ export function packagePoliciesEverywhere(ctx: EmulatorContext): PackagePolicyRe
     return state ? Object.values(state.packagePolicies) : [];
   });
 }
+
+/** The spaces an agent policy is visible in: its `space_ids`, else the space that stores it. */
+export function policySpaces(record: AgentPolicyRecord, storedIn: string): string[] {
+  const ids = record.space_ids;
+  return Array.isArray(ids) && ids.length ? (ids as string[]) : [storedIn];
+}
+
+/**
+ * The agent policies visible in a space: its own and those other spaces store whose `space_ids`
+ * name it (Fleet space awareness: one policy, several spaces; wire-facts §16 #10). Each policy is
+ * stored once, in the space that created it, so a change made through any space is seen in all.
+ */
+export function visibleAgentPolicies(ctx: EmulatorContext, space: string): Record<string, AgentPolicyRecord> {
+  fleetState(ctx, space);
+  const out: Record<string, AgentPolicyRecord> = {};
+  for (const [storedIn, slots] of Object.entries(ctx.store.data.bySpace)) {
+    const state = slots[FLEET_AREA] as FleetSpaceState | undefined;
+    for (const record of Object.values(state?.agentPolicies ?? {})) {
+      if (policySpaces(record, storedIn).includes(space)) out[record.id] = record;
+    }
+  }
+  return out;
+}
+
+/** The space whose state stores an agent policy (where a delete must remove it). */
+export function storageSpaceOf(ctx: EmulatorContext, record: AgentPolicyRecord): string | undefined {
+  for (const [storedIn, slots] of Object.entries(ctx.store.data.bySpace)) {
+    const state = slots[FLEET_AREA] as FleetSpaceState | undefined;
+    if (state?.agentPolicies[record.id] === record) return storedIn;
+  }
+  return undefined;
+}

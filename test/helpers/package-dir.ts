@@ -1,0 +1,62 @@
+import { writeFiles } from './repo.js';
+
+/**
+ * A package of our own in the package-spec layout (`<name>-<version>/manifest.yml`, one data
+ * stream with its manifest and a fields file with a nested group), written into `dir`.
+ */
+export function writeTestPackage(dir: string, name: string, version: string): void {
+  const root = `${name}-${version}`;
+  writeFiles(dir, {
+    [`${root}/manifest.yml`]: [
+      'format_version: 3.3.0',
+      `name: ${name}`,
+      'title: Door sensors',
+      `version: ${version}`,
+      'description: Collect door sensor events from the building gateway.',
+      'type: integration',
+      'categories: [security]',
+      'conditions:',
+      '  kibana:',
+      '    version: ^9.0.0',
+      'owner: {github: example/doors, type: community}',
+      'policy_templates:',
+      '  - name: doors',
+      '    title: Door sensor events',
+      '    description: Events of the door sensors',
+      '    inputs:',
+      '      - type: udp',
+      '        title: Receive events over UDP',
+      '        description: The gateway sends events as UDP datagrams',
+      '        vars:',
+      '          - {name: listen_port, type: integer, title: Listen port, required: true, show_user: true, default: 9514}',
+      '',
+    ].join('\n'),
+    [`${root}/data_stream/events/manifest.yml`]: [
+      'title: Door events',
+      'type: logs',
+      'streams:',
+      '  - input: udp',
+      '    title: Door events',
+      '    description: One event per door opening',
+      '    template_path: udp.yml.hbs',
+      '    vars:',
+      '      - {name: building, type: text, title: Building, required: true, show_user: true}',
+      '      - {name: tags, type: text, title: Tags, multi: true, show_user: true, default: [doors]}',
+      '',
+    ].join('\n'),
+    [`${root}/data_stream/events/fields/fields.yml`]: [
+      '- name: doors',
+      '  type: group',
+      '  fields:',
+      '    - name: door_id',
+      '      type: keyword',
+      '      description: The door that opened.',
+      '    - name: badge',
+      '      type: group',
+      '      fields:',
+      '        - name: holder',
+      '          type: keyword',
+      '',
+    ].join('\n'),
+  });
+}
