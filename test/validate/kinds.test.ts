@@ -155,9 +155,10 @@ const CASES: FixtureCase[] = [
     errors: ['7:3 HostQueryPack/linux-incident-response: spec.queries must not be empty'],
   },
   {
-    fixture: 'host-query-pack/query-missing-interval.yaml',
-    mistake: 'a scheduled query without interval',
-    errors: ['10:5 HostQueryPack/linux-incident-response: spec.queries.crontab.interval is required'],
+    // A query without interval is valid (wire-facts §16 #4); one without SQL is not.
+    fixture: 'host-query-pack/query-missing-query.yaml',
+    mistake: 'a scheduled query without its SQL',
+    errors: ['10:5 HostQueryPack/linux-incident-response: spec.queries.crontab.query is required'],
   },
   {
     fixture: 'host-query-pack/platform-and-shards.yaml',
