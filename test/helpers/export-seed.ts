@@ -144,7 +144,7 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }] };
   await ok(call(emu, 'POST', `${p}/api/agent_builder/agents`, { id: 'soc-triage', name: 'Triage', description: 'Triage help', labels: ['soc'], configuration: triage }), 'agent');
   const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
-  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' } }] }), 'schedule');
+  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' }, frequency: { summary: true, notify_when: 'onActiveAlert', throttle: null } }] }), 'schedule');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/index-pattern/soc-web`, { attributes: { title: 'logs-web-*', timeFieldName: '@timestamp' } }), 'data view');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
