@@ -174,6 +174,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       continue;
     }
     const current = matches[0];
+    // What the target offers (connector types) is the authority on what it can hold.
+    const offered = adapter.offers ? live.offers?.get(pairKey(res.kind, res.space)) : undefined;
+    const unoffered = offered === undefined ? undefined : adapter.offers!.check(res, offered);
+    if (unoffered) {
+      errors.push({ subject, source: res.posOf(unoffered.path), message: unoffered.message });
+      continue;
+    }
     for (const ref of adapter.references(res.spec)) {
       const isDeclared = referenceTarget(declaredSpaceless, ref.kind, res.space, ref.name, live.home, (shared) => shared) !== undefined;
       const isLive = referenceTarget(liveIndex, ref.kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined;
