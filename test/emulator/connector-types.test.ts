@@ -52,6 +52,12 @@ describe('emulator: connector types of the real server', () => {
     assert.equal(put.body.name, 'Paging v2');
   });
 
+  it('takes a .webhook config.authType of null (no authentication) and answers it as null (wire-facts §16 #5: OAS auth_type nullable; TF TestAccResourceKibanaConnectorWebhookAuthTypeNull)', async () => {
+    const res = await call(emu, 'POST', '/api/actions/connector/open-hook', { name: 'Open', connector_type_id: '.webhook', config: { url: 'https://hooks.example.com/services', method: 'post', headers: { 'Content-Type': 'application/json' }, hasAuth: false, authType: null }, secrets: {} });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.body.config.authType, res.body.config.hasAuth, res.body.is_missing_secrets], [null, false, false]);
+  });
+
   it('refuses config or secrets that are not objects, and empty strings in them, for those types too (wire-facts 1.2: record schemas, validateEmptyStrings)', async () => {
     const base = { name: 'x', connector_type_id: '.opsgenie' };
     for (const body of [{ ...base, config: 'x' }, { ...base, secrets: ['k'] }, { ...base, config: { apiUrl: '' } }, { ...base, secrets: { apiKey: '' } }]) {
