@@ -78,6 +78,11 @@ export const EXTRA_CONNECTOR_TYPES: readonly ConnectorTypeFacts[] = [
   { id: '.microsoft_defender_endpoint', name: 'Microsoft Defender for Endpoint', minimumLicense: 'enterprise', featureIds: ENDPOINT_SECURITY, secretKeys: keys('clientSecret') },
   // Secrets of the AI connector hold provider-specific keys: not known offline.
   { id: '.inference', name: 'AI Connector', minimumLicense: 'enterprise', featureIds: GENERATIVE_AI },
+  // Registered in the 9.x actions plugin (the same mocks list); their licenses and features were
+  // not read (I), and their secret keys are left unknown, so an export asks for them.
+  { id: '.jira-service-management', name: 'Jira Service Management', minimumLicense: 'gold', featureIds: ALERTING_SIEM },
+  { id: '.xsoar', name: 'XSOAR', minimumLicense: 'gold', featureIds: ALERTING_SIEM },
+  { id: '.mcp', name: 'MCP', minimumLicense: 'enterprise', featureIds: ['workflows'] },
   { id: '.observability-ai-assistant', name: 'Observability AI Assistant', minimumLicense: 'enterprise', featureIds: ['alerting'], systemAction: true },
 ];
 
