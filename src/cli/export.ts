@@ -149,6 +149,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   const marker: Marker = { exportedBy: 'svcform', version: VERSION, files: written };
   writeFileSync(join(outDir, MARKER_FILE), JSON.stringify(marker, null, 2) + '\n');
 
+  for (const w of result.warnings) io.err(redactor.redact(`warning: ${w.subject}: ${w.message}`));
   for (const p of result.problems) io.err(redactor.redact(`error: ${p.subject}: ${p.message}`));
   if (!opts.quiet) printSummary(io, result, { outDir, manageFile, manageOut: opts.manageOut, files: Object.keys(written).length, ms: Date.now() - started });
   if (result.problems.length) {

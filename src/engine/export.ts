@@ -94,6 +94,8 @@ export interface ExportResult {
   variables: ExportedVariable[];
   pairs: PairSummary[];
   problems: ExportProblem[];
+  /** What a person must finish in an exported manifest (a connector's unknown secret keys). */
+  warnings: ExportProblem[];
 }
 
 interface Prepared {
@@ -217,6 +219,7 @@ function isSafeRelative(p: string): boolean {
 export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => KindAdapter | undefined, options: ExportOptions): ExportResult {
   const selection = options.select ?? new Selection();
   const problems: ExportProblem[] = [];
+  const warnings: ExportProblem[] = [];
   const pairs: PairSummary[] = [];
   const prepared: Array<{ group: LiveGroup; adapter: KindAdapter; items: Prepared[] }> = [];
   const variables: ExportedVariable[] = [];
@@ -265,6 +268,7 @@ export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => K
           variables.push({ name, description: v.description, subject, readOnly });
         }
       }
+      for (const message of out.warnings ?? []) warnings.push({ subject, message });
       const spec = escapeInterpolation(out.spec ?? {}, declared, rename);
       const files: Record<string, string> = {};
       for (const [path, content] of Object.entries(out.files ?? {})) {
@@ -299,7 +303,7 @@ export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => K
   const redact = options.redact ?? ((t: string) => t);
   const list = [...files.entries()].sort(([a], [b]) => compareText(a, b)).map(([path, content]) => ({ path, content: redact(content) }));
   variables.sort((a, b) => compareText(a.name, b.name));
-  return { files: list, variables, pairs, problems };
+  return { files: list, variables, pairs, problems, warnings };
 }
 
 function fileHeader(kind: string, adapter: KindAdapter, path: string, space: string, count: number, readOnly: boolean, hasVariables: boolean, options: ExportOptions): string {

@@ -7,6 +7,11 @@ export interface LiveState {
   objects: Map<string, LiveObject[]>;
   /** Per `kind\0space` of kinds with a prerequisite: whether it is in place. */
   prerequisites: Map<string, boolean>;
+  /**
+   * Per `kind\0space` of kinds with `offers`: what the target offers there (connector types), read
+   * with the listing where manifests of the kind are; absent when the target could not be asked.
+   */
+  offers?: Map<string, unknown>;
   /** Pairs that could not be read, with the error. */
   failures: Array<{ kind: string; space: string; error: Error }>;
   /** The run's home space, where objects of no space are placed (spaceless.ts). */
@@ -32,7 +37,7 @@ export async function fetchLive(
   home = 'default',
 ): Promise<LiveState> {
   const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
-  const state: LiveState = { objects: new Map(), prerequisites: new Map(), failures: [], home };
+  const state: LiveState = { objects: new Map(), prerequisites: new Map(), offers: new Map(), failures: [], home };
   // What was read ahead for the same home space, without a failure of the kind, holds objects of no space already placed there.
   const aheadAt = (key: string, adapter: KindAdapter) =>
     adapter.spaceless && (ahead?.home !== home || ahead.failures.some((f) => f.kind === adapter.kind)) ? undefined : ahead?.objects.get(key);
@@ -49,19 +54,23 @@ export async function fetchLive(
       const adapter = adapterFor(kind);
       if (!adapter) return;
       const read = aheadAt(key, adapter);
-      if (read && (!adapter.prerequisite || ahead!.prerequisites.has(key))) {
+      const wantsOffer = !!adapter.offers && needPrerequisite(kind, space);
+      if (read && (!adapter.prerequisite || ahead!.prerequisites.has(key)) && (!wantsOffer || ahead!.offers?.has(key))) {
         state.objects.set(key, read);
         if (adapter.prerequisite) state.prerequisites.set(key, ahead!.prerequisites.get(key)!);
+        if (wantsOffer) state.offers!.set(key, ahead!.offers!.get(key));
         return;
       }
       try {
         const bound = contextFor(ctx, adapter);
-        const [objects, prereq] = await Promise.all([
+        const [objects, prereq, offer] = await Promise.all([
           withAnswerCheck(bound, `listing ${kind} in space ${space}`, (c) => adapter.list(c, space, { expected: expected?.(kind, space) })),
           adapter.prerequisite && needPrerequisite(kind, space) ? withAnswerCheck(bound, `checking ${adapter.prerequisite.description}`, (c) => adapter.prerequisite!.check(c, space)) : Promise.resolve(true),
+          wantsOffer ? readOffer(bound, adapter, space) : Promise.resolve(undefined),
         ]);
         state.objects.set(key, objects);
         if (adapter.prerequisite) state.prerequisites.set(key, prereq);
+        if (offer !== undefined) state.offers!.set(key, offer);
       } catch (err) {
         state.failures.push({ kind, space, error: err as Error });
       }
@@ -74,6 +83,19 @@ export async function fetchLive(
     for (const [kind, objects] of shared) state.objects.set(pairKey(kind, home), [...(state.objects.get(pairKey(kind, home)) ?? []), ...objects]);
   }
   return state;
+}
+
+/**
+ * What the target offers for a kind in a space, or undefined when it cannot say (an older or
+ * restricted target): the check is then left to the server's answer at apply, not a plan failure.
+ */
+async function readOffer(ctx: AdapterContext, adapter: KindAdapter, space: string): Promise<unknown> {
+  try {
+    return await adapter.offers!.read(ctx, space);
+  } catch (err) {
+    ctx.log(`could not read the ${adapter.offers!.description} of space ${space} (${(err as Error).message}); the server checks them at apply`);
+    return undefined;
+  }
 }
 
 /**

@@ -186,6 +186,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       continue;
     }
     const current = matches[0];
+    // What the target offers (connector types) is the authority on what it can hold.
+    const offered = adapter.offers ? live.offers?.get(pairKey(res.kind, res.space)) : undefined;
+    const unoffered = offered === undefined ? undefined : adapter.offers!.check(res, offered);
+    if (unoffered) {
+      errors.push({ subject, source: res.posOf(unoffered.path), message: unoffered.message });
+      continue;
+    }
     for (const ref of adapter.references(res.spec)) {
       // Only a kind the plan could read tells whether the object exists.
       if (ref.whenMissing === 'installed' || !live.objects.has(pairKey(ref.kind, res.space))) continue;

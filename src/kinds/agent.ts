@@ -33,6 +33,8 @@ function comparableConfiguration(config: Record<string, any>): Record<string, an
   return out;
 }
 
+const AVATAR_KEYS = ['avatar_color', 'avatar_symbol'] as const;
+
 function comparable(source: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = {
     name: source.name,
@@ -41,13 +43,17 @@ function comparable(source: Record<string, any>): Record<string, any> {
     configuration: comparableConfiguration(isPlainObject(source.configuration) ? source.configuration : {}),
   };
   if (Array.isArray(source.labels) && source.labels.length > 0) out.labels = [...new Set<string>(source.labels)].sort();
-  if (source.avatar_color !== undefined) out.avatar_color = source.avatar_color;
-  if (source.avatar_symbol !== undefined) out.avatar_symbol = source.avatar_symbol;
+  // "" is no avatar (wire-facts §16 #6), the same as leaving the field out.
+  for (const key of AVATAR_KEYS) if (typeof source[key] === 'string' && source[key] !== '') out[key] = source[key];
   return out;
 }
 
-/** The full body: every managed key, with its empty value when the manifest leaves it out. */
-function body(res: Resource): Record<string, any> {
+/**
+ * The full body: every managed key, with its empty value when the manifest leaves it out. The PUT
+ * keeps what it is not given, so an update clears an avatar the manifest leaves out by sending ""
+ * (wire-facts §16 #6); a create sends only what the manifest sets.
+ */
+function body(res: Resource, update = false): Record<string, any> {
   const spec = res.spec;
   const config = spec.configuration ?? {};
   const out: Record<string, any> = {
@@ -62,8 +68,10 @@ function body(res: Resource): Record<string, any> {
       enable_vendor_capabilities: config.enable_vendor_capabilities ?? false,
     },
   };
-  if (spec.avatar_color !== undefined) out.avatar_color = spec.avatar_color;
-  if (spec.avatar_symbol !== undefined) out.avatar_symbol = spec.avatar_symbol;
+  for (const key of AVATAR_KEYS) {
+    if (spec[key] !== undefined) out[key] = spec[key];
+    else if (update) out[key] = '';
+  }
   return out;
 }
 
@@ -120,7 +128,7 @@ export const agentAdapter: KindAdapter = {
   },
 
   async update(ctx, res, live) {
-    await ctx.api.request({ method: 'PUT', path: pathOf(live.name), space: live.space, body: body(res) });
+    await ctx.api.request({ method: 'PUT', path: pathOf(live.name), space: live.space, body: body(res, true) });
   },
 
   async delete(ctx, live) {
@@ -130,7 +138,7 @@ export const agentAdapter: KindAdapter = {
   toSpec(live) {
     const b = live.body;
     const spec: Record<string, any> = { name: b.name, description: b.description ?? '' };
-    for (const key of ['avatar_color', 'avatar_symbol'] as const) if (b[key] !== undefined) spec[key] = b[key];
+    for (const key of AVATAR_KEYS) if (typeof b[key] === 'string' && b[key] !== '') spec[key] = b[key];
     if (Array.isArray(b.labels) && b.labels.length > 0) spec.labels = b.labels;
     if (b.visibility !== undefined && b.visibility !== DEFAULT_VISIBILITY) spec.visibility = b.visibility;
     const config = comparableConfiguration(clone(b.configuration ?? {}));

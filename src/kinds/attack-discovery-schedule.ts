@@ -27,11 +27,17 @@ function params(source: Record<string, any>): Record<string, any> {
   return p;
 }
 
-/** Actions as the manifest says them: the uuid the server assigns is not part of the manifest. */
+/**
+ * Actions as the manifest says them: the uuid the server assigns is not part of the manifest. A
+ * frequency's `throttle` is required and nullable (OAS AttackDiscoveryApiScheduleActionFrequency),
+ * so its null stays: without it the manifest would not validate.
+ */
 function actions(list: unknown): Array<Record<string, any>> {
   return (Array.isArray(list) ? list : []).map((a) => {
     const { uuid: _uuid, ...rest } = a ?? {};
-    return dropNulls(rest);
+    const out = dropNulls(rest);
+    if (isPlainObject(out.frequency) && isPlainObject(rest.frequency) && rest.frequency.throttle === null) out.frequency = { ...out.frequency, throttle: null };
+    return out;
   });
 }
 

@@ -59,7 +59,7 @@ async function resolveConnector(ctx: AdapterContext, space: string, spec: Record
   if (wanted.id === 'none') return { ...NONE_CONNECTOR };
   const res = await ctx.api.request({ method: 'GET', path: `${PATH}/connectors/_find`, space });
   const found = (Array.isArray(res.body) ? res.body : []).find((c: any) => c.id === wanted.id);
-  if (!found) throw new Error(`connector ${JSON.stringify(wanted.id)} is not a connector cases can use in space ${space} (a .ticketing, .issue-tracker or .webhook connector)`);
+  if (!found) throw new Error(`connector ${JSON.stringify(wanted.id)} is not a connector cases can use in space ${space} (a connector of a type with the cases feature, such as .ticketing, .issue-tracker, .cases-webhook or .swimlane)`);
   return { id: found.id, name: found.name, type: found.actionTypeId, fields: wanted.fields };
 }
 

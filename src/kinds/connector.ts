@@ -3,48 +3,25 @@ import { clone, dropNulls, isPlainObject, withoutDefaults } from './normalize.js
 import type { AdapterContext, CheckIssue, ExportVariable, KindAdapter, LiveObject } from './types.js';
 import { AREAS } from '../client/areas.js';
 import { LEASE_ID } from './lease-store.js';
+import { configDefaults, connectorTypesOffer, secretKeys, unknownTypeWarning } from './connector-types.js';
 
 /**
  * Connectors (/api/actions). Identity: metadata.name is the connector id. Secrets are write-only
  * (wire-facts 1.4): never diffed, sent on create and on every update, since a PUT without them
- * wipes them (wire-facts 1.2).
+ * wipes them (wire-facts 1.2). Any type the target offers may be declared (wire-facts §16 #12): the
+ * plan checks the type against the target's list (connector-types.ts).
  */
 
-/** Config defaults the server fills per type (wire-facts 1.3), as a function of what was sent. */
-function configDefaults(typeId: string, config: Record<string, unknown>): Record<string, unknown> {
-  switch (typeId) {
-    case '.webhook':
-      // hasAuth: `schema.boolean({ defaultValue: true })` in the webhook config (wire-facts §15 fact 4).
-      return { method: 'post', hasAuth: true };
-    case '.email':
-      return { hasAuth: true, service: 'other' };
-    case '.index':
-      return { refresh: false };
-    case '.gen-ai':
-      return config.apiProvider === 'Other' ? { verificationMode: 'full' } : {};
-    default:
-      return {};
-  }
-}
+/**
+ * The key an export writes in `secrets` when svcform cannot know a type's secret keys: the person
+ * replaces it with the real keys. A manifest still holding it is never written, so an export can
+ * never make apply replace the connector's secrets with something else (a PUT replaces them whole).
+ */
+export const SECRET_KEY_PLACEHOLDER = 'REPLACE_WITH_SECRET_KEY';
 
-/** The secret keys an export writes as ${env:...} placeholders. */
-function secretKeys(typeId: string, config: Record<string, unknown>): string[] {
-  switch (typeId) {
-    case '.webhook':
-      // The server defaults hasAuth to true; only an explicit false means no credentials.
-      if (config.hasAuth === false) return [];
-      // Certificate authentication carries the certificate in secrets, not a user and password.
-      if (config.authType === 'webhook-authentication-ssl') return config.certType === 'ssl-pfx' ? ['pfx'] : ['crt', 'key'];
-      return ['user', 'password'];
-    case '.gen-ai':
-      return ['apiKey'];
-    case '.email':
-      // The server defaults hasAuth to true; only an explicit false means no credentials.
-      return config.hasAuth === false ? [] : ['user', 'password'];
-    case '.chat':
-      return ['webhookUrl'];
-    default:
-      return [];
+function refuseSecretPlaceholder(res: Resource): void {
+  if (isPlainObject(res.spec.secrets) && Object.prototype.hasOwnProperty.call(res.spec.secrets, SECRET_KEY_PLACEHOLDER)) {
+    throw new Error(`Connector ${res.name}: spec.secrets still holds the export placeholder ${SECRET_KEY_PLACEHOLDER}; replace it with the secret keys of ${res.spec.connector_type_id} (a write replaces the connector's secrets whole)`);
   }
 }
 
@@ -68,9 +45,20 @@ export const connectorAdapter: KindAdapter = {
     return [];
   },
 
+  offers: connectorTypesOffer,
+
   check(res: Resource): CheckIssue[] {
     const issues: CheckIssue[] = [];
     const config = res.spec.config ?? {};
+    const unknown = typeof res.spec.connector_type_id === 'string' ? unknownTypeWarning(res.spec.connector_type_id) : undefined;
+    if (unknown) issues.push({ path: ['spec', 'connector_type_id'], message: unknown, severity: 'warning' });
+    if (isPlainObject(res.spec.secrets) && Object.prototype.hasOwnProperty.call(res.spec.secrets, SECRET_KEY_PLACEHOLDER)) {
+      issues.push({
+        path: ['spec', 'secrets', SECRET_KEY_PLACEHOLDER],
+        message: `spec.secrets.${SECRET_KEY_PLACEHOLDER} is the export's placeholder: replace it with the secret keys of ${res.spec.connector_type_id}; until then svcform never writes this connector`,
+        severity: 'warning',
+      });
+    }
     if (res.spec.connector_type_id === '.gen-ai' && typeof config.apiUrl === 'string') {
       // The document insists on the full chat-completions endpoint; a bare origin is a common mistake.
       try {
@@ -106,6 +94,7 @@ export const connectorAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
+    refuseSecretPlaceholder(res);
     await ctx.api.request({
       method: 'POST',
       path: pathOf(res.name),
@@ -121,6 +110,7 @@ export const connectorAdapter: KindAdapter = {
         `Connector ${res.name}: connector_type_id cannot change (live ${live.body.connector_type_id}, manifest ${res.spec.connector_type_id}); delete the connector or give the manifest a new name`,
       );
     }
+    refuseSecretPlaceholder(res);
     // Secrets always go along: a PUT without them replaces them with {} (wire-facts 1.2).
     await ctx.api.request({
       method: 'PUT',
@@ -141,16 +131,23 @@ export const connectorAdapter: KindAdapter = {
     const spec: Record<string, any> = { name: live.body.name, connector_type_id: typeId };
     if (Object.keys(minimal).length) spec.config = minimal;
     const variables: ExportVariable[] = [];
+    const warnings: string[] = [];
     const keys = secretKeys(typeId, config);
-    if (keys.length) {
-      spec.secrets = {};
-      for (const key of keys) {
-        const name = connectorEnvName(live.name, key);
-        spec.secrets[key] = `\${env:${name}}`;
-        variables.push({ name, description: `secrets.${key} of connector ${live.name} (${typeId}); the server never returns it` });
-      }
+    const placeholder = (key: string, envKey: string, description: string) => {
+      const name = connectorEnvName(live.name, envKey);
+      spec.secrets ??= {};
+      spec.secrets[key] = `\${env:${name}}`;
+      variables.push({ name, description });
+    };
+    for (const key of keys ?? []) placeholder(key, key, `secrets.${key} of connector ${live.name} (${typeId}); the server never returns it`);
+    // Secret keys svcform cannot know: a placeholder the person must rename, never an empty
+    // secrets (the next write would replace the connector's secrets with it). A connector the
+    // server reports without secrets has none to lose.
+    if (keys === undefined && live.body.is_missing_secrets !== true) {
+      placeholder(SECRET_KEY_PLACEHOLDER, 'SECRET', `a secret of connector ${live.name} (${typeId}): svcform does not know this type's secret keys; rename ${SECRET_KEY_PLACEHOLDER} in the manifest to the real key (add one line per key)`);
+      warnings.push(`svcform does not know the secret keys of connector type ${typeId}: the manifest has spec.secrets.${SECRET_KEY_PLACEHOLDER}, to be replaced with the real keys; until then plan works and apply refuses to write this connector`);
     }
-    return { spec, variables };
+    return { spec, variables, warnings };
   },
 
   hasWriteOnly(res: Resource) {

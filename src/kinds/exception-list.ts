@@ -60,6 +60,9 @@ async function listLists(ctx: AdapterContext, space: string, namespaceType: stri
 function checkEndpointList(res: Resource): CheckIssue[] {
   const artifact = endpointListOfType(res.spec.type);
   if (!artifact) return [];
+  // The generic route takes `type: endpoint` with a list_id of its own, in either namespace
+  // (wire-facts §16 #7): such a list is an ordinary one. Only endpoint_list is the artifact list.
+  if (artifact.type === 'endpoint' && res.name !== artifact.listId) return [];
   const out: CheckIssue[] = [];
   if (res.name !== artifact.listId) out.push({ path: ['metadata', 'name'], message: `metadata.name: the ${artifact.label} list (type ${artifact.type}) has the fixed list_id ${JSON.stringify(artifact.listId)}` });
   if (namespaceOf(res.spec) !== 'agnostic') out.push({ path: ['spec', 'namespace_type'], message: `spec.namespace_type: endpoint lists are agnostic (visible in every space): set namespace_type: agnostic` });

@@ -39,7 +39,9 @@ function queriesById(queries: unknown): Record<string, Record<string, any>> {
 }
 
 function canonicalQuery(q: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { query: q.query, interval: Number(q.interval) };
+  const out: Record<string, any> = { query: q.query };
+  // interval is optional (wire-facts §16 #4): absent (or null) on both sides compares equal.
+  if (q.interval !== undefined && q.interval !== null) out.interval = Number(q.interval);
   const platform = canonicalPlatform(q.platform);
   const version = trimmedOrUndefined(q.version);
   const ecsMapping = canonicalEcsMapping(q.ecs_mapping);
@@ -70,7 +72,7 @@ function canonical(source: Record<string, any>): Record<string, any> {
 
 function writeQueries(queries: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = {};
-  for (const [queryId, q] of Object.entries(queries ?? {})) out[queryId] = { ...q, interval: Number(q.interval) };
+  for (const [queryId, q] of Object.entries<Record<string, any>>(queries ?? {})) out[queryId] = q.interval === undefined ? { ...q } : { ...q, interval: Number(q.interval) };
   return out;
 }
 
@@ -200,7 +202,8 @@ export const hostQueryPackAdapter: KindAdapter = {
     if (Object.keys(n.shards).length > 0) spec.shards = n.shards;
     spec.queries = {};
     for (const [queryId, q] of Object.entries<Record<string, any>>(n.queries)) {
-      const entry: Record<string, any> = { query: q.query, interval: q.interval };
+      const entry: Record<string, any> = { query: q.query };
+      if (q.interval !== undefined) entry.interval = q.interval;
       if (q.platform !== undefined) entry.platform = q.platform;
       if (q.version !== undefined) entry.version = q.version;
       if (q.timeout !== undefined) entry.timeout = q.timeout;

@@ -45,6 +45,19 @@ export interface SpacePrerequisite {
   ensure(ctx: AdapterContext, space: string): Promise<void>;
 }
 
+/**
+ * What a target offers that a kind's manifests depend on (the connector types of a space): read
+ * once per space while planning, with the listing, and each manifest of the space checked against
+ * it. A target that cannot be asked leaves the check to the server's answer at apply.
+ */
+export interface TargetOffer {
+  /** Shown in --verbose output, e.g. `connector types`. */
+  description: string;
+  read(ctx: AdapterContext, space: string): Promise<unknown>;
+  /** What is wrong with the manifest on this target, if anything (a plan error). */
+  check(res: Resource, offered: unknown): { path: Array<string | number>; message: string } | undefined;
+}
+
 /** One create or update of a batch (see KindAdapter.writeBatch). */
 export type BatchWrite = { action: 'create'; resource: Resource } | { action: 'update'; resource: Resource; live: LiveObject };
 
@@ -143,8 +156,10 @@ export interface KindAdapter extends KindRules {
    * A live object as a person would write its manifest spec: server-managed fields and fields equal
    * to server defaults left out; write-only secrets as ${env:NAME} placeholders listed in `variables`.
    */
-  toSpec(live: LiveObject): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string> };
+  toSpec(live: LiveObject): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string>; warnings?: string[] };
   prerequisite?: SpacePrerequisite;
+  /** What the target must offer for the kind's manifests (see TargetOffer). */
+  offers?: TargetOffer;
   /**
    * For kinds some of whose objects belong to no space but are visible in every one (agnostic
    * exception lists). The engine reads those once per run with `list`, plans each once (in the

@@ -123,6 +123,18 @@ describe('emulator: agent builder (service-api.md Agent builder; wire-facts §11
     }
   });
 
+  it('takes avatar_color and avatar_symbol "" on create and update, stores and answers them as "" (wire-facts §16 #6: TF agentbuilderagent update_no_avatar)', async () => {
+    const body = { id: 'avatar-clear', name: 'A', description: '', configuration: { tools: [] } };
+    const created = await call(emu, 'POST', AGENTS, { ...body, avatar_color: '#BFDBFF', avatar_symbol: 'TA' });
+    assert.equal(created.status, 200, created.text);
+    const cleared = await call(emu, 'PUT', `${AGENTS}/avatar-clear`, { avatar_color: '', avatar_symbol: '' });
+    assert.equal(cleared.status, 200, cleared.text);
+    const read = (await call(emu, 'GET', `${AGENTS}/avatar-clear`)).body;
+    assert.deepEqual([read.avatar_color, read.avatar_symbol], ['', '']);
+    assert.equal((await call(emu, 'POST', AGENTS, { ...body, id: 'avatar-empty', avatar_color: '', avatar_symbol: '' })).status, 200);
+    assert.equal((await call(emu, 'POST', AGENTS, { ...body, id: 'avatar-bad', avatar_color: 'blue' })).status, 400);
+  });
+
   it('refuses to delete a tool agents use unless force=true, which takes it out of them (wire-facts §11: 409 with attributes {code, agents})', async () => {
     const refused = await call(emu, 'DELETE', `${TOOLS}/soc.by_host`);
     assert.equal(refused.status, 409);

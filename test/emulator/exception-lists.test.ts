@@ -33,6 +33,14 @@ describe('emulator: exception lists and items', () => {
     for (const key of ['id', 'tie_breaker_id', 'created_at', 'created_by', 'updated_at', 'updated_by']) assert.ok(key in res.body, key);
   });
 
+  it('creates a type endpoint list with a list_id of its own in the single namespace, and takes items in it without the artifact validators (wire-facts §16 #7: TF TestAccResourceExceptionListEndpointType)', async () => {
+    const created = await call(emu, 'POST', '/s/soc/api/exception_lists', list({ list_id: 'soc-endpoint', type: 'endpoint', namespace_type: 'single' }));
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual([created.body.type, created.body.namespace_type], ['endpoint', 'single']);
+    const added = await call(emu, 'POST', '/s/soc/api/exception_lists/items', item({ list_id: 'soc-endpoint', entries: [{ field: 'process.executable', type: 'match', operator: 'included', value: '/opt/x' }] }));
+    assert.equal(added.status, 200, added.text);
+  });
+
   it('answers 409 for a duplicate list_id and item_id (create_exception_list_route.ts, create_exception_list_item_route.ts: "already exists")', async () => {
     await call(emu, 'POST', '/api/exception_lists', list());
     const dup = await call(emu, 'POST', '/api/exception_lists', list());

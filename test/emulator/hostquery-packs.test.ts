@@ -40,12 +40,11 @@ describe('emulator host queries: packs', () => {
     assert.deepEqual(read.shards, { p1: 50, p2: 100 });
   });
 
-  it('answers 400 without name or queries, or with a query entry missing query or an integer interval (service-api.md Resources: "name (R), queries (R)"; "query (R ...), interval (R, seconds, int)")', async () => {
+  it('answers 400 without name or queries, or with a query entry missing query or with an interval that is not whole seconds (service-api.md Resources: "name (R), queries (R)"; "query (R ...)")', async () => {
     const bodies = [
       { queries: { q: { query: 'SELECT 1;', interval: 60 } } },
       { name: unique('p') },
       { name: unique('p'), queries: { q: { interval: 60 } } },
-      { name: unique('p'), queries: { q: { query: 'SELECT 1;' } } },
       { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 1.5 } } },
       { name: unique('p'), queries: { q: { query: 'SELECT 1;', interval: 60 } }, policy_ids: 'p1' },
     ];
@@ -54,6 +53,12 @@ describe('emulator host queries: packs', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error, 'Bad Request');
     }
+  });
+
+  it('accepts a query without interval, or with interval null, and answers it without one (wire-facts §16 #4: the real ObjectQueriesItem has no required interval; IntervalOrUndefined is nullable)', async () => {
+    const data = await createPack(emu, { queries: { bare: { query: 'SELECT 1;' }, nulled: { query: 'SELECT 2;', interval: null } } });
+    const read = (await call(emu, 'GET', `${PACKS}/${data.saved_object_id}`)).body.data;
+    assert.deepEqual(read.queries, { bare: { query: 'SELECT 1;' }, nulled: { query: 'SELECT 2;' } });
   });
 
   it('answers 400 for a shard percent outside 1 to 100 (service-api.md Limits: "Host query shards | pack | percent 1 to 100 per policy")', async () => {

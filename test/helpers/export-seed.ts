@@ -144,7 +144,7 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }] };
   await ok(call(emu, 'POST', `${p}/api/agent_builder/agents`, { id: 'soc-triage', name: 'Triage', description: 'Triage help', labels: ['soc'], configuration: triage }), 'agent');
   const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
-  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' } }] }), 'schedule');
+  await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' }, frequency: { summary: true, notify_when: 'onActiveAlert', throttle: null } }] }), 'schedule');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/index-pattern/soc-web`, { attributes: { title: 'logs-web-*', timeFieldName: '@timestamp' } }), 'data view');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
@@ -156,4 +156,19 @@ export async function seedDetectionContent(emu: { url: string }): Promise<void> 
   const install = { rule_ids: ['5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01'], tags: [] };
   const mark = { svcform_prebuilt: { set: 'endpoint', install, enable: { rule_ids: [], tags: [] }, customized: ['severity'] } };
   await ok(call(emu, 'PATCH', '/api/detection_engine/rules', { rule_id: install.rule_ids[0], severity: 'high', meta: mark }), 'customised prebuilt rule');
+}
+
+/**
+ * Objects only as wide as the real routes allow (wire-facts §16): connectors of types beyond the
+ * API document (one whose secret keys svcform knows, one whose it cannot), a webhook with a null
+ * authType, a pack query without interval, an agent whose avatar was cleared with "", and a
+ * `type: endpoint` exception list of its own in the single namespace.
+ */
+export async function seedRealRouteWidth(emu: { url: string }): Promise<void> {
+  await ok(call(emu, 'POST', '/api/actions/connector/soc-paging', { name: 'SOC paging', connector_type_id: '.pagerduty', config: { apiUrl: 'https://events.paging.example.com/v2/enqueue' }, secrets: { routingKey: 'rk-SECRET-paging' } }), 'pagerduty connector');
+  await ok(call(emu, 'POST', '/api/actions/connector/soc-tickets', { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com' }, secrets: { token: 'tk-SECRET-tickets' } }), 'ticketing connector');
+  await ok(call(emu, 'POST', '/api/actions/connector/soc-open-hook', { name: 'Open hook', connector_type_id: '.webhook', config: { url: 'https://hooks.example.com/services', hasAuth: false, authType: null } }), 'webhook without auth');
+  await ok(call(emu, 'POST', '/api/hostquery/packs', { name: 'uptime-check', queries: { uptime: { query: 'SELECT * FROM uptime;' } } }), 'pack without interval');
+  await ok(call(emu, 'POST', '/api/agent_builder/agents', { id: 'soc-plain', name: 'Plain', description: '', avatar_color: '', avatar_symbol: '', configuration: { tools: [] } }), 'agent without avatar');
+  await ok(call(emu, 'POST', '/api/exception_lists', { list_id: 'soc-endpoint-exceptions', name: 'SOC endpoint exceptions', description: 'Ours', type: 'endpoint', namespace_type: 'single' }), 'endpoint-type list of its own');
 }

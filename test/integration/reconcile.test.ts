@@ -89,6 +89,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     assert.deepEqual(counts, {
       '/api/spaces/space/:id': 1,
       '/api/actions/connectors': 1,
+      '/api/actions/connector_types': 1, // what the space offers, checked against each connector_type_id
       '/api/detection_engine/rules/_find': 2, // rules, and the installed prebuilt rules for the PrebuiltRules set
       '/internal/detection_engine/prebuilt_rules/installation/_review': 1,
       '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,

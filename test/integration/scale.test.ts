@@ -62,6 +62,7 @@ describe('planning at scale', () => {
     for (const r of emu.log.all()) counts.set(`${r.method} ${r.route}`, (counts.get(`${r.method} ${r.route}`) ?? 0) + 1);
     assert.deepEqual(Object.fromEntries([...counts].sort()), {
       'GET /api/actions/connectors': 1, // bare array: one request
+      'GET /api/actions/connector_types': 1, // what the space offers: one request per space
       'GET /api/detection_engine/rules/_find': Math.ceil(RULES / 1000),
       'GET /api/fleet/agent_policies': Math.ceil(POLICIES / 1000),
       'GET /api/hostquery/saved_queries': Math.ceil(SAVED_QUERIES / 1000),

@@ -122,6 +122,23 @@ describe('AgentTool and Agent kinds (agent builder)', () => {
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 
+  it('clears the avatar with "" (validate, apply, plan empty), and clears it too when the manifest drops the fields (wire-facts §16 #6)', async () => {
+    const withAvatar = agentYaml('triage', []).replace('  description:', '  avatar_color: "#BFDBFF"\n  avatar_symbol: TA\n  description:');
+    const dir = repo({ 'svcform.yaml': MANAGE_ALL, 'agent.yaml': withAvatar });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    assert.equal((await call(emu, 'GET', '/api/agent_builder/agents/triage')).body.avatar_symbol, 'TA');
+    for (const step of [withAvatar.replace('"#BFDBFF"', '""').replace('symbol: TA', 'symbol: ""'), withAvatar, agentYaml('triage', [])]) {
+      writeFiles(dir, { 'agent.yaml': step });
+      assert.equal((await cli(['validate', dir])).code, 0);
+      const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      const plan = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+      assert.equal(plan.code, 0, `${step}\n${plan.out}${plan.err}`);
+    }
+    const agent = (await call(emu, 'GET', '/api/agent_builder/agents/triage')).body;
+    assert.deepEqual([agent.avatar_color, agent.avatar_symbol], ['', '']);
+  });
+
   it('drops a configuration key by replacing the tool (updates merge keys), and says why when an agent holds the tool', async () => {
     const limited = toolYaml('soc.a').replace(/(    pattern: .*\n)/, '$1    row_limit: 5\n');
     const dir = repo({ 'svcform.yaml': MANAGE_ALL, 'a.yaml': limited, 'agent.yaml': agentYaml('triage', ['soc.a']) });

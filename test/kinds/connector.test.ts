@@ -121,7 +121,7 @@ describe('Connector adapter', () => {
     const chat = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-chat')!);
     assert.deepEqual(chat.spec, { name: 'SOC alerts channel', connector_type_id: '.chat', secrets: { webhookUrl: '${env:SVCFORM_CONNECTOR_SOC_CHAT_WEBHOOKURL}' } });
     const log = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-server-log')!);
-    assert.deepEqual(log, { spec: { name: 'SOC server log', connector_type_id: '.server-log' }, variables: [] });
+    assert.deepEqual(log, { spec: { name: 'SOC server log', connector_type_id: '.server-log' }, variables: [], warnings: [] });
     assert.equal(connectorAdapter.toSpec(all.find((l) => l.name === 'soc-llm')!).spec.config.verificationMode, undefined);
     // A webhook whose hasAuth is the server's default: left out of the spec, secrets still written.
     const relay = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-webhook-default-auth')!);

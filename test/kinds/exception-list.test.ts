@@ -170,6 +170,35 @@ spec:
       assert.match(out, /hie\.yaml:15:\d+: .*entries\[0\]\.value.*invalid ip: 10\.0\.0\.300/);
     });
 
+    it('takes a type: endpoint list with a list_id of its own in the single namespace as an ordinary list; endpoint_list keeps its rules (wire-facts §16 #7)', async () => {
+      const own = (name: string) => `apiVersion: svcform/v1
+kind: ExceptionList
+metadata:
+  name: ${name}
+  space: soc
+spec:
+  type: endpoint
+  name: Endpoint exceptions of the SOC
+  description: Endpoint alerts to leave out
+  items:
+    - item_id: backup
+      name: Backup agent
+      description: ''
+      entries:
+        - { field: process.executable, type: match, operator: included, value: /opt/backup/agent }
+`;
+      const dir = repo({ 'own.yaml': own('soc-endpoint-exceptions') });
+      const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      const stored = (await call(emu, 'GET', '/s/soc/api/exception_lists?list_id=soc-endpoint-exceptions&namespace_type=single')).body;
+      assert.deepEqual([stored.type, stored.namespace_type], ['endpoint', 'single']);
+      assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+      // The artifact list itself must still be agnostic.
+      const artifact = await cli(['validate', repo({ 'own.yaml': own('endpoint_list') })]);
+      assert.equal(artifact.code, 1);
+      assert.match(artifact.out + artifact.err, /set namespace_type: agnostic/);
+    });
+
     it('the emulator refuses the same item as the real server would (400 EndpointArtifactError)', async () => {
       await call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_blocklists', name: 'Blocklist', description: '', type: 'endpoint_blocklists', namespace_type: 'agnostic' });
       const bad = await call(emu, 'POST', '/api/exception_lists/items', {

@@ -245,6 +245,20 @@ describe('HostQueryPack adapter and the find reply in stored form (wire-facts §
     assert.deepEqual(routes, ['/api/hostquery/packs']);
   });
 
+  it('a pack whose queries have no interval plans empty after apply and exports without one (wire-facts §16 #4)', async () => {
+    const res = resource(KIND, 'no-interval', { queries: { uptime: { query: 'SELECT * FROM uptime;' }, os: { query: 'SELECT * FROM os_version;', platform: 'linux' } } });
+    const first = await plan([res]);
+    assert.deepEqual(first.errors, []);
+    assert.equal((await applyPlan(first.changes, { ctx, adapterFor, concurrency: 1 })).done, 1);
+    const second = await plan([res]);
+    assert.deepEqual(second.changes, []);
+    const obj = (await adapter.list(ctx, 'default')).find((o) => o.name === 'no-interval')!;
+    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, obj)).spec, res.spec);
+    // Setting an interval afterwards is a change on that query alone.
+    const withInterval = resource(KIND, 'no-interval', { queries: { ...res.spec.queries, uptime: { query: 'SELECT * FROM uptime;', interval: 60 } } });
+    assert.deepEqual((await plan([withInterval])).changes.map((c) => c.fields.map((f) => f.pointer)), [['/queries/uptime/interval']]);
+  });
+
   it('an update writes the manifest\'s shards although the plan could not compare them', async () => {
     const changed = resource(KIND, 'stored-form', { description: 'changed', enabled: true, shards: { '*': 20 }, queries: { users: query } });
     const p = await plan([changed]);

@@ -40,7 +40,7 @@ const CASES: FixtureCase[] = [
     fixture: 'agent/tools-as-strings.yaml',
     mistake: 'a colour name for avatar_color and tool ids where tool selections belong',
     errors: [
-      '8:3 Agent/soc-triage: spec.avatar_color must be a hex colour such as #0077cc, not "blue"',
+      '8:3 Agent/soc-triage: spec.avatar_color must be a hex colour such as #0077cc, or "" (no avatar), not "blue"',
       '10:13 Agent/soc-triage: spec.configuration.tools[0] must be a mapping, not "soc.alerts.by_host"',
     ],
   },

@@ -5,9 +5,11 @@ import { checkFixture, type FixtureCase } from './harness.js';
 const CASES: FixtureCase[] = [
   // Connector
   {
-    fixture: 'connector/unknown-type.yaml',
-    mistake: 'a misspelt connector_type_id, with a suggestion',
-    errors: ['7:3 Connector/soc-pagerduty: spec.connector_type_id must be one of: .webhook, .email, .index, .server-log, .gen-ai, .chat, .incident, .ticketing, .team-chat, .issue-tracker, not ".web-hook" (did you mean .webhook?)'],
+    // Any type id is taken (the target's list decides, wire-facts §16 #12); the server's rule that
+    // no config or secrets value is "" holds for every type (wire-facts 1.2, validateEmptyStrings).
+    fixture: 'connector/other-type-empty-value.yaml',
+    mistake: 'an empty secret value, on a type svcform does not model',
+    errors: ['11:5 Connector/soc-pagerduty: spec.secrets.routingKey must not be empty'],
   },
   {
     fixture: 'connector/webhook-missing-config.yaml',
@@ -155,9 +157,10 @@ const CASES: FixtureCase[] = [
     errors: ['7:3 HostQueryPack/linux-incident-response: spec.queries must not be empty'],
   },
   {
-    fixture: 'host-query-pack/query-missing-interval.yaml',
-    mistake: 'a scheduled query without interval',
-    errors: ['10:5 HostQueryPack/linux-incident-response: spec.queries.crontab.interval is required'],
+    // A query without interval is valid (wire-facts §16 #4); one without SQL is not.
+    fixture: 'host-query-pack/query-missing-query.yaml',
+    mistake: 'a scheduled query without its SQL',
+    errors: ['10:5 HostQueryPack/linux-incident-response: spec.queries.crontab.query is required'],
   },
   {
     fixture: 'host-query-pack/platform-and-shards.yaml',

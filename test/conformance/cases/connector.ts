@@ -66,5 +66,6 @@ spec:
   async remove(emu, name) {
     await ok(call(emu, 'DELETE', `/api/actions/connector/${enc(name)}`), `delete connector ${name}`);
   },
-  reads: { '/api/actions/connectors': onePage },
+  // The connector types the target offers, read once per space (plan-time check of connector_type_id).
+  reads: { '/api/actions/connectors': onePage, '/api/actions/connector_types': onePage },
 };

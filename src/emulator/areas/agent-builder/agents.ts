@@ -37,7 +37,8 @@ const CONFIGURATION: Record<string, Schema> = {
 const FIELDS: Record<string, Schema> = {
   name: schema.string({ minLength: 1 }),
   description: schema.string(),
-  avatar_color: schema.maybe(schema.string({ check: (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'must be a hex color such as #0077cc') })),
+  // "" clears the avatar and is stored and answered as "" (wire-facts §16 #6).
+  avatar_color: schema.maybe(schema.string({ check: (v) => (v === '' || /^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'must be a hex color such as #0077cc') })),
   avatar_symbol: schema.maybe(schema.string({ maxLength: 2 })),
   labels: schema.maybe(schema.arrayOf(schema.string())),
   visibility: schema.maybe(schema.oneOf(VISIBILITY.map((v) => schema.literal(v)))),

@@ -1,5 +1,6 @@
 import type { License } from '../../context.js';
 import { badRequest } from '../../errors.js';
+import { EXTRA_CONNECTOR_TYPES } from '../../../common/connector-types.js';
 
 /**
  * The connector type catalogue and the validation of a connector's config and secrets against its
@@ -76,6 +77,17 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
   { id: '.issue-tracker', name: 'Issue tracker', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold' },
   // The system action behind the per-space system connector; never creatable through the API.
   { id: '.cases', name: 'Cases', featureIds: ['alerting'], minimumLicense: 'platinum', isSystemActionType: true, config: {}, secrets: [] },
+  // The rest of the real server's types (wire-facts §16 #12): config and secrets are taken as
+  // objects (their per-type schemas are not modelled), with the defaults the server fills in.
+  ...EXTRA_CONNECTOR_TYPES.map((t): ConnectorType => ({
+    id: t.id,
+    name: t.name,
+    featureIds: [...t.featureIds],
+    minimumLicense: t.minimumLicense,
+    defaults: t.defaults,
+    needsSecrets: t.secretKeys && ((c) => t.secretKeys!(c).length > 0),
+    isSystemActionType: t.systemAction,
+  })),
 ];
 
 export const TYPES_BY_ID: Record<string, ConnectorType> = Object.fromEntries(CONNECTOR_TYPES.map((t) => [t.id, t]));

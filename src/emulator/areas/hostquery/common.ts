@@ -32,7 +32,8 @@ export interface SavedQueryRecord {
 
 export interface PackQuery {
   query: string;
-  interval: number;
+  /** Optional (wire-facts §16 #4): a query without one is stored and answered without one. */
+  interval?: number;
   platform?: string;
   version?: string;
   ecs_mapping?: EcsMapping;

@@ -162,10 +162,12 @@ function readQueries(v: unknown): Record<string, PackQuery> {
     if (!isPlainRecord(raw)) throw invalid(at, raw);
     const entry = raw as Record<string, any>;
     const query = requiredString(entry, 'query', pathOf(at, 'query'));
-    // service-api.md Resources, Query entry: "interval (R, seconds, int)".
-    if (entry.interval === undefined) throw invalid(pathOf(at, 'interval'), undefined);
-    const interval = optionalPositiveInt(entry, 'interval', pathOf(at, 'interval')) as number;
-    const out1: PackQuery = { query, interval };
+    // Optional and nullable (wire-facts §16 #4: the real ObjectQueriesItem does not require it,
+    // IntervalOrUndefined is nullable); when given, whole seconds. Omitted or null, the stored
+    // query has none (the server picks only the keys sent) and the reply shows none.
+    const interval = entry.interval === null ? undefined : optionalPositiveInt(entry, 'interval', pathOf(at, 'interval'));
+    const out1: PackQuery = { query };
+    if (interval !== undefined) out1.interval = interval;
     const platform = optionalString(entry, 'platform', pathOf(at, 'platform'));
     const version = optionalString(entry, 'version', pathOf(at, 'version'));
     const ecsMapping = optionalEcsMapping(entry, 'ecs_mapping', pathOf(at, 'ecs_mapping'));
