@@ -71,6 +71,24 @@ function errnoWords(err: unknown): string {
   return code ?? (err as Error).message;
 }
 
+/** The real path of `path` (relative to `base`) when it and every link on the way stay inside the root. */
+function realPathInsideRoot(path: string, options: Pick<ConfinedFileOptions, 'root' | 'base'>): { real: string } | { error: string } {
+  const root = resolve(options.root);
+  const realRootPath = realRoot(root);
+  if (realRootPath instanceof Error) return { error: realRootPath.message };
+  const abs = resolve(options.base, path);
+  // Judged on the path as written first, so that nothing outside the root is even looked at.
+  if (!inside(root, abs) && !inside(realRootPath, abs)) return { error: `it is outside the repository root ${root}: files may be read only from inside it (set the root with --root)` };
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch (err) {
+    return { error: errnoWords(err) };
+  }
+  if (!inside(realRootPath, real)) return { error: `it leads outside the repository root ${root} through a symbolic link: files may be read only from inside it` };
+  return { real };
+}
+
 /** Files listed at most under one directory a manifest or configuration names. */
 export const MAX_LISTED_FILES = 10_000;
 
@@ -80,18 +98,9 @@ export const MAX_LISTED_FILES = 10_000;
  * loop, is not walked into); at most MAX_LISTED_FILES are listed.
  */
 export function listConfinedFiles(path: string, options: Omit<ConfinedFileOptions, 'maxBytes'>, wanted: (relativePath: string) => boolean): { files: string[]; error?: undefined } | { files?: undefined; error: string } {
-  const root = resolve(options.root);
-  const realRootPath = realRoot(root);
-  if (realRootPath instanceof Error) return { error: realRootPath.message };
-  const abs = resolve(options.base, path);
-  if (!inside(root, abs) && !inside(realRootPath, abs)) return { error: `it is outside the repository root ${root}: files may be read only from inside it (set the root with --root)` };
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch (err) {
-    return { error: errnoWords(err) };
-  }
-  if (!inside(realRootPath, real)) return { error: `it leads outside the repository root ${root} through a symbolic link: files may be read only from inside it` };
+  const found = realPathInsideRoot(path, options);
+  if ('error' in found) return found;
+  const { real } = found;
   const files: string[] = [];
   const walk = (dir: string): string | undefined => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -136,20 +145,9 @@ export function readConfinedFile(path: string, options: ConfinedFileOptions): Co
   readsAsked++;
   if (path.length > MAX_PATH_CHARS) return { error: `the path is over ${MAX_PATH_CHARS} characters` };
   if (path.includes('\0')) return { error: 'the path contains a NUL character' };
-  const root = resolve(options.root);
-  const realRootPath = realRoot(root);
-  if (realRootPath instanceof Error) return { error: realRootPath.message };
-  const outside = `it is outside the repository root ${root}: files may be read only from inside it (set the root with --root)`;
-  const abs = resolve(options.base, path);
-  // Judged on the path as written first, so that nothing outside the root is even looked at.
-  if (!inside(root, abs) && !inside(realRootPath, abs)) return { error: outside };
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch (err) {
-    return { error: errnoWords(err) };
-  }
-  if (!inside(realRootPath, real)) return { error: `it leads outside the repository root ${root} through a symbolic link: files may be read only from inside it` };
+  const found = realPathInsideRoot(path, options);
+  if ('error' in found) return found;
+  const { real } = found;
   let before: Stats;
   try {
     before = lstatSync(real);

@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { cli } from './cli.js';
 
 /** Every file under a directory (an export), `/`-separated relative path -> content. */
 export function readTree(dir: string): Map<string, string> {
@@ -25,4 +27,15 @@ export function variablesEnv(dir: string): Record<string, string> {
     if (m) env[m[1]] = `value-for-${m[1].toLowerCase()}`;
   }
   return env;
+}
+
+/** An export in `dir` validates, and plans against `url` with nothing to do: `unchanged` objects, no create, update or delete. */
+export async function expectExportPlansEmpty(dir: string, url: string, unchanged: number): Promise<void> {
+  const env = variablesEnv(dir);
+  const validated = await cli(['validate', dir, '--root', dir], env);
+  assert.equal(validated.code, 0, validated.err);
+  const planned = await cli(['plan', dir, '--root', dir, '--url', url, '--detailed-exitcode', '--json'], env);
+  assert.equal(planned.code, 0, planned.out + planned.err);
+  const summary = JSON.parse(planned.out).summary;
+  assert.deepEqual({ ...summary, unmanaged: 0 }, { create: 0, update: 0, delete: 0, unchanged, unmanaged: 0 });
 }

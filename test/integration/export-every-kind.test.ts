@@ -8,7 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { knownKinds } from '../../src/kinds/registry.js';
 import { call, emulator } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
-import { readTree, variablesEnv } from '../helpers/export-files.js';
+import { expectExportPlansEmpty, readTree } from '../helpers/export-files.js';
 import { ok, seedDetectionContent, seedEveryKind, seedRealRouteWidth } from '../helpers/export-seed.js';
 
 /**
@@ -45,12 +45,6 @@ describe('export of every kind, as wide as the real routes: validate, then plan 
     assert.deepEqual(named('HostQueryPack', 'uptime-check').queries, { uptime: { query: 'SELECT * FROM uptime;' } });
     assert.equal(named('ExceptionList', 'soc-endpoint-exceptions').type, 'endpoint');
     assert.deepEqual(named('AttackDiscoverySchedule', 'Daily discovery').actions[0].frequency, { summary: true, notify_when: 'onActiveAlert', throttle: null });
-    const env = variablesEnv(dir);
-    const validated = await cli(['validate', dir, '--root', dir], env);
-    assert.equal(validated.code, 0, validated.err);
-    const planned = await cli(['plan', dir, '--root', dir, '--url', emu.url, '--detailed-exitcode', '--json'], env);
-    assert.equal(planned.code, 0, planned.out + planned.err);
-    const summary = JSON.parse(planned.out).summary;
-    assert.deepEqual({ ...summary, unmanaged: 0 }, { create: 0, update: 0, delete: 0, unchanged: docs.length, unmanaged: 0 });
+    await expectExportPlansEmpty(dir, emu.url, docs.length);
   });
 });
