@@ -78,6 +78,20 @@ describe('qlang evaluation', () => {
     assert.deepEqual(ids('WHERE COALESCE(event.outcome, "none") == "none"'), ['6']);
   });
 
+  it('RLIKE is a Lucene regex over the whole value, as esql-core RLikePattern builds it (RegExp.ALL | DEPRECATED_COMPLEMENT)', () => {
+    const ids = (q: string, events: EventDoc[] = LOGINS) => rows(`FROM l METADATA _id | ${q} | KEEP _id`, events).map((r) => r._id);
+    assert.deepEqual(ids('WHERE user.name RLIKE "a.*"'), ['1', '2', '5']);
+    assert.deepEqual(ids('WHERE user.name RLIKE "li"'), [], 'the whole value must match');
+    // Lucene escapes any non-letter: \- is a dash (JavaScript's u-mode RegExp refuses it).
+    const hosts: EventDoc[] = [{ _id: 'h1', host: { name: 'web-01' } }, { _id: 'h2', host: { name: 'web_01' } }];
+    assert.deepEqual(ids('WHERE host.name RLIKE "web\\\\-[0-9]+"', hosts), ['h1']);
+    // ~ is the complement: everything but bob.
+    assert.deepEqual(ids('WHERE user.name RLIKE "~(bob)"'), ['1', '2', '5', '6']);
+    // (a+)+b over forty a's: a backtracking matcher takes 2^40 steps; this one reads the value once.
+    const long: EventDoc[] = [{ _id: 'x', process: { name: 'a'.repeat(40) } }];
+    assert.deepEqual(ids('WHERE process.name RLIKE "(a+)+b"', long), []);
+  });
+
   it('DATE_TRUNC buckets times for STATS BY', () => {
     assert.deepEqual(rows('FROM l | EVAL hour = DATE_TRUNC(1 hour, @timestamp) | STATS c = COUNT(*) BY hour', LOGINS), [
       { c: 2, hour: '2024-01-01T10:00:00.000Z' },

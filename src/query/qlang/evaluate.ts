@@ -1,5 +1,6 @@
 import { timeOf, wildcardRegex } from '../text-match.js';
 import { arithmetic } from '../arithmetic.js';
+import { compileRegex, isRegexProblem, QLANG_RLIKE, type CompiledRegex } from '../regex/index.js';
 import type { Expr } from './ast.js';
 import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, canonicalFunction, SCALAR_IMPLEMENTATIONS, truncateTime } from './functions.js';
 
@@ -13,6 +14,20 @@ import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, canonicalFunction, SCALAR_IM
 export type Row = Record<string, unknown>;
 
 export class OfflineError extends Error {}
+
+/** RLIKE patterns are Lucene regexes, matched in time linear in the value (src/query/regex). */
+const RLIKE = new Map<string, CompiledRegex>();
+function rlike(pattern: string): CompiledRegex {
+  let compiled = RLIKE.get(pattern);
+  if (!compiled) {
+    const made = compileRegex(pattern, QLANG_RLIKE);
+    if (isRegexProblem(made)) throw new OfflineError(`RLIKE ${JSON.stringify(pattern)}: ${made.message}`);
+    // A long-running emulator previews many rules: keep the patterns of recent ones only.
+    if (RLIKE.size >= 1000) RLIKE.clear();
+    RLIKE.set(pattern, (compiled = made));
+  }
+  return compiled;
+}
 
 const isNull = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -78,7 +93,7 @@ export function evaluate(e: Expr, row: Row, group?: Row[]): unknown {
       const v = evaluate(e.left, row, group);
       if (isNull(v) || Array.isArray(v)) return null;
       const s = String(v);
-      const found = e.patterns.some((p) => (e.regex ? new RegExp(`^(?:${String(p.value)})$`, 'u') : wildcardRegex(String(p.value), false)).test(s));
+      const found = e.patterns.some((p) => (e.regex ? rlike(String(p.value)) : wildcardRegex(String(p.value), false)).test(s));
       return e.negated ? !found : found;
     }
     case 'in': {

@@ -5,7 +5,7 @@ import { TermFactory, type Term } from './terms.js';
  * Lucene regular expressions (parse.ts) compiled to a matcher that reads a value once, character
  * by character, through a DFA built as it goes (terms.ts): time linear in the value, whatever the
  * pattern (`(a+)+b` over forty `a`s takes forty steps). The whole value must match, as on the
- * server. One module for eql's `regex`/`regex~` and query_string `/regex/` terms.
+ * server. One module for eql's `regex`/`regex~`, qlang's RLIKE and query_string `/regex/` terms.
  */
 
 export type { RegexOptions, RegexProblem } from './parse.js';
@@ -13,6 +13,8 @@ export type { RegexOptions, RegexProblem } from './parse.js';
 /** eql `regex` / `regex~`: the backend's regexp query flags, ALL with the complement. */
 export const EQL_REGEX: RegexOptions = { complement: true, caseInsensitive: false };
 export const EQL_REGEX_INSENSITIVE: RegexOptions = { complement: true, caseInsensitive: true };
+/** qlang `RLIKE`: RegExp.ALL | DEPRECATED_COMPLEMENT (esql-core RLikePattern), so `~` is the complement as in eql. */
+export const QLANG_RLIKE: RegexOptions = EQL_REGEX;
 /** query_string `/regex/`: RegExp.ALL, which no longer holds the complement (`~` is literal). */
 export const QUERY_STRING_REGEX: RegexOptions = { complement: false, caseInsensitive: false };
 
