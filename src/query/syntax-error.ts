@@ -56,14 +56,21 @@ export function problemFromSyntaxError(err: PeggySyntaxError, text: string): Que
   return { offset, length: atEnd ? 1 : Math.max(1, (err.found ?? '').length), message: `expected ${list}${found}` };
 }
 
+/** A query deeper than the stack reaches: a problem of the query, at its start. */
+const TOO_DEEP: QueryProblem = { offset: 0, length: 1, message: 'nested too deeply to read' };
+
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
+}
+
 /** Runs a generated parser over the text: its tree, or the problem where the text stops being the language. */
 export function treeOrProblem<T>(parse: (text: string, options: object) => unknown, text: string): { tree: T } | { problem: QueryProblem } {
   try {
     return { tree: parse(text, {}) as T };
   } catch (err) {
     if (isPeggySyntaxError(err)) return { problem: problemFromSyntaxError(err, text) };
-    // Brackets nested deeper than the parser's stack reaches: a problem of the query, at its start.
-    if (err instanceof RangeError && /call stack/i.test(err.message)) return { problem: { offset: 0, length: 1, message: 'nested too deeply to read' } };
+    // Brackets nested deeper than the parser's stack reaches.
+    if (isStackOverflow(err)) return { problem: TOO_DEEP };
     throw err;
   }
 }
@@ -80,9 +87,16 @@ export function checkedOutcome<T>(
 ): ParseOutcome {
   const parsed = treeOrProblem<T>(parse, text);
   if ('problem' in parsed) return { ok: false, problem: parsed.problem };
-  const { problem, fields, notes } = check(parsed.tree);
-  if (problem) return { ok: false, problem };
-  const query = compile(parsed.tree, fields);
-  if (notes?.length) query.notes = notes;
-  return { ok: true, query };
+  try {
+    const { problem, fields, notes } = check(parsed.tree);
+    if (problem) return { ok: false, problem };
+    const query = compile(parsed.tree, fields);
+    if (notes?.length) query.notes = notes;
+    return { ok: true, query };
+  } catch (err) {
+    // A chain of 20,000 `or` terms reads fine but is a tree 20,000 deep, past what the checks can
+    // walk; the server refuses such depth too (its parsers stop at a depth limit).
+    if (isStackOverflow(err)) return { ok: false, problem: TOO_DEEP };
+    throw err;
+  }
 }

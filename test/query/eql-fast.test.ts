@@ -53,6 +53,15 @@ describe('eql: the hand-written reader and the grammar', () => {
     assert.deepEqual({ offset: outcome.problem.offset, message: outcome.problem.message }, { offset: 0, message: 'nested too deeply to read' });
   });
 
+  it('a flat chain of 20,000 or terms (a tree 20,000 deep) is the same positioned problem in eql and qlang, not an internal error', async () => {
+    const terms = Array.from({ length: 20_000 }, (_, i) => `process.name == "p${i}"`).join(' or ');
+    const qlang = (await import('../../src/query/qlang/index.js')).language;
+    for (const outcome of [language.parse(`process where ${terms}`), qlang.parse(`FROM logs | WHERE ${terms}`)]) {
+      assert.ok(!outcome.ok);
+      assert.deepEqual({ offset: outcome.problem.offset, message: outcome.problem.message }, { offset: 0, message: 'nested too deeply to read' });
+    }
+  });
+
   it('leaves a string the grammar refuses with its own message to the grammar', () => {
     for (const [text, message] of [
       ['process where a == "open', 'unterminated string: expected a closing "'],
