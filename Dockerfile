@@ -2,7 +2,7 @@
 #
 #   docker build -t svcform .
 #   docker run --rm -v "$PWD:/work" -e SVC_URL -e SVC_API_KEY svcform svcform plan manifests/
-#   docker run --rm -p 5601:5601 svcform svcform emulator --host 0.0.0.0
+#   docker run --rm -p 5601:5601 -e SVC_EMULATOR_API_KEY svcform svcform emulator --host 0.0.0.0
 #
 # The emulator answers GET /__emulator/health without credentials (see README, Docker).
 

@@ -18,6 +18,12 @@ export interface EmulatorCommandOptions {
   verbose?: boolean;
   packages?: string[];
   registry?: string;
+  insecure?: boolean;
+}
+
+/** Loopback addresses: only this machine reaches an emulator bound there. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** `svcform emulator`: the embedded emulator as a server, until SIGINT/SIGTERM. */
@@ -30,6 +36,12 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
   const apiKey = opts.apiKey ?? io.env.SVC_EMULATOR_API_KEY;
   if (apiKey) credentials.push({ type: 'apiKey', secret: apiKey, user: 'svcform' });
   if (opts.readOnlyApiKey) credentials.push({ type: 'apiKey', secret: opts.readOnlyApiKey, user: 'viewer', readOnly: true });
+  const host = opts.host ?? '127.0.0.1';
+  // The emulator holds connector secrets and answers its state route with them: open to whoever
+  // reaches it. Beyond loopback that must be asked for (docker run -p, a CI service container).
+  if (!isLoopback(host) && credentials.length === 0 && !opts.insecure) {
+    throw new UsageError(`--host ${host} serves the emulator beyond this machine: require a key with --api-key KEY (or SVC_EMULATOR_API_KEY), or pass --insecure to serve it open`);
+  }
   const licenses = ['basic', 'gold', 'platinum', 'enterprise', 'trial'];
   if (opts.license && !licenses.includes(opts.license)) throw new UsageError(`--license must be one of ${licenses.join(', ')}`);
   const realRoutes = opts.realRoutes ? opts.realRoutes.split(',').map((s) => s.trim()).filter(Boolean) : [];
@@ -40,7 +52,7 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
   const emu = await startEmulator({
     ...packages,
     port,
-    host: opts.host ?? '127.0.0.1',
+    host,
     stateFile: opts.state,
     latencyMs: latency,
     credentials,
@@ -49,7 +61,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
     realRoutes: realRoutes.filter(isRealRoute),
     onAnswered: opts.verbose ? (a) => io.err(`${a.method} ${a.path} ${a.status} ${a.ms} ms`) : undefined,
   });
-  if (!opts.quiet) io.err(`svcform emulator listening on ${emu.url}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
+  // Say where it is bound; for a wildcard address, also the URL this machine reaches it at.
+  const bound = isLoopback(host) ? emu.url : `${host.includes(':') ? `[${host}]` : host}:${emu.port} (from this machine: ${emu.url})`;
+  if (!opts.quiet) io.err(`svcform emulator listening on ${bound}${opts.state ? ` (state ${opts.state})` : ''}${credentials.length ? ' (API key required)' : ' (open: no credentials required)'}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

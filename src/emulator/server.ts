@@ -58,6 +58,8 @@ export interface EmulatorRuntime {
 }
 
 const MAX_BODY = 64 * 1024 * 1024;
+/** How much of a body over MAX_BODY is read and dropped before the connection is cut instead. */
+const MAX_DRAINED = 1024 * 1024 * 1024;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = new Store(options.stateFile, options.spaces ?? []);
@@ -94,6 +96,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = (req.method ?? 'GET').toUpperCase();
     const rawBody = await readBody(req);
+    if (rawBody === undefined) {
+      // The server's own answer to a body over its payload limit (hapi's 413, server.maxPayload).
+      return reply(res, { status: 413, body: { statusCode: 413, error: 'Request Entity Too Large', message: `Payload content length greater than maximum allowed: ${MAX_BODY}` } });
+    }
     if (url.pathname.startsWith('/__emulator/')) {
       // Control routes reset state, inject faults and dump state with secrets: they take the same
       // credentials as the API (design.md), and a read-only key may only read. The health route
@@ -248,20 +254,24 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * The body, or undefined when it is over MAX_BODY: the rest is read and dropped (so the client,
+ * still sending, gets the 413 rather than a reset), up to a bound past which the connection is cut.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
-        reject(new Error('request body too large'));
-        req.destroy();
+        chunks.length = 0;
+        if (size > MAX_DRAINED) req.destroy();
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

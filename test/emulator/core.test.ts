@@ -13,6 +13,15 @@ describe('emulator core', () => {
   });
   after(() => emu.stop());
 
+  it('answers a body over its payload limit with 413 and the platform body, not a reset (hapi server.maxPayload; issue 31)', async () => {
+    const body = Buffer.alloc(65 * 1024 * 1024, 0x20);
+    const res = await fetch(`${emu.url}/api/detection_engine/rules`, { method: 'POST', headers: { 'content-type': 'application/json', 'kbn-xsrf': 'true' }, body });
+    assert.equal(res.status, 413);
+    assert.deepEqual(await res.json(), { statusCode: 413, error: 'Request Entity Too Large', message: `Payload content length greater than maximum allowed: ${64 * 1024 * 1024}` });
+    // The emulator serves on.
+    assert.equal((await fetch(`${emu.url}/__emulator/health`)).status, 200);
+  });
+
   it('requires kbn-xsrf on writes with the platform error body (wire-facts 0.2)', async () => {
     const res = await call(emu, 'POST', '/api/spaces/space', {}, { xsrf: false });
     assert.equal(res.status, 400);

@@ -100,3 +100,31 @@ describe('svcform emulator: --packages and --registry', () => {
     assert.match(registry.stderr(), /--registry must be an http:\/\/ or https:\/\/ URL/);
   });
 });
+
+describe('svcform emulator beyond loopback (issue 31: it serves connector secrets to whoever reaches it)', () => {
+  it('--host 0.0.0.0 without a key refuses to start, saying how to give one', async () => {
+    const emu = start(['--port', '0', '--host', '0.0.0.0']);
+    // An emulator that starts anyway is stopped, and fails the test below, rather than hang it.
+    const stray = setTimeout(() => emu.child.kill('SIGTERM'), 15_000);
+    assert.notEqual(await emu.exited, 0);
+    clearTimeout(stray);
+    assert.match(emu.stderr(), /--host 0\.0\.0\.0 serves the emulator beyond this machine: require a key with --api-key KEY \(or SVC_EMULATOR_API_KEY\), or pass --insecure/);
+    assert.doesNotMatch(emu.stderr(), /listening/);
+  });
+
+  for (const [label, args] of [
+    ['with --api-key', ['--api-key', 'k-123']],
+    ['with --insecure', ['--insecure']],
+  ] as const) {
+    it(`${label} it starts and names the address it is bound to, and the URL this machine reaches it at`, async () => {
+      const emu = start(['--port', '0', '--host', '0.0.0.0', ...args]);
+      try {
+        const url = await until('the listening line', () => /listening on 0\.0\.0\.0:\d+ \(from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/.exec(emu.stderr())?.[1]);
+        assert.equal(await health(url), 200);
+      } finally {
+        emu.child.kill('SIGTERM');
+      }
+      assert.equal(await emu.exited, 0);
+    });
+  }
+});
