@@ -7,6 +7,7 @@ import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
 import { subjectOf, type CheckContext, type CheckIssue, type Diagnostic, type DocPath, type KindCatalog, type KindRules, type MissingReferencePolicy, type Reference, type RepositoryChecks, type Resource } from './types.js';
+import { groupRepeats } from '../common/group-repeats.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
@@ -280,19 +281,7 @@ const GROUP_PLACES_SHOWN = 3;
  * the others counted and the first few named. JSON output keeps every finding.
  */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string[] {
-  const lines: Array<{ first: Diagnostic; others: Diagnostic[] }> = [];
-  const groups = new Map<string, { first: Diagnostic; others: Diagnostic[] }>();
-  for (const d of diagnostics) {
-    const key = d.group === undefined ? undefined : `${d.severity}\u0000${d.group}`;
-    const group = key === undefined ? undefined : groups.get(key);
-    if (group) {
-      group.others.push(d);
-      continue;
-    }
-    const line = { first: d, others: [] };
-    lines.push(line);
-    if (key !== undefined) groups.set(key, line);
-  }
+  const lines = groupRepeats(diagnostics, (d) => (d.group === undefined ? undefined : `${d.severity}\u0000${d.group}`));
   return lines.map(({ first, others }) => {
     if (others.length === 0) return formatDiagnostic(first);
     const places = others.slice(0, GROUP_PLACES_SHOWN).map((d) => `${d.pos.file}:${d.pos.line}`);

@@ -7,6 +7,7 @@ import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange, PlanWarning } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import type { Colors } from './color.js';
+import { groupRepeats } from '../common/group-repeats.js';
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
@@ -81,13 +82,7 @@ const GROUP_NAMES_SHOWN = 3;
  * space without that data view says so once. The JSON plan keeps every warning.
  */
 export function groupedWarnings(plan: Plan): PlanWarning[] {
-  const groups = new Map<string, PlanWarning[]>();
-  for (const w of plan.warnings ?? []) {
-    const group = groups.get(w.message);
-    if (group) group.push(w);
-    else groups.set(w.message, [w]);
-  }
-  return [...groups.values()].map(([first, ...others]) => {
+  return groupRepeats(plan.warnings ?? [], (w) => w.message).map(({ first, others }) => {
     if (others.length === 0) return first;
     const named = others.slice(0, GROUP_NAMES_SHOWN).map((w) => w.subject).join(', ');
     const more = others.length > GROUP_NAMES_SHOWN ? ', ...' : '';
