@@ -19,8 +19,12 @@ import { configDefaults, connectorTypesOffer, secretKeys, unknownTypeWarning } f
  */
 export const SECRET_KEY_PLACEHOLDER = 'REPLACE_WITH_SECRET_KEY';
 
+function holdsSecretPlaceholder(res: Resource): boolean {
+  return isPlainObject(res.spec.secrets) && Object.prototype.hasOwnProperty.call(res.spec.secrets, SECRET_KEY_PLACEHOLDER);
+}
+
 function refuseSecretPlaceholder(res: Resource): void {
-  if (isPlainObject(res.spec.secrets) && Object.prototype.hasOwnProperty.call(res.spec.secrets, SECRET_KEY_PLACEHOLDER)) {
+  if (holdsSecretPlaceholder(res)) {
     throw new Error(`Connector ${res.name}: spec.secrets still holds the export placeholder ${SECRET_KEY_PLACEHOLDER}; replace it with the secret keys of ${res.spec.connector_type_id} (a write replaces the connector's secrets whole)`);
   }
 }
@@ -52,7 +56,7 @@ export const connectorAdapter: KindAdapter = {
     const config = res.spec.config ?? {};
     const unknown = typeof res.spec.connector_type_id === 'string' ? unknownTypeWarning(res.spec.connector_type_id) : undefined;
     if (unknown) issues.push({ path: ['spec', 'connector_type_id'], message: unknown, severity: 'warning' });
-    if (isPlainObject(res.spec.secrets) && Object.prototype.hasOwnProperty.call(res.spec.secrets, SECRET_KEY_PLACEHOLDER)) {
+    if (holdsSecretPlaceholder(res)) {
       issues.push({
         path: ['spec', 'secrets', SECRET_KEY_PLACEHOLDER],
         message: `spec.secrets.${SECRET_KEY_PLACEHOLDER} is the export's placeholder: replace it with the secret keys of ${res.spec.connector_type_id}; until then svcform never writes this connector`,
