@@ -11,6 +11,7 @@ import { connectorLeaseStore } from '../kinds/lease-store.js';
 import { AREAS } from '../client/areas.js';
 import { readSavedPlan, resolveInputs, type SavedPlan } from './saved-plan.js';
 import { approveDeletes } from './approval.js';
+import type { RunScope } from '../kinds/run-scope.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
@@ -106,9 +107,9 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     }
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
     else for (const line of warningLines(plan, errCol)) io.err(line);
-    const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded });
+    const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run);
     if (plan.changes.length === 0) {
-      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }), plan: planJson() }, null, 2));
+      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }, target.ctx.run), plan: planJson() }, null, 2));
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
@@ -145,7 +146,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       },
     });
     unsubscribe?.();
-    if (opts.json) io.out(JSON.stringify({ ...resultJson(report), ...(stopped ? { interrupted: stopped } : {}), plan: planJson() }, null, 2));
+    if (opts.json) io.out(JSON.stringify({ ...resultJson(report, target.ctx.run), ...(stopped ? { interrupted: stopped } : {}), plan: planJson() }, null, 2));
     else io.out(renderApplySummary(report, col));
     if (stopped) {
       if (!opts.json) io.err(`Interrupted by ${stopped}: the summary above is what the server now holds; run apply again to finish.`);
@@ -165,9 +166,9 @@ function progressLine(done: number, total: number): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} changes`;
 }
 
-function resultJson(report: ApplyReport) {
+function resultJson(report: ApplyReport, run: RunScope) {
   return redactor.redactValue({
     summary: { done: report.done, failed: report.failed, skipped: report.skipped },
-    results: report.results.map((r) => ({ ...changeToJson(r.change), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.note ? { note: r.note } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
+    results: report.results.map((r) => ({ ...changeToJson(r.change, run), outcome: r.outcome, ...(r.error ? { error: r.error } : {}), ...(r.note ? { note: r.note } : {}), ...(r.blockedBy ? { blocked_by: r.blockedBy } : {}), ms: r.ms })),
   });
 }

@@ -1,3 +1,4 @@
+import { RunScope } from '../kinds/run-scope.js';
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -268,7 +269,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
   } catch {
     // The client reports an unusable URL.
   }
-  const ctx: AdapterContext = { api: client, log };
+  const ctx: AdapterContext = { api: client, log, run: new RunScope() };
   try {
     await validateSpaces(client, spaces);
   } catch (err) {

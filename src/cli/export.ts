@@ -117,6 +117,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   }
 
   const result = buildExport(groups, adapterFor, {
+    run: target.ctx.run,
     layout,
     includeBuiltin: !!opts.includeBuiltin,
     select: selection,

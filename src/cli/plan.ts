@@ -31,14 +31,14 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
           select: opts.select ?? [],
           rotate_secrets: !!opts.rotateSecrets,
         },
-        plan: planToJson(plan, targetInfo),
+        plan: planToJson(plan, targetInfo, target.ctx.run),
       };
       writePrivateFile(opts.out, redactor.redact(JSON.stringify(saved, null, 2)) + '\n');
       if (opts.url !== undefined && safeUrl(opts.url) !== opts.url.replace(/\/$/, '') && !opts.quiet) {
         io.err('The credentials in --url were not saved with the plan; give them again (--url or SVC_USERNAME/SVC_PASSWORD) to apply it.');
       }
     }
-    if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
+    if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo, target.ctx.run), null, 2));
     else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode }));
     else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length) {
       const text = renderPlanText(plan, colorsFor(opts, io, 'out'));

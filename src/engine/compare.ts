@@ -1,4 +1,5 @@
 import type { KindAdapter, LiveObject } from '../kinds/types.js';
+import type { RunScope } from '../kinds/run-scope.js';
 import type { Resource } from '../manifest/types.js';
 import { alignKeyed, diffSpecs, withoutIgnored, type ResourceDiff } from './diff.js';
 
@@ -12,8 +13,9 @@ export function compareWithLive(
   res: Resource,
   live: LiveObject,
   ignore: readonly string[],
-  normalizedLive: Record<string, any> = adapter.normalizeLive(live),
-  desired: Record<string, any> = adapter.normalizeDesired(res),
+  run: RunScope,
+  normalizedLive: Record<string, any> = adapter.normalizeLive(live, run),
+  desired: Record<string, any> = adapter.normalizeDesired(res, run),
 ): ResourceDiff {
   const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? [])];
   return diffSpecs(withoutIgnored(alignKeyed(normalizedLive, desired, adapter.keyedFields), uncompared), withoutIgnored(desired, uncompared), {

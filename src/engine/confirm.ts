@@ -16,8 +16,8 @@ function uncertainty(err: unknown): 'lost answer' | 'conflict' | undefined {
   return outcomeUnknown(err) ? 'lost answer' : undefined;
 }
 
-function matchesManifest(adapter: KindAdapter, change: CreateChange | UpdateChange, live: LiveObject): boolean {
-  return compareWithLive(adapter, change.resource, live, change.ignore).equal;
+function matchesManifest(ctx: AdapterContext, adapter: KindAdapter, change: CreateChange | UpdateChange, live: LiveObject): boolean {
+  return compareWithLive(adapter, change.resource, live, change.ignore, ctx.run).equal;
 }
 
 /**
@@ -48,7 +48,7 @@ export async function settled(ctx: AdapterContext, adapter: KindAdapter, change:
       throw err;
     }
     if (change.action === 'delete' && found.length === 0) return 'confirmed gone from the server after a failed answer';
-    if (change.action === 'update' && found.length === 1 && matchesManifest(adapter, change, found[0])) return 'confirmed on the server after a failed answer';
+    if (change.action === 'update' && found.length === 1 && matchesManifest(ctx, adapter, change, found[0])) return 'confirmed on the server after a failed answer';
     throw err;
   }
 }
@@ -75,7 +75,7 @@ export async function createConfirmed(ctx: AdapterContext, adapter: KindAdapter,
         throw new Error(`${(err as Error).message}; the server now holds ${found.length} objects of this identity (ids: ${found.map((o) => o.serverId ?? o.name).join(', ')}): remove the extra ones, then run again`);
       }
       if (found.length === 1) {
-        if (matchesManifest(adapter, change, found[0])) return why === 'conflict' ? 'already on the server, as the manifest says (409 on create)' : 'confirmed on the server after a lost answer';
+        if (matchesManifest(ctx, adapter, change, found[0])) return why === 'conflict' ? 'already on the server, as the manifest says (409 on create)' : 'confirmed on the server after a lost answer';
         throw new Error(`${(err as Error).message}; the server holds this object and it differs from the manifest (made by someone else meanwhile?): run plan again`);
       }
       if (why === 'conflict' || attempt >= MAX_CREATE_ATTEMPTS) throw err;
@@ -99,12 +99,12 @@ export async function settleWrites(ctx: AdapterContext, adapter: KindAdapter, sp
     const found = byName.get(change.name) ?? [];
     if (change.action === 'delete') return found.length === 0 ? { status: 'done', note: 'confirmed gone from the server after an unclear bulk answer' } : { status: 'missing' };
     const confirmed = { status: 'done', note: 'confirmed on the server after an unclear bulk answer' } as const;
-    if (change.action === 'update') return found.length === 1 && matchesManifest(adapter, change, found[0]) ? confirmed : { status: 'missing' };
+    if (change.action === 'update') return found.length === 1 && matchesManifest(ctx, adapter, change, found[0]) ? confirmed : { status: 'missing' };
     if (found.length > 1) {
       return { status: 'failed', error: `the server holds ${found.length} objects of this identity (ids: ${found.map((o) => o.serverId ?? o.name).join(', ')}): remove the extra ones, then run again` };
     }
     if (found.length === 0) return { status: 'missing' };
-    if (matchesManifest(adapter, change, found[0])) return confirmed;
+    if (matchesManifest(ctx, adapter, change, found[0])) return confirmed;
     return { status: 'failed', error: 'the server holds this object and it differs from the manifest (made by someone else meanwhile?): run plan again' };
   });
 }

@@ -5,6 +5,7 @@ import type { ExportVariable, KindAdapter, LiveObject } from '../kinds/types.js'
 import { sortKeys } from '../kinds/normalize.js';
 import { Selection } from './selection.js';
 import { compareText } from '../common/compare-text.js';
+import type { RunScope } from '../kinds/run-scope.js';
 
 // The envelope version of design.md (also API_VERSION in manifest/validate.ts, which is not imported
 // here so that this module stays free of the registry and its adapters).
@@ -33,6 +34,8 @@ export const MAX_PART_BYTES = 8 * 1024 * 1024;
 const MAX_SAFE_NAME = 100;
 
 export interface ExportOptions {
+  /** The run the live objects were read in (what their adapters read besides, e.g. package info). */
+  run: RunScope;
   layout: ExportLayout;
   includeBuiltin: boolean;
   /** `--select kind/name`; absent or empty means everything. */
@@ -244,7 +247,7 @@ export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => K
       const subject = `${live.kind}/${live.name} (space ${live.space})`;
       let out: ReturnType<KindAdapter['toSpec']>;
       try {
-        out = adapter.toSpec(live);
+        out = adapter.toSpec(live, options.run);
       } catch (err) {
         problems.push({ subject, message: `cannot turn the live object into a manifest: ${(err as Error).message}` });
         continue;

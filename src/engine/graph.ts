@@ -3,6 +3,7 @@ import type { KindAdapter } from '../kinds/types.js';
 import type { PlanError, PlannedChange } from './plan.js';
 import { liveReferences } from './references.js';
 import { isSpaceless, referenceTarget } from './spaceless.js';
+import type { RunScope } from '../kinds/run-scope.js';
 
 /**
  * Orders a plan: creates and updates in dependency order (a connector before the rules that use
@@ -11,7 +12,7 @@ import { isSpaceless, referenceTarget } from './spaceless.js';
  * `--select` of the delete brings them along). Whether a reference would be left dangling is
  * checked once the plan is selected (references.ts).
  */
-export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined, home?: string): void {
+export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: string) => KindAdapter | undefined, run: RunScope, home?: string): void {
   const byId = new Map(changes.map((c) => [c.id, c]));
   const target = (kind: string, space: string, name: string) => referenceTarget(byId, kind, space, name, home, (t) => isSpaceless(t, adapterFor));
   for (const c of changes) {
@@ -31,7 +32,7 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
     if (c.action !== 'delete' && c.action !== 'update') continue;
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
-    for (const ref of liveReferences(c.live, adapter)) {
+    for (const ref of liveReferences(c.live, adapter, run)) {
       const dep = target(ref.kind, c.space, ref.name);
       if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
     }

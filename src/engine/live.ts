@@ -82,6 +82,11 @@ export async function fetchLive(
   } else {
     for (const [kind, objects] of shared) state.objects.set(pairKey(kind, home), [...(state.objects.get(pairKey(kind, home)) ?? []), ...objects]);
   }
+  // What writes look up later in the run (a rule action's connector type) starts from these.
+  for (const { kind, space } of unique.values()) {
+    const objects = state.objects.get(pairKey(kind, space));
+    if (objects) ctx.run.recordListing(kind, space, objects);
+  }
   return state;
 }
 

@@ -144,6 +144,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
 
 export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   const { resources, adapterFor } = options;
+  const run = options.ctx.run;
   const errors: PlanError[] = live.failures.map((f) => ({ subject: `${f.kind} in space ${f.space}`, message: `cannot read live state: ${f.error.message}` }));
   const changes: PlannedChange[] = [];
   const warnings: PlanWarning[] = [];
@@ -153,7 +154,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     let n = normalized.get(o);
     if (!n) {
       const adapter = adapterFor(o.kind);
-      n = adapter ? adapter.normalizeLive(o) : o.body;
+      n = adapter ? adapter.normalizeLive(o, run) : o.body;
       normalized.set(o, n);
     }
     return n;
@@ -216,8 +217,8 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     let diff;
     let desired: Record<string, any>;
     try {
-      desired = adapter.normalizeDesired(res);
-      diff = compareWithLive(adapter, res, current, ignore, normalizeLive(current), desired);
+      desired = adapter.normalizeDesired(res, run);
+      diff = compareWithLive(adapter, res, current, ignore, run, normalizeLive(current), desired);
     } catch (err) {
       errors.push({ subject, source: res.source, message: `cannot compare with the live object: ${(err as Error).message}` });
       continue;
@@ -235,7 +236,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       const found = diff;
       changes.push(Object.defineProperty(change, 'patch', { enumerable: true, get: () => found.patch }));
     }
-    else if (options.rotateSecrets && adapter.hasWriteOnly?.(res)) changes.push({ ...update(), reason: 'rotate secrets' });
+    else if (options.rotateSecrets && adapter.hasWriteOnly?.(res, run)) changes.push({ ...update(), reason: 'rotate secrets' });
     else unchanged += 1;
   }
 
@@ -262,7 +263,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const c of creates) c.dependsOn.push(id);
   }
 
-  linkDependencies(changes, adapterFor, live.home);
+  linkDependencies(changes, adapterFor, run, live.home);
   if (options.select?.narrowed) {
     // What the plan could touch: every manifest, and every live object a manage scope owns.
     const candidates = [...resources, ...changes.filter((c) => c.action === 'delete')];
@@ -271,7 +272,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     }
   }
   const selected = options.select?.narrowed ? selectChanges(changes, options.select) : changes;
-  checkDeletedReferences(selected, live, resources, adapterFor, errors);
+  checkDeletedReferences(selected, live, resources, adapterFor, errors, run);
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);

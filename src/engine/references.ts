@@ -1,4 +1,5 @@
 import type { KindAdapter, LiveObject, Reference } from '../kinds/types.js';
+import type { RunScope } from '../kinds/run-scope.js';
 import { displayField } from '../manifest/schema.js';
 import { describeObject, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { pairKey, type LiveState } from './live.js';
@@ -12,9 +13,9 @@ const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${
  * The references a live object holds, read through its adapter's manifest form (the same reading
  * export does). An object the adapter cannot turn into a manifest names nothing we can see.
  */
-export function liveReferences(live: LiveObject, adapter: KindAdapter): Reference[] {
+export function liveReferences(live: LiveObject, adapter: KindAdapter, run: RunScope): Reference[] {
   try {
-    return adapter.references(adapter.toSpec(live).spec);
+    return adapter.references(adapter.toSpec(live, run).spec);
   } catch {
     return [];
   }
@@ -60,6 +61,7 @@ export function checkDeletedReferences(
   resources: Resource[],
   adapterFor: (kind: string) => KindAdapter | undefined,
   errors: PlanError[],
+  run: RunScope,
 ): void {
   const deletes = new Map(changes.filter((c) => c.action === 'delete').map((c) => [c.id, c]));
   if (deletes.size === 0) return;
@@ -91,7 +93,7 @@ export function checkDeletedReferences(
       const adapter = adapterFor(o.kind);
       if (!adapter) continue;
       const manifest = declared.get(id);
-      for (const ref of liveReferences(o, adapter)) {
+      for (const ref of liveReferences(o, adapter, run)) {
         // Point at the manifest's own mention when there is one.
         const mention = manifest && adapter.references(manifest.spec).find((r) => r.kind === ref.kind && r.name === ref.name);
         check(o, mention ?? ref, !!manifest, mention ? manifest.posOf(mention.path) : manifest?.source);

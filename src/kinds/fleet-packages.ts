@@ -1,4 +1,5 @@
 import type { AdapterContext } from './types.js';
+import { RunKey, type RunScope } from './run-scope.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 
 /**
@@ -6,8 +7,9 @@ import { deepEqual, isPlainObject } from './normalize.js';
  * expands every input and stream of the package, filling var defaults and enabling streams per the
  * package, so a manifest naming only some of them is compared after the same expansion.
  *
- * Package info of a name@version never changes, so it is cached for the whole process and fetched
- * once per distinct package version, however many policies use it.
+ * Package info is read once per run and distinct package version, however many policies use it,
+ * and kept in the run scope: two targets may hold different packages under one name@version
+ * (custom uploads), so nothing outlives the run.
  */
 
 export interface PackageVarDef {
@@ -35,23 +37,21 @@ export interface InputState extends StreamState {
 }
 export type InputsState = Record<string, InputState>;
 
-const cache = new Map<string, PackageInfo>();
-const pending = new Map<string, Promise<PackageInfo | undefined>>();
+const PACKAGE_INFO = new RunKey('Fleet package info', () => ({
+  known: new Map<string, PackageInfo>(),
+  pending: new Map<string, Promise<PackageInfo | undefined>>(),
+}));
 
 const keyOf = (name: string, version: string) => `${name}@${version}`;
 
-export function cachedPackageInfo(name: unknown, version: unknown): PackageInfo | undefined {
-  return typeof name === 'string' && typeof version === 'string' ? cache.get(keyOf(name, version)) : undefined;
+/** Package info this run has read already (the listing reads that of every live policy's package). */
+export function cachedPackageInfo(run: RunScope, name: unknown, version: unknown): PackageInfo | undefined {
+  return typeof name === 'string' && typeof version === 'string' ? run.get(PACKAGE_INFO).known.get(keyOf(name, version)) : undefined;
 }
 
-/** For tests that count requests: forget what earlier tests fetched. */
-export function clearPackageInfoCache(): void {
-  cache.clear();
-  pending.clear();
-}
-
-/** One GET per package version for the whole process; concurrent callers share it. Unknown packages give undefined. */
+/** One GET per package version and run; concurrent callers share it. Unknown packages give undefined. */
 export async function loadPackageInfo(ctx: AdapterContext, space: string, name: string, version: string): Promise<PackageInfo | undefined> {
+  const { known: cache, pending } = ctx.run.get(PACKAGE_INFO);
   const key = keyOf(name, version);
   const hit = cache.get(key);
   if (hit) return hit;

@@ -160,7 +160,7 @@ export const integrationPackageAdapter: KindAdapter = {
 
   async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
     const want = desired(res.spec);
-    const have = integrationPackageAdapter.normalizeLive(live);
+    const have = integrationPackageAdapter.normalizeLive(live, ctx.run);
     // (A failed or unfinished install of the wanted version differs too, and is installed again.)
     // The list item's `version` is the registry's latest (`latestVersion` on newer servers).
     const latest = live.body.latestVersion ?? live.body.version ?? (await latestVersion(ctx, res.space, res.name));

@@ -3,6 +3,7 @@ import { cachedPackageInfo, cleanVars, expandSimplified, loadPackageInfo, mapSec
 import { asSet, isPlainObject } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
+import type { RunScope } from './run-scope.js';
 import { AREAS } from '../client/areas.js';
 
 /**
@@ -64,8 +65,8 @@ function commonFields(src: Record<string, any>): Record<string, any> {
   };
 }
 
-function desiredState(spec: Record<string, any>): { vars?: Vars; inputs: InputsState } {
-  const pkg = cachedPackageInfo(spec.package?.name, spec.package?.version);
+function desiredState(spec: Record<string, any>, run: RunScope): { vars?: Vars; inputs: InputsState } {
+  const pkg = cachedPackageInfo(run, spec.package?.name, spec.package?.version);
   if (pkg) return expandSimplified(pkg, spec);
   // Without package info (a package version nothing live uses yet) the manifest is taken as written.
   const vars = cleanVars(spec.vars);
@@ -73,9 +74,9 @@ function desiredState(spec: Record<string, any>): { vars?: Vars; inputs: InputsS
 }
 
 /** Both sides of the comparison without secret vars (write-only: the server never shows them). */
-function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }>(spec: Record<string, any>, state: T): T {
+function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }>(spec: Record<string, any>, state: T, run: RunScope): T {
   const copy = structuredClone(state);
-  mapSecretVars(cachedPackageInfo(spec.package?.name, spec.package?.version), copy, () => undefined);
+  mapSecretVars(cachedPackageInfo(run, spec.package?.name, spec.package?.version), copy, () => undefined);
   if (copy.vars && Object.keys(copy.vars).length === 0) delete copy.vars;
   return copy;
 }
@@ -139,21 +140,21 @@ export const packagePolicyAdapter: KindAdapter = {
     }));
   },
 
-  normalizeDesired(res: Resource) {
-    const { vars, inputs } = withoutSecretVars(res.spec, desiredState(res.spec));
+  normalizeDesired(res: Resource, run: RunScope) {
+    const { vars, inputs } = withoutSecretVars(res.spec, desiredState(res.spec, run), run);
     return { ...commonFields(res.spec), ...(vars ? { vars } : {}), inputs };
   },
 
-  normalizeLive(live: LiveObject) {
+  normalizeLive(live: LiveObject, run: RunScope) {
     const vars = cleanVars(live.body.vars);
-    const state = withoutSecretVars(live.body, { ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) });
+    const state = withoutSecretVars(live.body, { ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) }, run);
     return { ...commonFields(live.body), ...state };
   },
 
-  hasWriteOnly(res: Resource) {
+  hasWriteOnly(res: Resource, run: RunScope) {
     let found = false;
     const state = { vars: cleanVars(res.spec.vars), inputs: structuredClone(res.spec.inputs ?? {}) };
-    mapSecretVars(cachedPackageInfo(res.spec.package?.name, res.spec.package?.version), state, (_scope, _name, value) => {
+    mapSecretVars(cachedPackageInfo(run, res.spec.package?.name, res.spec.package?.version), state, (_scope, _name, value) => {
       found = true;
       return value;
     });
@@ -199,7 +200,7 @@ export const packagePolicyAdapter: KindAdapter = {
     await ctx.api.request({ method: 'DELETE', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, accept: [404] });
   },
 
-  toSpec(live: LiveObject) {
+  toSpec(live: LiveObject, run: RunScope) {
     const common = commonFields(live.body);
     const spec: Record<string, any> = { name: common.name };
     if (common.description) spec.description = common.description;
@@ -209,7 +210,7 @@ export const packagePolicyAdapter: KindAdapter = {
     if (common.output_id !== undefined) spec.output_id = common.output_id;
     const vars = cleanVars(live.body.vars);
     const inputs = liveInputs(live.body.inputs);
-    const pkg = cachedPackageInfo(common.package.name, common.package.version);
+    const pkg = cachedPackageInfo(run, common.package.name, common.package.version);
     const body = pkg ? minimalSimplified(pkg, { ...(vars ? { vars } : {}), inputs }) : { ...(vars ? { vars } : {}), inputs };
     const variables: Array<{ name: string; description: string }> = [];
     mapSecretVars(pkg, body, (scope, name) => {

@@ -16,7 +16,10 @@ async function listConnectorTypes(ctx: AdapterContext, space: string): Promise<M
   return new Map((res.body ?? []).map((c) => [c.id, c.connector_type_id]));
 }
 
-const connectorType = runLookup(listConnectorTypes);
+const connectorType = runLookup(listConnectorTypes, {
+  kind: 'Connector',
+  from: (connectors) => new Map(connectors.map((c) => [c.name, c.body.connector_type_id as string])),
+});
 
 /**
  * The actions as the server takes them: each with its `action_type_id`, the manifest's when it

@@ -1,6 +1,7 @@
 import type { Requester } from '../client/types.js';
 import type { Area } from '../client/areas.js';
 import type { KindRules, Resource } from '../manifest/types.js';
+import type { RunScope } from './run-scope.js';
 
 /** An object as listed from the server, with its identity resolved. */
 export interface LiveObject {
@@ -29,6 +30,8 @@ export interface AdapterContext {
   api: Requester;
   /** A progress note for --verbose output. */
   log(message: string): void;
+  /** State of this command run, shared by every adapter call of the run (run-scope.ts). */
+  run: RunScope;
 }
 
 export interface UpdateOptions {
@@ -121,9 +124,9 @@ export interface KindAdapter extends KindRules {
   /** Every object of the kind in a space: list/find endpoints only, all pages, largest page allowed. */
   list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]>;
   /** The manifest's spec as the server would hold it: server defaults filled in, write-only parts left out. */
-  normalizeDesired(res: Resource): Record<string, any>;
+  normalizeDesired(res: Resource, run: RunScope): Record<string, any>;
   /** A live object in the manifest's spec shape: server-managed fields dropped, defaults kept. */
-  normalizeLive(live: LiveObject): Record<string, any>;
+  normalizeLive(live: LiveObject, run: RunScope): Record<string, any>;
   /**
    * JSON Pointers (`/spec/...`) of fields this listing of `live` does not report, so neither side of
    * the comparison includes them (a pack's shards: the find reply leaves them out, and planning
@@ -156,7 +159,7 @@ export interface KindAdapter extends KindRules {
    * A live object as a person would write its manifest spec: server-managed fields and fields equal
    * to server defaults left out; write-only secrets as ${env:NAME} placeholders listed in `variables`.
    */
-  toSpec(live: LiveObject): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string>; warnings?: string[] };
+  toSpec(live: LiveObject, run: RunScope): { spec: Record<string, any>; variables?: ExportVariable[]; files?: Record<string, string>; warnings?: string[] };
   prerequisite?: SpacePrerequisite;
   /** What the target must offer for the kind's manifests (see TargetOffer). */
   offers?: TargetOffer;
@@ -173,5 +176,5 @@ export interface KindAdapter extends KindRules {
    */
   notices?(res: Resource, live: LiveObject): string[];
   /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
-  hasWriteOnly?(res: Resource): boolean;
+  hasWriteOnly?(res: Resource, run: RunScope): boolean;
 }

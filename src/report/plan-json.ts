@@ -4,6 +4,7 @@ import { clone } from '../kinds/normalize.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor, SENSITIVE } from '../manifest/redact.js';
 import { VERSION } from '../common/version.js';
+import type { RunScope } from '../kinds/run-scope.js';
 
 /**
  * Version of the JSON plan format (docs/plan-format.md, schemas/plan.schema.json). Bump on
@@ -21,9 +22,9 @@ export interface PlanTarget {
  * the diff of an update compares), with every value from ${env:...} or ${file:...} as (sensitive)
  * by pointer, so even a secret too short for the redactor to recognise stays hidden.
  */
-function createdSpec(c: CreateChange): Record<string, unknown> {
+function createdSpec(c: CreateChange, run: RunScope): Record<string, unknown> {
   const adapter = adapterFor(c.kind);
-  const spec = clone(adapter ? adapter.normalizeDesired(c.resource) : c.resource.spec);
+  const spec = clone(adapter ? adapter.normalizeDesired(c.resource, run) : c.resource.spec);
   for (const pointer of c.resource.secretPointers) if (hasAt(spec, pointer)) setAt(spec, pointer, SENSITIVE);
   return spec;
 }
@@ -32,12 +33,12 @@ function createdSpec(c: CreateChange): Record<string, unknown> {
  * What a delete removes: the live object in spec shape. Normalizing drops what the server only
  * returns as references (connector secrets, Fleet password vars); the redactor catches the rest.
  */
-function deletedSpec(c: DeleteChange): Record<string, unknown> {
+function deletedSpec(c: DeleteChange, run: RunScope): Record<string, unknown> {
   const adapter = adapterFor(c.kind);
-  return adapter ? adapter.normalizeLive(c.live) : c.live.body;
+  return adapter ? adapter.normalizeLive(c.live, run) : c.live.body;
 }
 
-export function changeToJson(c: PlannedChange) {
+export function changeToJson(c: PlannedChange, run: RunScope) {
   return {
     action: c.action,
     kind: c.kind,
@@ -49,19 +50,19 @@ export function changeToJson(c: PlannedChange) {
     ...(c.source ? { source: `${c.source.file}:${c.source.line}:${c.source.col}` } : {}),
     fields: c.fields.map((f) => ({ path: fieldLabel(f.pointer), pointer: f.pointer, ...('before' in f ? { before: f.before } : {}), ...('after' in f ? { after: f.after } : {}), ...(f.added ? { added: f.added, removed: f.removed } : {}), ...(f.sensitive ? { sensitive: true } : {}) })),
     patch: c.patch,
-    ...(c.action === 'create' ? { after: createdSpec(c) } : {}),
-    ...(c.action === 'delete' ? { before: deletedSpec(c) } : {}),
+    ...(c.action === 'create' ? { after: createdSpec(c, run) } : {}),
+    ...(c.action === 'delete' ? { before: deletedSpec(c, run) } : {}),
   };
 }
 
 /** The machine-readable plan; every value that came from a secret is replaced by (sensitive). */
-export function planToJson(plan: Plan, target: PlanTarget) {
+export function planToJson(plan: Plan, target: PlanTarget, run: RunScope) {
   return redactor.redactValue({
     format_version: PLAN_FORMAT_VERSION,
     svcform_version: VERSION,
     target,
     summary: plan.summary,
-    changes: plan.changes.map(changeToJson),
+    changes: plan.changes.map((c) => changeToJson(c, run)),
     notices: plan.notices ?? [],
     warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),

@@ -9,6 +9,10 @@ import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 /** Manifests as people write them: server defaults left out. */
 const MANIFESTS: Record<string, Record<string, any>> = {
@@ -42,13 +46,13 @@ describe('AgentPolicy adapter', () => {
   const listLive = (space = 'default') => agentPolicyAdapter.list(ctx, space);
   const liveOne = async (name: string, space = 'default') => (await listLive(space)).find((l) => l.name === name)!;
   const converged = (spec: Record<string, any>, live: LiveObject, space = 'default') =>
-    deepEqual(agentPolicyAdapter.normalizeDesired(resource('AgentPolicy', live.name, spec, { space })), agentPolicyAdapter.normalizeLive(live));
+    deepEqual(agentPolicyAdapter.normalizeDesired(resource('AgentPolicy', live.name, spec, { space }), RUN), agentPolicyAdapter.normalizeLive(live, RUN));
 
   before(async () => {
     emu = await emulator({ spaces: ['other', 'bulk'] });
     const api = fetchRequester(emu.url);
     // As the engine runs adapters: every request carries the adapter's area.
-    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, agentPolicyAdapter);
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {}, run: new RunScope() }, agentPolicyAdapter);
     for (const [name, spec] of Object.entries(MANIFESTS)) await agentPolicyAdapter.create(ctx, resource('AgentPolicy', name, spec));
   });
   after(() => emu.stop());
@@ -71,13 +75,13 @@ describe('AgentPolicy adapter', () => {
     for (const [name, spec] of Object.entries(MANIFESTS)) {
       const live = all.find((l) => l.name === name);
       assert.ok(live, name);
-      assert.deepEqual(agentPolicyAdapter.normalizeDesired(resource('AgentPolicy', name, spec)), agentPolicyAdapter.normalizeLive(live), name);
+      assert.deepEqual(agentPolicyAdapter.normalizeDesired(resource('AgentPolicy', name, spec), RUN), agentPolicyAdapter.normalizeLive(live, RUN), name);
     }
   });
 
   it('drops response-only fields and sorts set-like arrays', async () => {
     const live = await liveOne('windows-workstations');
-    const normalized = agentPolicyAdapter.normalizeLive(live);
+    const normalized = agentPolicyAdapter.normalizeLive(live, RUN);
     for (const field of ['id', 'revision', 'status', 'updated_at', 'updated_by', 'agents', 'unprivileged_agents', 'version', 'is_preconfigured', 'schema_version', 'space_ids', 'is_managed', 'is_protected', 'supports_agentless']) {
       assert.equal(field in normalized, false, field);
     }
@@ -122,7 +126,7 @@ describe('AgentPolicy adapter', () => {
     assert.equal(body.unenroll_timeout, 0);
     assert.equal(body.description, '');
     const after = await liveOne('windows-workstations');
-    assert.ok(converged(trimmed, after), JSON.stringify(agentPolicyAdapter.normalizeLive(after)));
+    assert.ok(converged(trimmed, after), JSON.stringify(agentPolicyAdapter.normalizeLive(after, RUN)));
     // And back: the full manifest converges again.
     await agentPolicyAdapter.update(ctx, resource('AgentPolicy', 'windows-workstations', MANIFESTS['windows-workstations']), after, { rotateSecrets: false });
     assert.ok(converged(MANIFESTS['windows-workstations'], await liveOne('windows-workstations')));
@@ -146,10 +150,10 @@ describe('AgentPolicy adapter', () => {
     assert.equal((await call(emu, 'POST', '/api/fleet/agent_policies', { id: 'made-by-hand', name: 'Made by hand', namespace: 'default' })).status, 200);
     const live = await liveOne('made-by-hand');
     assert.equal('monitoring_enabled' in live.body, false);
-    assert.deepEqual(agentPolicyAdapter.normalizeLive(live).monitoring_enabled, []);
+    assert.deepEqual(agentPolicyAdapter.normalizeLive(live, RUN).monitoring_enabled, []);
     assert.ok(converged({ name: 'Made by hand', namespace: 'default' }, live), 'a manifest without the field: nothing to plan');
     assert.ok(!converged({ name: 'Made by hand', namespace: 'default', monitoring_enabled: ['logs', 'metrics'] }, live), 'a manifest asking for monitoring: a difference');
-    assert.equal('monitoring_enabled' in agentPolicyAdapter.toSpec(live).spec, false);
+    assert.equal('monitoring_enabled' in agentPolicyAdapter.toSpec(live, RUN).spec, false);
     await call(emu, 'POST', '/api/fleet/agent_policies/delete', { agentPolicyId: 'made-by-hand' });
   });
 
@@ -166,13 +170,13 @@ describe('AgentPolicy adapter', () => {
 
   it('toSpec leaves out server-managed fields and defaults and round-trips', async () => {
     for (const live of await listLive()) {
-      const { spec } = agentPolicyAdapter.toSpec(live);
+      const { spec } = agentPolicyAdapter.toSpec(live, RUN);
       assert.equal('id' in spec, false);
       assert.ok(converged(spec, live), live.name);
     }
-    const { spec } = agentPolicyAdapter.toSpec(await liveOne('linux-servers'));
+    const { spec } = agentPolicyAdapter.toSpec(await liveOne('linux-servers'), RUN);
     assert.deepEqual(spec, { name: 'Linux servers', namespace: 'default' });
-    assert.deepEqual(Object.keys(agentPolicyAdapter.toSpec(await liveOne('dmz-sensors')).spec).slice(0, 2), ['name', 'namespace']);
+    assert.deepEqual(Object.keys(agentPolicyAdapter.toSpec(await liveOne('dmz-sensors'), RUN).spec).slice(0, 2), ['name', 'namespace']);
   });
 
   it('works in another space', async () => {

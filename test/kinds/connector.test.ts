@@ -9,6 +9,10 @@ import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { ConnectorsState } from '../../src/emulator/areas/connectors/index.js';
 import { contextFor } from '../../src/engine/context.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 /** Manifests as people write them: server defaults left out, secrets included. */
 const MANIFESTS: Record<string, Record<string, any>> = {
@@ -41,7 +45,7 @@ describe('Connector adapter', () => {
     emu = await emulator({ spaces: ['other'] });
     api = fetchRequester(emu.url);
     // As the engine runs adapters: every request carries the adapter's area.
-    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, connectorAdapter);
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {}, run: new RunScope() }, connectorAdapter);
     for (const [name, spec] of Object.entries(MANIFESTS)) await connectorAdapter.create(ctx, resource('Connector', name, spec));
   });
   after(() => emu.stop());
@@ -59,7 +63,7 @@ describe('Connector adapter', () => {
     for (const [name, spec] of Object.entries(MANIFESTS)) {
       const obj = all.find((l) => l.name === name);
       assert.ok(obj, name);
-      assert.deepEqual(connectorAdapter.normalizeLive(obj), connectorAdapter.normalizeDesired(resource('Connector', name, spec)), name);
+      assert.deepEqual(connectorAdapter.normalizeLive(obj, RUN), connectorAdapter.normalizeDesired(resource('Connector', name, spec), RUN), name);
     }
   });
 
@@ -75,13 +79,13 @@ describe('Connector adapter', () => {
   it('shows a change made directly through the API as a difference', async () => {
     await call(emu, 'PUT', '/api/actions/connector/soc-alert-history', { name: 'Renamed in the UI', config: { index: 'other-index' } });
     const obj = await liveOne('soc-alert-history');
-    assert.notDeepEqual(connectorAdapter.normalizeLive(obj), connectorAdapter.normalizeDesired(resource('Connector', 'soc-alert-history', MANIFESTS['soc-alert-history'])));
+    assert.notDeepEqual(connectorAdapter.normalizeLive(obj, RUN), connectorAdapter.normalizeDesired(resource('Connector', 'soc-alert-history', MANIFESTS['soc-alert-history']), RUN));
   });
 
   it('updates with PUT carrying name, config and the manifest\'s secrets, and converges', async () => {
     const res = resource('Connector', 'soc-alert-history', MANIFESTS['soc-alert-history']);
     await connectorAdapter.update(ctx, res, await liveOne('soc-alert-history'), { rotateSecrets: false });
-    assert.deepEqual(connectorAdapter.normalizeLive(await liveOne('soc-alert-history')), connectorAdapter.normalizeDesired(res));
+    assert.deepEqual(connectorAdapter.normalizeLive(await liveOne('soc-alert-history'), RUN), connectorAdapter.normalizeDesired(res, RUN));
 
     const pager = resource('Connector', 'soc-pagerduty', { ...MANIFESTS['soc-pagerduty'], name: 'Paging v2' });
     await connectorAdapter.update(ctx, pager, await liveOne('soc-pagerduty'), { rotateSecrets: false });
@@ -89,7 +93,7 @@ describe('Connector adapter', () => {
     assert.deepEqual(Object.keys(put.body as object).sort(), ['config', 'name', 'secrets']);
     assert.deepEqual(stored('soc-pagerduty').secrets, MANIFESTS['soc-pagerduty'].secrets, 'the PUT did not wipe the secrets');
     assert.equal((await liveOne('soc-pagerduty')).body.is_missing_secrets, false);
-    assert.deepEqual(connectorAdapter.normalizeLive(await liveOne('soc-pagerduty')), connectorAdapter.normalizeDesired(pager));
+    assert.deepEqual(connectorAdapter.normalizeLive(await liveOne('soc-pagerduty'), RUN), connectorAdapter.normalizeDesired(pager, RUN));
   });
 
   it('refuses to change connector_type_id in update with a clear error', async () => {
@@ -98,12 +102,12 @@ describe('Connector adapter', () => {
   });
 
   it('fills the type defaults on the desired side and drops secrets (wire-facts 1.3, 1.4; §15 fact 4: .webhook hasAuth true)', () => {
-    const desired = connectorAdapter.normalizeDesired(resource('Connector', 'x', MANIFESTS['soc-pagerduty']));
+    const desired = connectorAdapter.normalizeDesired(resource('Connector', 'x', MANIFESTS['soc-pagerduty']), RUN);
     assert.equal(desired.config.method, 'post');
-    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', MANIFESTS['soc-webhook-default-auth'])).config.hasAuth, true);
-    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', { name: 'w', connector_type_id: '.webhook', config: { url: 'https://a.example', hasAuth: false } })).config.hasAuth, false);
+    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', MANIFESTS['soc-webhook-default-auth']), RUN).config.hasAuth, true);
+    assert.equal(connectorAdapter.normalizeDesired(resource('Connector', 'w', { name: 'w', connector_type_id: '.webhook', config: { url: 'https://a.example', hasAuth: false } }), RUN).config.hasAuth, false);
     assert.equal(desired.secrets, undefined);
-    const openai = connectorAdapter.normalizeDesired(resource('Connector', 'y', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://a.example/v1/chat/completions' } }));
+    const openai = connectorAdapter.normalizeDesired(resource('Connector', 'y', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://a.example/v1/chat/completions' } }), RUN);
     assert.equal(openai.config.verificationMode, undefined);
   });
 
@@ -111,42 +115,42 @@ describe('Connector adapter', () => {
     const all = await live();
     for (const name of Object.keys(MANIFESTS)) {
       const obj = all.find((l) => l.name === name)!;
-      const { spec } = connectorAdapter.toSpec(obj);
-      assert.deepEqual(connectorAdapter.normalizeDesired(resource('Connector', name, spec)), connectorAdapter.normalizeLive(obj), name);
+      const { spec } = connectorAdapter.toSpec(obj, RUN);
+      assert.deepEqual(connectorAdapter.normalizeDesired(resource('Connector', name, spec), RUN), connectorAdapter.normalizeLive(obj, RUN), name);
     }
-    const hook = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-pagerduty')!);
+    const hook = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-pagerduty')!, RUN);
     assert.equal(hook.spec.config.method, undefined, 'server default left out');
     assert.deepEqual(hook.spec.secrets, { user: '${env:SVCFORM_CONNECTOR_SOC_PAGERDUTY_USER}', password: '${env:SVCFORM_CONNECTOR_SOC_PAGERDUTY_PASSWORD}' });
     assert.deepEqual(hook.variables!.map((v) => v.name), ['SVCFORM_CONNECTOR_SOC_PAGERDUTY_USER', 'SVCFORM_CONNECTOR_SOC_PAGERDUTY_PASSWORD']);
-    const chat = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-chat')!);
+    const chat = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-chat')!, RUN);
     assert.deepEqual(chat.spec, { name: 'SOC alerts channel', connector_type_id: '.chat', secrets: { webhookUrl: '${env:SVCFORM_CONNECTOR_SOC_CHAT_WEBHOOKURL}' } });
-    const log = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-server-log')!);
+    const log = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-server-log')!, RUN);
     assert.deepEqual(log, { spec: { name: 'SOC server log', connector_type_id: '.server-log' }, variables: [], warnings: [] });
-    assert.equal(connectorAdapter.toSpec(all.find((l) => l.name === 'soc-llm')!).spec.config.verificationMode, undefined);
+    assert.equal(connectorAdapter.toSpec(all.find((l) => l.name === 'soc-llm')!, RUN).spec.config.verificationMode, undefined);
     // A webhook whose hasAuth is the server's default: left out of the spec, secrets still written.
-    const relay = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-webhook-default-auth')!);
+    const relay = connectorAdapter.toSpec(all.find((l) => l.name === 'soc-webhook-default-auth')!, RUN);
     assert.deepEqual(relay.spec.config, { url: 'https://relay.example.com/in' });
     assert.deepEqual(Object.keys(relay.spec.secrets), ['user', 'password']);
     // Also from a listing that leaves hasAuth out: absent means the default, true.
-    const bare = connectorAdapter.toSpec({ kind: 'Connector', space: 'default', name: 'b', body: { id: 'b', name: 'b', connector_type_id: '.webhook', config: { url: 'https://b.example' } } });
+    const bare = connectorAdapter.toSpec({ kind: 'Connector', space: 'default', name: 'b', body: { id: 'b', name: 'b', connector_type_id: '.webhook', config: { url: 'https://b.example' } } }, RUN);
     assert.deepEqual(Object.keys(bare.spec.secrets), ['user', 'password']);
   });
 
   it('exports the secret keys the connector really uses: certificates for SSL webhooks, none for email without auth', () => {
     const obj = (id: string, type: string, config: Record<string, unknown>) => ({ kind: 'Connector', space: 'default', name: id, body: { id, name: id, connector_type_id: type, config } });
-    const ssl = connectorAdapter.toSpec(obj('cert-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-crt-key' }));
+    const ssl = connectorAdapter.toSpec(obj('cert-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-crt-key' }), RUN);
     assert.deepEqual(Object.keys(ssl.spec.secrets), ['crt', 'key']);
-    const pfx = connectorAdapter.toSpec(obj('pfx-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-pfx' }));
+    const pfx = connectorAdapter.toSpec(obj('pfx-hook', '.webhook', { url: 'https://h.example', hasAuth: true, authType: 'webhook-authentication-ssl', certType: 'ssl-pfx' }), RUN);
     assert.deepEqual(Object.keys(pfx.spec.secrets), ['pfx']);
-    const relay = connectorAdapter.toSpec(obj('relay', '.email', { from: 'soc@example.com', host: 'relay', port: 25, hasAuth: false, service: 'other' }));
+    const relay = connectorAdapter.toSpec(obj('relay', '.email', { from: 'soc@example.com', host: 'relay', port: 25, hasAuth: false, service: 'other' }), RUN);
     assert.equal(relay.spec.secrets, undefined);
     assert.deepEqual(relay.variables, []);
   });
 
   it('says a resource has write-only parts when its secrets are non-empty', () => {
-    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'a', MANIFESTS['soc-chat'])), true);
-    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'b', MANIFESTS['soc-server-log'])), false);
-    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'c', { ...MANIFESTS['soc-server-log'], secrets: {} })), false);
+    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'a', MANIFESTS['soc-chat']), RUN), true);
+    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'b', MANIFESTS['soc-server-log']), RUN), false);
+    assert.equal(connectorAdapter.hasWriteOnly!(resource('Connector', 'c', { ...MANIFESTS['soc-server-log'], secrets: {} }), RUN), false);
   });
 
   it('warns about a .gen-ai base URL (service-api.md: "must be the full chat-completions endpoint URL")', () => {

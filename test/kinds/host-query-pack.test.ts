@@ -13,13 +13,17 @@ import { withoutIgnored } from '../../src/engine/diff.js';
 import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
 import { adapterFor } from '../../src/kinds/registry.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const KIND = 'HostQueryPack';
 
 /** The two sides as the engine compares them: fields the listing did not report left out of both. */
 function assertConverged(obj: LiveObject, res: Resource, message?: string): void {
   const unreported = adapter.unreported?.(obj) ?? [];
-  assert.deepEqual(withoutIgnored(adapter.normalizeLive(obj), unreported), withoutIgnored(adapter.normalizeDesired(res), unreported), message);
+  assert.deepEqual(withoutIgnored(adapter.normalizeLive(obj, RUN), unreported), withoutIgnored(adapter.normalizeDesired(res, RUN), unreported), message);
 }
 
 describe('HostQueryPack adapter', () => {
@@ -27,7 +31,7 @@ describe('HostQueryPack adapter', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
   });
   after(() => emu.stop());
 
@@ -68,17 +72,17 @@ describe('HostQueryPack adapter', () => {
       assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
       assertConverged(obj, res, res.name);
       // Read whole (as export does), the pack holds the manifest's shards too.
-      assert.deepEqual(adapter.normalizeLive(await adapter.complete!(ctx, obj)), adapter.normalizeDesired(res), res.name);
+      assert.deepEqual(adapter.normalizeLive(await adapter.complete!(ctx, obj), RUN), adapter.normalizeDesired(res, RUN), res.name);
     }
   });
 
   it('fills defaults on the desired side and compares policy_ids as a set', () => {
-    const n = adapter.normalizeDesired(manifests[0]);
+    const n = adapter.normalizeDesired(manifests[0], RUN);
     assert.equal(n.enabled, false);
     assert.deepEqual(n.policy_ids, []);
     assert.deepEqual(n.shards, {});
     assert.deepEqual(n.queries.uptime, { query: 'SELECT * FROM uptime;', interval: 60, snapshot: false, removed: false });
-    assert.deepEqual(adapter.normalizeDesired(manifests[1]).policy_ids, ['servers-dev', 'servers-prod']);
+    assert.deepEqual(adapter.normalizeDesired(manifests[1], RUN).policy_ids, ['servers-dev', 'servers-prod']);
     assert.deepEqual(adapter.setFields, ['/policy_ids']);
   });
 
@@ -123,13 +127,13 @@ describe('HostQueryPack adapter', () => {
     const put = await call(emu, 'PUT', `/api/hostquery/packs/${obj.serverId}`, { description, enabled, policy_ids, shards, queries: changedQueries });
     assert.equal(put.status, 200, put.text);
     const drifted = await live(res.name);
-    assert.equal(adapter.normalizeLive(drifted).queries.processes.interval, 900);
-    assert.notDeepEqual(adapter.normalizeLive(drifted), adapter.normalizeDesired(res));
+    assert.equal(adapter.normalizeLive(drifted, RUN).queries.processes.interval, 900);
+    assert.notDeepEqual(adapter.normalizeLive(drifted, RUN), adapter.normalizeDesired(res, RUN));
 
     const minimal = await live('minimal');
     const minimalWhole = (await call(emu, 'GET', `/api/hostquery/packs/${minimal.serverId}`)).body.data;
     await call(emu, 'PUT', `/api/hostquery/packs/${minimal.serverId}`, { enabled: true, queries: minimalWhole.queries });
-    assert.notDeepEqual(adapter.normalizeLive(await live('minimal')), adapter.normalizeDesired(manifests[0]));
+    assert.notDeepEqual(adapter.normalizeLive(await live('minimal'), RUN), adapter.normalizeDesired(manifests[0], RUN));
   });
 
   it('update converges, resetting what the manifest leaves out', async () => {
@@ -142,19 +146,19 @@ describe('HostQueryPack adapter', () => {
     const after = await adapter.complete!(ctx, await live('linux-baseline'));
     assert.deepEqual(after.body.queries.map((q: any) => q.id), ['listening']);
     assert.deepEqual(after.body.shards, {});
-    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(smaller));
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(smaller, RUN));
   });
 
   it('toSpec leaves out server-managed fields and defaults and round-trips', async () => {
     for (const obj of (await adapter.list(ctx, 'default')).concat(await adapter.list(ctx, 'soc'))) {
-      const { spec } = adapter.toSpec(obj);
+      const { spec } = adapter.toSpec(obj, RUN);
       for (const managed of ['name', 'saved_object_id', 'created_at', 'read_only', 'version']) assert.equal(spec[managed], undefined);
       const rebuilt = resource(KIND, obj.name, spec, { space: obj.space });
-      assert.deepEqual(adapter.normalizeDesired(rebuilt), adapter.normalizeLive(obj), obj.name);
+      assert.deepEqual(adapter.normalizeDesired(rebuilt, RUN), adapter.normalizeLive(obj, RUN), obj.name);
     }
     // The listing has no shards; export completes each pack first (complete), and then has them.
-    assert.deepEqual(adapter.toSpec(await live('soc-pack', 'soc')).spec, { queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
-    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, await live('soc-pack', 'soc'))).spec, { shards: { '*': 50 }, queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
+    assert.deepEqual(adapter.toSpec(await live('soc-pack', 'soc'), RUN).spec, { queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
+    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, await live('soc-pack', 'soc')), RUN).spec, { shards: { '*': 50 }, queries: { os: { query: 'SELECT * FROM os_version;', interval: 86400 } } });
   });
 
   it('delete removes the pack', async () => {
@@ -182,7 +186,7 @@ describe('HostQueryPack adapter listing', () => {
   after(() => emu.stop());
 
   it('lists 1,050 packs (plus the prebuilt one) in 2 find requests and no GET per pack', async () => {
-    const ctx: AdapterContext = { api: fetchRequester(emu.url), log: () => {} };
+    const ctx: AdapterContext = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
     const total = 1050;
     for (let start = 0; start < total; start += 75) {
       await Promise.all(
@@ -193,7 +197,7 @@ describe('HostQueryPack adapter listing', () => {
     }
     const counting = fetchRequester(emu.url);
     await call(emu, 'DELETE', '/__emulator/requests');
-    const all = await adapter.list({ api: counting, log: () => {} }, 'default');
+    const all = await adapter.list({ api: counting, log: () => {}, run: new RunScope() }, 'default');
     assert.equal(counting.count, Math.ceil((total + 1) / 1000));
     const routes = (await call(emu, 'GET', '/__emulator/requests')).body.requests.map((r: any) => r.route);
     assert.deepEqual(routes, ['/api/hostquery/packs', '/api/hostquery/packs']);
@@ -207,7 +211,7 @@ describe('HostQueryPack adapter and the find reply in stored form (wire-facts §
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator();
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
   });
   after(() => emu.stop());
 
@@ -217,8 +221,8 @@ describe('HostQueryPack adapter and the find reply in stored form (wire-facts §
   const liveOf = (body: Record<string, any>): LiveObject => ({ kind: KIND, space: 'default', name: 'p', serverId: 'x', body });
 
   it('reads queries, ecs_mapping and shards in either shape, map or stored array, to the same normalized pack', () => {
-    assert.deepEqual(adapter.normalizeLive(liveOf(asStored)), adapter.normalizeLive(liveOf(asMap)));
-    assert.deepEqual(adapter.normalizeLive(liveOf(asStored)).queries.users.ecs_mapping, { 'user.name': { field: 'username' } });
+    assert.deepEqual(adapter.normalizeLive(liveOf(asStored), RUN), adapter.normalizeLive(liveOf(asMap), RUN));
+    assert.deepEqual(adapter.normalizeLive(liveOf(asStored), RUN).queries.users.ecs_mapping, { 'user.name': { field: 'username' } });
   });
 
   it('names shards as unreported only when the listing left them out', () => {
@@ -253,7 +257,7 @@ describe('HostQueryPack adapter and the find reply in stored form (wire-facts §
     const second = await plan([res]);
     assert.deepEqual(second.changes, []);
     const obj = (await adapter.list(ctx, 'default')).find((o) => o.name === 'no-interval')!;
-    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, obj)).spec, res.spec);
+    assert.deepEqual(adapter.toSpec(await adapter.complete!(ctx, obj), RUN).spec, res.spec);
     // Setting an interval afterwards is a change on that query alone.
     const withInterval = resource(KIND, 'no-interval', { queries: { ...res.spec.queries, uptime: { query: 'SELECT * FROM uptime;', interval: 60 } } });
     assert.deepEqual((await plan([withInterval])).changes.map((c) => c.fields.map((f) => f.pointer)), [['/queries/uptime/interval']]);

@@ -10,6 +10,10 @@ import type { RealRoute } from '../../src/emulator/context.js';
 import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
 import { adapterFor } from '../../src/kinds/registry.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const KIND = 'HostQuerySavedQuery';
 
@@ -18,7 +22,7 @@ describe('HostQuerySavedQuery adapter', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
   });
   after(() => emu.stop());
 
@@ -52,16 +56,16 @@ describe('HostQuerySavedQuery adapter', () => {
       assert.equal(obj.kind, KIND);
       assert.equal(obj.readOnly, undefined);
       assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
-      assert.deepEqual(adapter.normalizeLive(obj), adapter.normalizeDesired(res), res.name);
+      assert.deepEqual(adapter.normalizeLive(obj, RUN), adapter.normalizeDesired(res, RUN), res.name);
     }
   });
 
   it('normalizes interval as an integer, platform as a sorted set and description trimmed', () => {
-    const n = adapter.normalizeDesired(manifests[2]);
+    const n = adapter.normalizeDesired(manifests[2], RUN);
     assert.equal(n.interval, 300);
     assert.equal(n.platform, 'darwin,linux,windows');
-    assert.equal(adapter.normalizeDesired(manifests[1]).description, 'Local users');
-    assert.equal(adapter.normalizeDesired(manifests[1]).interval, 3600);
+    assert.equal(adapter.normalizeDesired(manifests[1], RUN).description, 'Local users');
+    assert.equal(adapter.normalizeDesired(manifests[1], RUN).interval, 3600);
   });
 
   it('marks the prebuilt saved queries read-only', async () => {
@@ -76,13 +80,13 @@ describe('HostQuerySavedQuery adapter', () => {
     const put = await call(emu, 'PUT', `/api/hostquery/saved_queries/${obj.serverId}`, { new_id: res.name, query: obj.body.query, interval: '120' });
     assert.equal(put.status, 200);
     const changed = await live(res.name);
-    assert.notDeepEqual(adapter.normalizeLive(changed), adapter.normalizeDesired(res));
-    assert.equal(adapter.normalizeLive(changed).interval, 120);
+    assert.notDeepEqual(adapter.normalizeLive(changed, RUN), adapter.normalizeDesired(res, RUN));
+    assert.equal(adapter.normalizeLive(changed, RUN).interval, 120);
   });
 
   it('update converges, also when the manifest drops optional fields (replace semantics)', async () => {
     await adapter.update(ctx, manifests[0], await live(manifests[0].name), { rotateSecrets: false });
-    assert.deepEqual(adapter.normalizeLive(await live(manifests[0].name)), adapter.normalizeDesired(manifests[0]));
+    assert.deepEqual(adapter.normalizeLive(await live(manifests[0].name), RUN), adapter.normalizeDesired(manifests[0], RUN));
 
     const trimmed = resource(KIND, 'full', { query: 'SELECT pid FROM processes;', interval: '600', platform: 'linux' });
     const before = await live('full');
@@ -91,19 +95,19 @@ describe('HostQuerySavedQuery adapter', () => {
     assert.equal(after.serverId, before.serverId);
     assert.equal(after.body.description, undefined);
     assert.equal(after.body.ecs_mapping, undefined);
-    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(trimmed));
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(trimmed, RUN));
   });
 
   it('toSpec leaves out server-managed fields and defaults and round-trips', async () => {
     for (const res of manifests) {
       const obj = await live(res.name, res.space);
-      const { spec } = adapter.toSpec(obj);
+      const { spec } = adapter.toSpec(obj, RUN);
       for (const managed of ['id', 'saved_object_id', 'created_at', 'updated_by', 'prebuilt']) assert.equal(spec[managed], undefined);
       assert.equal(typeof spec.interval, 'number');
       const rebuilt = resource(KIND, obj.name, spec, { space: obj.space });
-      assert.deepEqual(adapter.normalizeDesired(rebuilt), adapter.normalizeLive(obj), res.name);
+      assert.deepEqual(adapter.normalizeDesired(rebuilt, RUN), adapter.normalizeLive(obj, RUN), res.name);
     }
-    const minimal = adapter.toSpec(await live('minimal')).spec;
+    const minimal = adapter.toSpec(await live('minimal'), RUN).spec;
     assert.deepEqual(minimal, { query: 'SELECT * FROM uptime;', interval: 60 });
   });
 
@@ -127,7 +131,7 @@ describe('HostQuerySavedQuery adapter listing', () => {
 
   it('lists 1,200 saved queries (plus the prebuilt ones) in 2 find requests of 1000', async () => {
     const seeding = fetchRequester(emu.url);
-    const ctx: AdapterContext = { api: seeding, log: () => {} };
+    const ctx: AdapterContext = { api: seeding, log: () => {}, run: new RunScope() };
     const total = 1200;
     for (let start = 0; start < total; start += 100) {
       await Promise.all(
@@ -138,7 +142,7 @@ describe('HostQuerySavedQuery adapter listing', () => {
     }
     const counting = fetchRequester(emu.url);
     await call(emu, 'DELETE', '/__emulator/requests');
-    const all = await adapter.list({ api: counting, log: () => {} }, 'default');
+    const all = await adapter.list({ api: counting, log: () => {}, run: new RunScope() }, 'default');
     assert.equal(counting.count, 2);
     const log = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
     assert.deepEqual(log.map((r: any) => r.route), ['/api/hostquery/saved_queries', '/api/hostquery/saved_queries']);
@@ -158,7 +162,7 @@ for (const [label, realRoutes] of [['document', []], ['real', ['saved-query-upda
     let ctx: AdapterContext;
     before(async () => {
       emu = await emulator({ realRoutes });
-      ctx = { api: fetchRequester(emu.url), log: () => {} };
+      ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
     });
     after(() => emu.stop());
 

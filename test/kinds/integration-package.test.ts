@@ -12,6 +12,10 @@ import type { AdapterContext } from '../../src/kinds/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const EPM = '/api/fleet/epm/packages';
 
@@ -54,7 +58,7 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     emu = await emulator({ spaces: ['other'] });
     dir = mkdtempSync(join(tmpdir(), 'svcform-intpkg-'));
     const api = fetchRequester(emu.url);
-    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, integrationPackageAdapter);
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {}, run: new RunScope() }, integrationPackageAdapter);
   });
   after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -123,13 +127,13 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: true });
     const [live] = (await integrationPackageAdapter.list(ctx, 'default')).filter((l) => l.name === 'system');
     assert.equal(live.body.version, '1.60.0', 'the list item version is the latest');
-    assert.deepEqual(integrationPackageAdapter.normalizeLive(live), { version: '1.58.0', keep_policies_up_to_date: false });
+    assert.deepEqual(integrationPackageAdapter.normalizeLive(live, RUN), { version: '1.58.0', keep_policies_up_to_date: false });
   });
 
   it('a failed install of the pinned version is not the pinned version installed: it shows as a change', () => {
     const live = { kind: 'IntegrationPackage', space: 'default', name: 'system', body: { name: 'system', installationInfo: { version: '1.58.0', install_status: 'install_failed' } } };
-    assert.deepEqual(integrationPackageAdapter.normalizeLive(live), { version: '1.58.0 (install_failed)', keep_policies_up_to_date: false });
-    assert.deepEqual(integrationPackageAdapter.toSpec(live).spec, { version: '1.58.0' });
+    assert.deepEqual(integrationPackageAdapter.normalizeLive(live, RUN), { version: '1.58.0 (install_failed)', keep_policies_up_to_date: false });
+    assert.deepEqual(integrationPackageAdapter.toSpec(live, RUN).spec, { version: '1.58.0' });
   });
 
   it('sets keep_policies_up_to_date with the package settings route and reads it back', async () => {
@@ -185,6 +189,7 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
       const calls: string[] = [];
       const ctx: AdapterContext = {
         log: () => {},
+        run: new RunScope(),
         api: {
           async request<T = any>(req: ApiRequest): Promise<ApiResponse<T>> {
             calls.push(`${req.method} ${req.path}`);

@@ -6,6 +6,10 @@ import { resource } from '../helpers/resource.js';
 import { maintenanceWindowAdapter as adapter, canonicalDuration, WINDOW_PAGE_SIZE } from '../../src/kinds/maintenance-window.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const KIND = 'MaintenanceWindow';
 const MW = '/api/maintenance_window';
@@ -15,7 +19,7 @@ describe('MaintenanceWindow adapter', () => {
   let ctx: AdapterContext & { api: { count: number } };
   before(async () => {
     emu = await emulator({ spaces: ['ops', 'bulk'], now: () => new Date('2026-03-02T12:00:00Z') });
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
   });
   after(() => emu.stop());
 
@@ -47,7 +51,7 @@ describe('MaintenanceWindow adapter', () => {
       const obj = await live(res.name, res.space);
       assert.equal(obj.kind, KIND);
       assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
-      assert.deepEqual(adapter.normalizeLive(obj), adapter.normalizeDesired(res), res.name);
+      assert.deepEqual(adapter.normalizeLive(obj, RUN), adapter.normalizeDesired(res, RUN), res.name);
     }
     // The server answered 1d for 24h and a millisecond UTC start: the comparison sees through both.
     const weekly = await live('Weekly patching');
@@ -62,7 +66,7 @@ describe('MaintenanceWindow adapter', () => {
     assert.equal(canonicalDuration('90m'), '90m');
     assert.equal(canonicalDuration('5400s'), '90m');
     assert.equal(canonicalDuration('61s'), '61s');
-    const n = adapter.normalizeDesired(manifests[0]);
+    const n = adapter.normalizeDesired(manifests[0], RUN);
     assert.deepEqual(n, { enabled: true, schedule: { custom: { start: '2026-04-01T22:00:00.000Z', duration: '4h', timezone: 'UTC' } } });
   });
 
@@ -71,14 +75,14 @@ describe('MaintenanceWindow adapter', () => {
     const before = await live(res.name);
     await call(emu, 'PATCH', `${MW}/${before.serverId}`, { enabled: false, schedule: { custom: { start: '2026-03-06T00:00:00Z', duration: '2h' } } });
     const drifted = await live(res.name);
-    const n = adapter.normalizeLive(drifted);
-    assert.notDeepEqual(n, adapter.normalizeDesired(res));
+    const n = adapter.normalizeLive(drifted, RUN);
+    assert.notDeepEqual(n, adapter.normalizeDesired(res, RUN));
     assert.equal(n.enabled, false);
     assert.equal(n.schedule.custom.duration, '2h');
     await adapter.update(ctx, res, drifted, { rotateSecrets: false });
     const after = await live(res.name);
     assert.equal(after.serverId, before.serverId, 'updated in place');
-    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(res));
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(res, RUN));
   });
 
   it('update adds a scope in place, and dropping the scope recreates the window (the PATCH body cannot clear it)', async () => {
@@ -88,11 +92,11 @@ describe('MaintenanceWindow adapter', () => {
     await adapter.update(ctx, scoped, first, { rotateSecrets: false });
     const withScope = await live(unscoped.name);
     assert.equal(withScope.serverId, first.serverId);
-    assert.deepEqual(adapter.normalizeLive(withScope), adapter.normalizeDesired(scoped));
+    assert.deepEqual(adapter.normalizeLive(withScope, RUN), adapter.normalizeDesired(scoped, RUN));
     await adapter.update(ctx, unscoped, withScope, { rotateSecrets: false });
     const without = await live(unscoped.name);
     assert.equal(without.body.scope, undefined);
-    assert.deepEqual(adapter.normalizeLive(without), adapter.normalizeDesired(unscoped));
+    assert.deepEqual(adapter.normalizeLive(without, RUN), adapter.normalizeDesired(unscoped, RUN));
   });
 
   it('delete removes the window', async () => {
@@ -105,18 +109,18 @@ describe('MaintenanceWindow adapter', () => {
   it('toSpec leaves out enabled true, timezone UTC and server fields, and round-trips', async () => {
     for (const res of manifests) {
       const obj = await live(res.name, res.space);
-      const { spec } = adapter.toSpec(obj);
+      const { spec } = adapter.toSpec(obj, RUN);
       assert.equal(spec.title, undefined);
       assert.equal(spec.id, undefined);
       assert.equal(spec.status, undefined);
       if (obj.body.enabled) assert.equal('enabled' in spec, false);
       if (obj.body.schedule.custom.timezone === 'UTC') assert.equal('timezone' in spec.schedule.custom, false);
-      assert.deepEqual(adapter.normalizeDesired(resource(KIND, obj.name, spec, { space: res.space })), adapter.normalizeLive(obj), res.name);
+      assert.deepEqual(adapter.normalizeDesired(resource(KIND, obj.name, spec, { space: res.space }), RUN), adapter.normalizeLive(obj, RUN), res.name);
     }
-    const paused = adapter.toSpec(await live('Paused month end')).spec;
+    const paused = adapter.toSpec(await live('Paused month end'), RUN).spec;
     assert.deepEqual(Object.keys(paused), ['enabled', 'schedule']);
     assert.equal(paused.enabled, false);
-    assert.equal(adapter.toSpec(await live('Weekly patching')).spec.schedule.custom.timezone, 'Europe/Berlin');
+    assert.equal(adapter.toSpec(await live('Weekly patching'), RUN).spec.schedule.custom.timezone, 'Europe/Berlin');
   });
 
   it('lists every page at 100 per page: ceil(N / 100) requests, and keeps windows that share a title', async () => {

@@ -4,12 +4,13 @@ import { call, emulator } from '../helpers/emulator.js';
 import { fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { packagePolicyAdapter } from '../../src/kinds/package-policy.js';
-import { clearPackageInfoCache } from '../../src/kinds/fleet-packages.js';
 import { deepEqual } from '../../src/kinds/normalize.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
 
 const SYSTEM = { name: 'system', version: '1.60.0' };
 
@@ -57,15 +58,14 @@ describe('PackagePolicy adapter', () => {
   const sent: ApiRequest[] = [];
   const listLive = (space = 'default') => packagePolicyAdapter.list(ctx, space);
   const liveOne = async (name: string, space = 'default') => (await listLive(space)).find((l) => l.name === name)!;
-  const desired = (name: string, spec: Record<string, any>, space = 'default') => packagePolicyAdapter.normalizeDesired(resource('PackagePolicy', name, spec, { space }));
-  const converged = (spec: Record<string, any>, live: LiveObject) => deepEqual(desired(live.name, spec, live.space), packagePolicyAdapter.normalizeLive(live));
+  const desired = (name: string, spec: Record<string, any>, space = 'default') => packagePolicyAdapter.normalizeDesired(resource('PackagePolicy', name, spec, { space }), ctx.run);
+  const converged = (spec: Record<string, any>, live: LiveObject) => deepEqual(desired(live.name, spec, live.space), packagePolicyAdapter.normalizeLive(live, ctx.run));
 
   before(async () => {
-    clearPackageInfoCache();
     emu = await emulator({ spaces: ['other', 'bulk'] });
     const api = fetchRequester(emu.url);
     // As the engine runs adapters: every request carries the adapter's area.
-    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, packagePolicyAdapter);
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {}, run: new RunScope() }, packagePolicyAdapter);
     for (const id of ['web', 'db']) await call(emu, 'POST', '/api/fleet/agent_policies', { id, name: id, namespace: 'default' });
     for (const [name, spec] of Object.entries(MANIFESTS)) await packagePolicyAdapter.create(ctx, resource('PackagePolicy', name, spec));
   });
@@ -89,7 +89,7 @@ describe('PackagePolicy adapter', () => {
   });
 
   it('lists with one list request plus one package-info GET per distinct package version', async () => {
-    clearPackageInfoCache();
+    ctx.run = new RunScope(); // a new run: no package info read yet
     const before = sent.length;
     const all = await listLive();
     const requests = sent.slice(before);
@@ -120,7 +120,7 @@ describe('PackagePolicy adapter', () => {
     for (const [name, spec] of Object.entries(MANIFESTS)) {
       const live = all.find((l) => l.name === name);
       assert.ok(live, name);
-      assert.deepEqual(desired(name, spec), packagePolicyAdapter.normalizeLive(live), name);
+      assert.deepEqual(desired(name, spec), packagePolicyAdapter.normalizeLive(live, ctx.run), name);
     }
   });
 
@@ -143,7 +143,7 @@ describe('PackagePolicy adapter', () => {
     await call(emu, 'PUT', '/api/fleet/package_policies/web-system?format=simplified', { name: untouched.name, policy_ids: untouched.policy_ids, package: SYSTEM, inputs: untouched.inputs });
     const drifted = await liveOne('web-system');
     const a = desired('web-system', MANIFESTS['web-system']);
-    const b = packagePolicyAdapter.normalizeLive(drifted);
+    const b = packagePolicyAdapter.normalizeLive(drifted, ctx.run);
     assert.equal(a.inputs['system-system/metrics'].streams['system.memory'].vars.period, '10s');
     assert.equal(b.inputs['system-system/metrics'].streams['system.memory'].vars.period, '1m');
   });
@@ -207,7 +207,7 @@ describe('PackagePolicy adapter', () => {
     assert.ok(!converged(changed, live));
     await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'app-logs', changed), live, { rotateSecrets: false });
     const after = await liveOne('app-logs');
-    assert.ok(converged(changed, after), JSON.stringify(packagePolicyAdapter.normalizeLive(after)));
+    assert.ok(converged(changed, after), JSON.stringify(packagePolicyAdapter.normalizeLive(after, ctx.run)));
     assert.equal(after.body.namespace, '');
     await packagePolicyAdapter.update(ctx, resource('PackagePolicy', 'app-logs', MANIFESTS['app-logs']), after, { rotateSecrets: false });
     assert.ok(converged(MANIFESTS['app-logs'], await liveOne('app-logs')));
@@ -225,18 +225,18 @@ describe('PackagePolicy adapter', () => {
   });
 
   it('toSpec gives the smallest manifest that expands back to the live policy', async () => {
-    const { spec } = packagePolicyAdapter.toSpec(await liveOne('web-system'));
+    const { spec } = packagePolicyAdapter.toSpec(await liveOne('web-system'), ctx.run);
     assert.deepEqual(spec, MANIFESTS['web-system']);
-    assert.deepEqual(packagePolicyAdapter.toSpec(await liveOne('db-endpoint')).spec, MANIFESTS['db-endpoint']);
+    assert.deepEqual(packagePolicyAdapter.toSpec(await liveOne('db-endpoint'), ctx.run).spec, MANIFESTS['db-endpoint']);
     for (const live of await listLive()) {
-      const exported = packagePolicyAdapter.toSpec(live).spec;
+      const exported = packagePolicyAdapter.toSpec(live, ctx.run).spec;
       assert.equal('id' in exported, false);
       assert.ok(converged(exported, live), live.name);
     }
   });
 
   it('compares the manifest as written while the package version has not been fetched yet', async () => {
-    clearPackageInfoCache();
+    ctx.run = new RunScope(); // a new run: no package info read yet
     const unexpanded = desired('web-system', MANIFESTS['web-system']);
     assert.deepEqual(Object.keys(unexpanded.inputs), ['system-logfile']);
     await listLive();
@@ -269,7 +269,7 @@ describe('PackagePolicy adapter', () => {
         inputs: { 'logs-logfile': { streams: { 'log.logs': { vars: { paths: [`/srv/${i + j}.log`] } } } } },
       })));
     }
-    clearPackageInfoCache();
+    ctx.run = new RunScope(); // a new run: no package info read yet
     const before = sent.length;
     const all = await listLive('bulk');
     const requests = sent.slice(before);
@@ -289,9 +289,9 @@ describe('PackagePolicy adapter', () => {
     // The server holds the password; a manifest with another value still compares equal (it cannot be read back).
     const rotated = { ...spec, inputs: { 'system-httpjson': { vars: { ...spec.inputs['system-httpjson'].vars, password: 'PP-SECRET-second' } } } };
     assert.ok(converged(rotated, live));
-    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'rest-api', rotated)), true);
-    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'web-system', MANIFESTS['web-system'])), false);
-    const exported = packagePolicyAdapter.toSpec(live);
+    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'rest-api', rotated), ctx.run), true);
+    assert.equal(packagePolicyAdapter.hasWriteOnly!(resource('PackagePolicy', 'web-system', MANIFESTS['web-system']), ctx.run), false);
+    const exported = packagePolicyAdapter.toSpec(live, ctx.run);
     assert.ok(!JSON.stringify(exported.spec).includes('PP-SECRET'), JSON.stringify(exported.spec));
     assert.equal(exported.spec.inputs['system-httpjson'].vars.password, '${env:SVCFORM_PACKAGE_POLICY_REST_API_SYSTEM_HTTPJSON_PASSWORD}');
     assert.deepEqual(exported.variables?.map((v) => v.name), ['SVCFORM_PACKAGE_POLICY_REST_API_SYSTEM_HTTPJSON_PASSWORD']);

@@ -8,6 +8,10 @@ import type { AdapterContext } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 /**
  * The Rule adapter sends every action's action_type_id, which the API requires and does not fill
@@ -25,7 +29,7 @@ describe('Rule adapter: actions[].action_type_id', () => {
   /** A fresh run: the engine binds a new context per run, and the connector list is cached per run. */
   const newRun = (): AdapterContext => {
     const api = fetchRequester(emu.url);
-    return contextFor({ api: { request: (req) => (sent.push(req), api.request(req)) }, log: () => {} }, ruleAdapter);
+    return contextFor({ api: { request: (req) => (sent.push(req), api.request(req)) }, log: () => {}, run: new RunScope() }, ruleAdapter);
   };
   const writes = () => sent.filter((r) => r.path === RULES && (r.method === 'POST' || r.method === 'PUT'));
   const lists = () => sent.filter((r) => r.method === 'GET' && r.path === CONNECTORS);
@@ -69,7 +73,7 @@ describe('Rule adapter: actions[].action_type_id', () => {
     assert.equal((writes().at(-1)!.body as any).actions[0].action_type_id, '.server-log');
     assert.equal(lists().length, 2);
     const live = (await ruleAdapter.list(ctx, 'default')).find((l) => l.name === 'after-new')!;
-    assert.deepEqual(ruleAdapter.normalizeLive(live), ruleAdapter.normalizeDesired(r), 'the sent type does not show as a difference');
+    assert.deepEqual(ruleAdapter.normalizeLive(live, RUN), ruleAdapter.normalizeDesired(r, RUN), 'the sent type does not show as a difference');
   });
 
   it('fails plainly when the connector is in neither listing', async () => {

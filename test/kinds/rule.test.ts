@@ -11,6 +11,10 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
 import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const RULES = '/api/detection_engine/rules';
 
@@ -78,13 +82,13 @@ describe('Rule adapter', () => {
   const specOf = (name: string) => all.find(([n]) => n === name)![1];
   const live = async (space = 'default') => ruleAdapter.list(ctx, space);
   const liveOne = async (name: string, space = 'default') => (await live(space)).find((l) => l.name === name)!;
-  const same = (r: ReturnType<typeof res>, l: LiveObject) => deepEqual(ruleAdapter.normalizeDesired(r), ruleAdapter.normalizeLive(l));
+  const same = (r: ReturnType<typeof res>, l: LiveObject) => deepEqual(ruleAdapter.normalizeDesired(r, RUN), ruleAdapter.normalizeLive(l, RUN));
 
   before(async () => {
     emu = await emulator({ spaces: ['many', 'pkg'] });
     api = fetchRequester(emu.url);
     // As the engine runs adapters: every request carries the adapter's area.
-    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {} }, ruleAdapter);
+    ctx = contextFor({ api: { request: (req) => { sent.push(req); return api.request(req); } }, log: () => {}, run: new RunScope() }, ruleAdapter);
     await call(emu, 'POST', '/api/actions/connector/soc-chat', { name: 'Chat', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example/x' } });
     for (const [name, spec] of all) await ruleAdapter.create(ctx, res(name, spec));
   });
@@ -96,7 +100,7 @@ describe('Rule adapter', () => {
     for (const [name, spec] of all) {
       const obj = found.find((l) => l.name === name);
       assert.ok(obj, name);
-      assert.deepEqual(ruleAdapter.normalizeLive(obj), ruleAdapter.normalizeDesired(res(name, spec)), name);
+      assert.deepEqual(ruleAdapter.normalizeLive(obj, RUN), ruleAdapter.normalizeDesired(res(name, spec), RUN), name);
     }
   });
 
@@ -118,7 +122,7 @@ describe('Rule adapter', () => {
     await call(emu, 'PATCH', RULES, { rule_id: 'q-0', severity: 'critical' });
     const obj = await liveOne('q-0');
     assert.equal(same(res('q-0', specOf('q-0')), obj), false);
-    assert.equal(ruleAdapter.normalizeLive(obj).severity, 'critical');
+    assert.equal(ruleAdapter.normalizeLive(obj, RUN).severity, 'critical');
   });
 
   it('updates with a full PUT and converges', async () => {
@@ -166,17 +170,17 @@ describe('Rule adapter', () => {
 
   it('exports specs without server defaults that round-trip', async () => {
     for (const obj of await live()) {
-      const { spec } = ruleAdapter.toSpec(obj);
-      assert.deepEqual(ruleAdapter.normalizeDesired(res(obj.name, spec)), ruleAdapter.normalizeLive(obj), obj.name);
+      const { spec } = ruleAdapter.toSpec(obj, RUN);
+      assert.deepEqual(ruleAdapter.normalizeDesired(res(obj.name, spec), RUN), ruleAdapter.normalizeLive(obj, RUN), obj.name);
     }
-    const q1 = ruleAdapter.toSpec(await liveOne('q-1')).spec;
+    const q1 = ruleAdapter.toSpec(await liveOne('q-1'), RUN).spec;
     for (const k of ['from', 'to', 'interval', 'max_signals', 'version', 'language', 'risk_score_mapping', 'setup', 'exceptions_list', 'output_index', 'id', 'rule_id', 'revision']) assert.equal(q1[k], undefined, k);
     assert.equal(q1.actions[0].frequency, undefined, 'the default frequency is left out');
     assert.deepEqual(Object.keys(q1).slice(0, 5), ['type', 'name', 'description', 'severity', 'risk_score']);
-    const q3 = ruleAdapter.toSpec(await liveOne('q-3')).spec;
+    const q3 = ruleAdapter.toSpec(await liveOne('q-3'), RUN).spec;
     assert.equal(q3.interval, '10m');
     assert.equal(q3.actions[0].frequency, undefined, 'a frequency derived from throttle is a default too');
-    assert.equal(ruleAdapter.toSpec(await liveOne('eql-0')).spec.language, 'eql');
+    assert.equal(ruleAdapter.toSpec(await liveOne('eql-0'), RUN).spec.language, 'eql');
   });
 
   it('treats a default-valued field the server leaves out as its default (wire-facts 2.4: "[] versus null")', async () => {

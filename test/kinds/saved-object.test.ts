@@ -10,6 +10,10 @@ import { resource } from '../helpers/resource.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { savedObjectAdapter as adapter } from '../../src/kinds/saved-object.js';
 import type { AdapterContext } from '../../src/kinds/types.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const SO = '/api/saved_objects';
 const MANAGE = 'manage:\n  - kind: SavedObject\n    selector: {namePrefix: "soc-"}\n  - kind: Rule\n    selector: {tags: [managed]}\n';
@@ -49,7 +53,7 @@ describe('SavedObject kind', () => {
   });
   beforeEach(async () => {
     await call(emu, 'POST', '/__emulator/reset');
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
   });
   after(() => emu.stop());
 
@@ -67,7 +71,7 @@ describe('SavedObject kind', () => {
     const [fresh] = await adapter.list(ctx, 'default');
     await adapter.update(ctx, desired, fresh, { rotateSecrets: false });
     const [after] = await adapter.list(ctx, 'default');
-    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(desired));
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(desired, RUN));
   });
 
   it('clears an attribute the manifest drops (the update merges, so it sends null)', async () => {
@@ -76,7 +80,7 @@ describe('SavedObject kind', () => {
     const desired = resource('SavedObject', 'soc-v', { type: 'index-pattern', attributes: { title: 'a-*' } });
     await adapter.update(ctx, desired, live, { rotateSecrets: false });
     const [after] = await adapter.list(ctx, 'default');
-    assert.deepEqual(adapter.normalizeLive(after), adapter.normalizeDesired(desired));
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(desired, RUN));
   });
 
   it("writes the data view a rule's data_view_id names before the rule, and plans empty", async () => {

@@ -9,6 +9,10 @@ import { uptimeSettingsAdapter } from '../../src/kinds/uptime-settings.js';
 import { uptimeDefaults } from '../../src/common/uptime-settings.js';
 import { resource } from '../helpers/resource.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const SETTINGS = '/api/uptime/settings';
 const manifest = (spec: string) => `apiVersion: svcform/v1
@@ -61,9 +65,9 @@ describe('UptimeSettings', () => {
 
   it('reads the real server\'s default index pattern (heartbeat-*, wire-facts §12) as the default, but writes an explicit heartbeat-* as written', async () => {
     const live = { kind: 'UptimeSettings', space: 'default', name: 'settings', body: { ...uptimeDefaults(), heartbeatIndices: 'heartbeat-*', certAgeThreshold: 365 } };
-    const desired = uptimeSettingsAdapter.normalizeDesired(resource('UptimeSettings', 'settings', { certAgeThreshold: 365 }));
-    assert.deepEqual(uptimeSettingsAdapter.normalizeLive(live), desired);
-    assert.deepEqual(uptimeSettingsAdapter.toSpec(live).spec, { certAgeThreshold: 365 });
+    const desired = uptimeSettingsAdapter.normalizeDesired(resource('UptimeSettings', 'settings', { certAgeThreshold: 365 }), RUN);
+    assert.deepEqual(uptimeSettingsAdapter.normalizeLive(live, RUN), desired);
+    assert.deepEqual(uptimeSettingsAdapter.toSpec(live, RUN).spec, { certAgeThreshold: 365 });
     write(manifest('  heartbeatIndices: heartbeat-*\n  certAgeThreshold: 365\n'));
     assert.equal((await run('apply')).code, 0);
     assert.equal((await settings()).heartbeatIndices, 'heartbeat-*');

@@ -9,6 +9,10 @@ import { resource } from '../helpers/resource.js';
 import { valueListAdapter as adapter, INLINE_ITEMS_MAX } from '../../src/kinds/value-list.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+/** The run scope of calls that read no run state. */
+const RUN = new RunScope();
 
 const KIND = 'ValueList';
 
@@ -41,7 +45,7 @@ describe('ValueList adapter', () => {
   let dir: string;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
     dir = mkdtempSync(join(tmpdir(), 'svcform-lists-'));
   });
   after(() => emu.stop());
@@ -75,10 +79,10 @@ describe('ValueList adapter', () => {
       const obj = await live(res.name, res.space);
       assert.equal(obj.kind, KIND);
       assert.equal(obj.readOnly, undefined);
-      assert.deepEqual(asSets(adapter.normalizeLive(obj)), asSets(adapter.normalizeDesired(res)), res.name);
+      assert.deepEqual(asSets(adapter.normalizeLive(obj, RUN)), asSets(adapter.normalizeDesired(res, RUN)), res.name);
     }
-    assert.deepEqual(asSets(adapter.normalizeDesired(manifests[2])).items, ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
-    assert.equal(adapter.normalizeDesired(manifests[0]).version, 1);
+    assert.deepEqual(asSets(adapter.normalizeDesired(manifests[2], RUN)).items, ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
+    assert.equal(adapter.normalizeDesired(manifests[0], RUN).version, 1);
   });
 
   it('create is one list request and one import request, whatever the number of values', async () => {
@@ -107,8 +111,8 @@ describe('ValueList adapter', () => {
     await call(emu, 'POST', '/api/lists/items', { list_id: 'drifting', value: '10.1.0.99' });
     await call(emu, 'DELETE', '/api/lists/items?list_id=drifting&value=10.1.0.1');
     const drifted = await live('drifting');
-    const normalized = adapter.normalizeLive(drifted);
-    assert.notDeepEqual(normalized, adapter.normalizeDesired(res));
+    const normalized = adapter.normalizeLive(drifted, RUN);
+    assert.notDeepEqual(normalized, adapter.normalizeDesired(res, RUN));
     assert.equal(normalized.name, 'Changed by hand');
     assert.equal(normalized.version, 2);
     assert.deepEqual([...normalized.items].sort(), ['10.1.0.2', '10.1.0.99']);
@@ -117,7 +121,7 @@ describe('ValueList adapter', () => {
     await adapter.update(ctx, res, drifted, { rotateSecrets: false });
     const requests = await requestsSince(emu, since);
     assert.deepEqual(requests.sort(), ['DELETE /api/lists/items', 'POST /api/lists/items/_import', 'PUT /api/lists'].sort());
-    assert.deepEqual(asSets(adapter.normalizeLive(await live('drifting'))), asSets(adapter.normalizeDesired(res)));
+    assert.deepEqual(asSets(adapter.normalizeLive(await live('drifting'), RUN)), asSets(adapter.normalizeDesired(res, RUN)));
   });
 
   it('update sends the _version it read, so a change made since then is not overwritten', async () => {
@@ -139,7 +143,7 @@ describe('ValueList adapter', () => {
     assert.deepEqual(await requestsSince(emu, since), ['POST /api/lists/items/_import']);
     const after = await live('values-only');
     assert.equal(after.body.version, 1);
-    assert.deepEqual(asSets(adapter.normalizeLive(after)), asSets(adapter.normalizeDesired(next)));
+    assert.deepEqual(asSets(adapter.normalizeLive(after, RUN)), asSets(adapter.normalizeDesired(next, RUN)));
   });
 
   it('update refuses a change of type with a clear error', async () => {
@@ -159,11 +163,11 @@ describe('ValueList adapter', () => {
 
   it('toSpec leaves out server fields and defaults, keeps values inline up to the limit, and round-trips', async () => {
     const obj = await live('blocked-ips');
-    const { spec, files } = adapter.toSpec(obj);
+    const { spec, files } = adapter.toSpec(obj, RUN);
     assert.deepEqual(spec, { name: 'Blocked IPs', description: 'Known bad addresses', type: 'ip', items: ['10.0.0.1', '10.0.0.2', '192.168.1.1'] });
     assert.equal(files, undefined);
-    assert.deepEqual(asSets(adapter.normalizeDesired(resource(KIND, obj.name, spec))), asSets(adapter.normalizeLive(obj)));
-    const vip = adapter.toSpec(await live('vip-users')).spec;
+    assert.deepEqual(asSets(adapter.normalizeDesired(resource(KIND, obj.name, spec), RUN)), asSets(adapter.normalizeLive(obj, RUN)));
+    const vip = adapter.toSpec(await live('vip-users'), RUN).spec;
     assert.deepEqual(vip, { name: 'VIP users', description: 'Executives', type: 'keyword', meta: { owner: 'soc' }, version: 3, items: ['ceo', 'cfo'] });
   });
 
@@ -171,14 +175,14 @@ describe('ValueList adapter', () => {
     const res = resource(KIND, 'big/feed', { name: 'Feed', description: 'd', type: 'ip', items: ips(INLINE_ITEMS_MAX + 1) });
     await adapter.create(ctx, res);
     const obj = await live('big/feed');
-    const { spec, files } = adapter.toSpec(obj);
+    const { spec, files } = adapter.toSpec(obj, RUN);
     assert.equal(spec.items, undefined);
     assert.equal(spec.items_file, 'big_feed.txt');
     assert.deepEqual(Object.keys(files ?? {}), ['big_feed.txt']);
     const exportDir = mkdtempSync(join(tmpdir(), 'svcform-export-'));
     writeFileSync(join(exportDir, spec.items_file), files!['big_feed.txt']);
     const reread = resource(KIND, obj.name, spec, { dir: exportDir });
-    assert.deepEqual(asSets(adapter.normalizeDesired(reread)), asSets(adapter.normalizeLive(obj)));
+    assert.deepEqual(asSets(adapter.normalizeDesired(reread, RUN)), asSets(adapter.normalizeLive(obj, RUN)));
   });
 
   it('check reports an items_file that cannot be read', () => {
@@ -193,7 +197,7 @@ describe('ValueList adapter with 100,000 values', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator();
-    ctx = { api: fetchRequester(emu.url), log: () => {} };
+    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
     await adapter.prerequisite!.ensure(ctx, 'default');
   });
   after(() => emu.stop());
@@ -213,7 +217,7 @@ describe('ValueList adapter with 100,000 values', () => {
     assert.equal(count(requests, 'POST /api/lists/items/_export'), 1);
     assert.equal(count(requests, 'GET /api/lists/_find'), 1);
     assert.equal(obj.extra.items.length, 100_000);
-    assert.deepEqual(asSets(adapter.normalizeLive(obj)), asSets(adapter.normalizeDesired(res)));
+    assert.deepEqual(asSets(adapter.normalizeLive(obj, RUN)), asSets(adapter.normalizeDesired(res, RUN)));
 
     const changed = [...values.slice(10), ...ips(10, 200_000)];
     const next = resource(KIND, 'threat-feed', { name: 'Threat feed', description: 'Nightly feed', type: 'ip', items: changed });
@@ -225,7 +229,7 @@ describe('ValueList adapter with 100,000 values', () => {
     assert.equal(requests.length, 11);
 
     const [after] = (await adapter.list(ctx, 'default')).filter((o) => o.name === 'threat-feed');
-    assert.deepEqual(asSets(adapter.normalizeLive(after)), asSets(adapter.normalizeDesired(next)));
+    assert.deepEqual(asSets(adapter.normalizeLive(after, RUN)), asSets(adapter.normalizeDesired(next, RUN)));
   });
 });
 
@@ -233,6 +237,7 @@ describe('ValueList adapter: import files stay under the route limit', () => {
   it('sends values over 8 MB in several import files, none over 9,000,000 bytes (wire-facts 3.1)', async () => {
     const sent: Array<{ path: string; bytes: number }> = [];
     const ctx: AdapterContext = {
+      run: new RunScope(),
       api: {
         request: async (req) => {
           sent.push({ path: req.path, bytes: req.multipart ? Buffer.byteLength(req.multipart.content) : 0 });

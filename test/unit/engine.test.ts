@@ -10,6 +10,7 @@ import { isOwned } from '../../src/engine/ownership.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from '../../src/kinds/types.js';
 import type { Resource } from '../../src/manifest/types.js';
 import { resource } from '../helpers/resource.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
 
 /**
  * An in-memory server with two kinds: Target (like a connector) and User (like a rule, whose
@@ -57,7 +58,7 @@ function fakeWorld() {
     ['Target', target],
     ['User', user],
   ]);
-  const ctx: AdapterContext = { api: { request: async () => { throw new Error('no HTTP in unit tests'); } }, log: () => {} };
+  const ctx: AdapterContext = { api: { request: async () => { throw new Error('no HTTP in unit tests'); } }, log: () => {}, run: new RunScope() };
   return {
     store,
     writes,

@@ -20,6 +20,7 @@ import { interpolate } from '../../src/manifest/interpolate.js';
 import { Redactor } from '../../src/manifest/redact.js';
 import type { KindAdapter, LiveObject } from '../../src/kinds/types.js';
 import { Selection } from '../../src/engine/selection.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
 
 /** A stand-in adapter: toSpec returns body.spec, plus the variables and files the body names. */
 function stubAdapter(kind: string, schema = `${kind}.schema.json`): KindAdapter {
@@ -52,7 +53,7 @@ const outDir = resolve('/tmp/svcform-export-unit/out');
 const schemaDir = resolve('/tmp/svcform-export-unit/pkg/schemas');
 
 function options(extra: Partial<ExportOptions> = {}): ExportOptions {
-  return { layout: 'per-kind', includeBuiltin: false, outDir, schemaDir, version: '9.9.9', ...extra };
+  return { run: new RunScope(), layout: 'per-kind', includeBuiltin: false, outDir, schemaDir, version: '9.9.9', ...extra };
 }
 
 function parseDocs(text: string) {
