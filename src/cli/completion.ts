@@ -53,7 +53,8 @@ export function completionModel(program: Command): { commands: CommandModel[]; g
     .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
     .map((cmd) => {
       const arg = cmd.registeredArguments[0];
-      const args: Value = !arg ? { kind: 'none' } : arg.argChoices?.length ? { kind: 'words', words: [...arg.argChoices] } : { kind: 'file' };
+      // An argument named `dir` (init's) completes directories; any other, files.
+      const args: Value = !arg ? { kind: 'none' } : arg.argChoices?.length ? { kind: 'words', words: [...arg.argChoices] } : arg.name() === 'dir' ? { kind: 'dir' } : { kind: 'file' };
       return { name: cmd.name(), description: cmd.description(), options: optionsOf(cmd), args };
     });
   return { commands, global: optionsOf(program) };

@@ -61,6 +61,26 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** `svcform export`: live objects of the chosen kinds and spaces written as manifests. */
 export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise<number> {
+  return (await exportLive(opts, io)).code;
+}
+
+/** What an export wrote, for a command built on it (`init --from-server`). */
+export interface ExportOutcome {
+  /** 0, or 1 when some object could not be exported (the rest was written). */
+  code: number;
+  result: ExportResult;
+  /** The spaces read, the first being the home space. */
+  spaces: string[];
+  /** The files written, relative to --out (`/`-separated; the marker file aside). */
+  written: string[];
+}
+
+/**
+ * The export itself, for `export` and `init --from-server` alike. `keep` names files (relative
+ * to --out) a caller will write beside the export itself: they may be present in --out, and are
+ * neither replaced nor removed here.
+ */
+export async function exportLive(opts: ExportCommandOptions, io: Io, keep: ReadonlySet<string> = new Set()): Promise<ExportOutcome> {
   const started = Date.now();
   const layout = (opts.layout ?? 'per-kind') as ExportLayout;
   if (layout !== 'per-kind' && layout !== 'per-object') throw new UsageError(`--layout must be per-kind or per-object, not ${opts.layout}`);
@@ -84,7 +104,7 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   for (const s of spaces) if (!SPACE_ID.test(s)) throw new UsageError(`--space ${JSON.stringify(s)} is not a space id (lowercase letters, digits, _ and -)`);
 
   const outDir = resolve(opts.out);
-  const previous = inspectOutDir(outDir);
+  const previous = inspectOutDir(outDir, keep);
   const manageFile = opts.manageOut && opts.manageOut !== '-' ? resolve(opts.manageOut) : undefined;
   if (manageFile) checkManageOut(manageFile, outDir);
   const schemaLocation = exportSchemaLocation(opts.schemas, VERSION);
@@ -155,9 +175,9 @@ export async function exportCommand(opts: ExportCommandOptions, io: Io): Promise
   if (!opts.quiet) printSummary(io, result, { outDir, manageFile, manageOut: opts.manageOut, files: Object.keys(written).length, ms: Date.now() - started });
   if (result.problems.length) {
     io.err(`${result.problems.length} object${result.problems.length === 1 ? ' was' : 's were'} not exported (see the errors above); the rest was written.`);
-    return 1;
+    return { code: 1, result, spaces, written: Object.keys(written) };
   }
-  return 0;
+  return { code: 0, result, spaces, written: Object.keys(written) };
 }
 
 /**
@@ -199,10 +219,10 @@ function walkFiles(dir: string, base = dir): string[] {
  * file added or edited since) stops the run, so an export never overwrites a person's work.
  * Returns the files to remove before writing.
  */
-export function inspectOutDir(outDir: string): string[] {
+export function inspectOutDir(outDir: string, keep: ReadonlySet<string> = new Set()): string[] {
   if (!existsSync(outDir)) return [];
   if (!statSync(outDir).isDirectory()) throw new UsageError(`--out ${displayDir(outDir)} exists and is not a directory`);
-  const present = walkFiles(outDir);
+  const present = walkFiles(outDir).filter((rel) => !keep.has(rel));
   if (present.length === 0) return [];
   const markerPath = join(outDir, MARKER_FILE);
   if (!existsSync(markerPath)) {

@@ -19,6 +19,7 @@ const exportCommand = async (...args: Parameters<typeof import('./export.js').ex
 const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js').emulatorCommand>) => (await import('./emulator.js')).emulatorCommand(...args);
 const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
 const testCommand = async (...args: Parameters<typeof import('./test.js').testCommand>) => (await import('./test.js')).testCommand(...args);
+const initCommand = async (...args: Parameters<typeof import('./init.js').initCommand>) => (await import('./init.js')).initCommand(...args);
 const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
@@ -116,6 +117,25 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     'print only the plan',
     'print nothing more: a saved plan is rendered as it was saved',
   ).action(async (file: string, opts) => setExit(await showCommand(file, opts, io)));
+
+  program
+    .command('init')
+    .description('start a repository: svcform.yaml with a manage scope, a manifests folder, the GitHub Actions kit, .gitignore')
+    .argument('[dir]', 'the repository to write into (default: the working directory)')
+    .option('--force', 'overwrite the files init writes where they already exist')
+    .option('--from-server', 'export the live objects into manifests/ and own exactly them, so a plan right after is empty')
+    .option('--url <url>', 'with --from-server: server URL (or SVC_URL, or url in svcform.yaml); `embedded` for the embedded emulator')
+    .option('--space <id>', 'the default space; with --from-server, the spaces to export (repeatable; default: default)', collect)
+    .option('--concurrency <n>', 'with --from-server: requests in flight at once (default 8)')
+    .option('--timeout <seconds>', 'with --from-server: per request: connecting, headers and the whole answer (default 30)')
+    .option('--deadline <seconds>', 'with --from-server: stop retrying and fail once the whole run has taken this long')
+    .option('--ca-cert <file>', 'with --from-server: PEM file of the certificate authority to trust')
+    .option('--client-cert <file>', 'with --from-server: PEM client certificate')
+    .option('--client-key <file>', 'with --from-server: PEM client key')
+    .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
+    .addOption(new Option('--quiet', 'print only errors').conflicts('verbose'))
+    .option('--verbose', 'with --from-server: print retries, each list read and timings on stderr')
+    .action(async (dir: string | undefined, opts) => setExit(await initCommand(dir ?? '.', opts, io)));
 
   program
     .command('export')

@@ -198,7 +198,8 @@ export function renderDocument(doc: Record<string, any>): string {
   return yaml().stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false, blockQuote: 'literal' });
 }
 
-function schemaModeline(adapter: KindAdapter, filePath: string, options: ExportOptions): string {
+/** The editor modeline naming a kind's schema, for a file at `filePath` (relative to `options.outDir`). */
+export function schemaModeline(adapter: Pick<KindAdapter, 'schema'>, filePath: string, options: Pick<ExportOptions, 'outDir' | 'schemaDir' | 'schemaBaseUrl'>): string {
   if (options.schemaDir === undefined) return `# yaml-language-server: $schema=${options.schemaBaseUrl ?? ''}/${adapter.schema}`;
   const fromDir = dirname(join(options.outDir, ...filePath.split('/')));
   const target = join(options.schemaDir, adapter.schema);
@@ -408,11 +409,14 @@ function oneLine(s: string): string {
 /** How a `--manage-out` file starts: a later export may replace a file that starts so. */
 export const MANAGE_HEADER = '# manage scopes written by svcform';
 
+/** `manage` scopes owning exactly the exported objects (read-only ones never), by name. */
+export function exportedScopes(pairs: PairSummary[]): Array<{ kind: string; spaces: string[]; selector: { names: string[] } }> {
+  return pairs.filter((p) => p.names.length > 0).map((p) => ({ kind: p.kind, spaces: [p.space], selector: { names: [...p.names].sort(compareText) } }));
+}
+
 /** A svcform.yaml `manage` section owning exactly the exported objects (read-only ones never). */
 export function renderManageSection(pairs: PairSummary[], version: string): string {
-  const manage = pairs
-    .filter((p) => p.names.length > 0)
-    .map((p) => ({ kind: p.kind, spaces: [p.space], selector: { names: [...p.names].sort(compareText) } }));
+  const manage = exportedScopes(pairs);
   const head = header([
     `${MANAGE_HEADER.slice(2)} ${version} (svcform export --manage-out): svcform owns exactly`,
     'the exported objects, so it may update them and delete one whose manifest is removed.',

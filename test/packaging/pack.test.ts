@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { precompiledUse } from '../helpers/spawn-cli.js';
@@ -80,6 +80,17 @@ describe('packaging: npm pack, then a global install of the tarball', { timeout:
       assert.equal(validated.status, 0, validated.stderr);
       assert.match(validated.stdout, /^\d+ resources in \d+ files: valid \(0 errors, 0 warnings\)$/m);
       assert.equal(validated.stderr, '');
+      // `init` copies the GitHub Actions kit from the installed package, as the package holds it.
+      const repo = join(home, 'new-repo');
+      const init = spawnSync('svcform', ['init', repo], { cwd: home, env, encoding: 'utf8' });
+      assert.equal(init.status, 0, init.stderr);
+      const kit = 'examples/ci/github-actions/.github';
+      const kitFiles = readdirSync(join(ROOT, kit), { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(ROOT, kit, f)).isFile());
+      assert.ok(kitFiles.length >= 3, kitFiles.join(', '));
+      for (const rel of kitFiles) {
+        assert.ok(files.has(`${kit}/${rel}`), `${kit}/${rel} is packed`);
+        assert.equal(readFileSync(join(repo, '.github', rel), 'utf8'), readFileSync(join(ROOT, kit, rel), 'utf8'), rel);
+      }
       // The installed CLI finds its precompiled program and V8 takes the code cache under its flags.
       assert.equal(precompiledUse(join(prefix, 'lib/node_modules/svcform/dist/src/cli'), env), 'accepted');
     } finally {

@@ -40,18 +40,19 @@ describe('svcform completion', () => {
 
   it('bash: completes commands, each command its own flags, choices and kinds, from the program itself', async () => {
     const code = await script('bash');
-    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'show', 'export', 'schemas', 'completion', 'emulator']);
+    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'show', 'init', 'export', 'schemas', 'completion', 'emulator']);
     assert.deepEqual(bashComplete(code, ['svcform', 'pl']), ['plan']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--detailed']), ['--detailed-exitcode']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--format', '']), ['text', 'json', 'markdown']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--layout', '']), ['per-kind', 'per-object']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--kind', 'Host']), ['HostQueryPack', 'HostQuerySavedQuery']);
     assert.deepEqual(bashComplete(code, ['svcform', 'completion', '']), ['bash', 'zsh', 'fish']);
+    assert.deepEqual(bashComplete(code, ['svcform', 'init', '--from']), ['--from-server']);
     assert.deepEqual(bashComplete(code, ['svcform', 'apply', '--url', '']), [], 'a URL is not a file name');
     // Flags of one command are not offered for another.
     assert.deepEqual(bashComplete(code, ['svcform', 'validate', '--plan']), []);
     assert.deepEqual(bashComplete(code, ['svcform', 'apply', '--plan']), ['--plan']);
-    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'show', 'export', 'schemas', 'completion', 'emulator']) {
+    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'show', 'init', 'export', 'schemas', 'completion', 'emulator']) {
       assert.deepEqual(bashComplete(code, ['svcform', cmd, '--qu']), ['--quiet'], cmd);
     }
   });
@@ -64,6 +65,7 @@ describe('svcform completion', () => {
     assert.deepEqual(bashComplete(code, ['svcform', 'validate', 'man'], cwd).sort(), ['manifest.yaml', 'manifests']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--config', 'manifest.'], cwd), ['manifest.yaml']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--out', 'man'], cwd), ['manifests'], '--out <dir> offers directories only');
+    assert.deepEqual(bashComplete(code, ['svcform', 'init', 'man'], cwd), ['manifests'], 'init [dir] offers directories only');
   });
 
   for (const shell of ['zsh', 'fish']) {
