@@ -178,6 +178,8 @@ export function readConfinedFile(path: string, options: ConfinedFileOptions): Co
     }
     if (length > options.maxBytes) return { error: tooLarge(length) };
     if (length === buf.length) return { error: 'it grew while being read' };
+    // A NUL is valid UTF-8 but in no text a manifest names: a binary file renamed or named by mistake.
+    if (buf.subarray(0, length).includes(0)) return { error: 'it holds NUL bytes: a binary file, not text' };
     try {
       return { text: utf8.decode(buf.subarray(0, length)) };
     } catch {

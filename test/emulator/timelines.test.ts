@@ -28,6 +28,31 @@ describe('emulator: timelines (/api/timeline, /api/timelines)', () => {
     assert.equal(dup.body.status_code, 409, 'security error shape');
   });
 
+  it('types query-builder rows, filters, sort and kqlQuery as the OAS does (Security_Timeline_API_DataProviderResult, _FilterTimelineResult, _Sort, _SerializedFilterQueryResult): 400 for a wrong type', async () => {
+    const good = await createTemplate({
+      dataProviders: [{ id: 'p', enabled: true, queryMatch: { field: 'host.name', value: ['a', 'b'], operator: ':' }, type: 'template', and: [{ id: 'q', excluded: false }] }],
+      sort: [{ columnId: '@timestamp', sortDirection: 'desc' }],
+      filters: [{ meta: { negate: false, key: 'host.name' }, query: '{"match_phrase":{"host.name":"x"}}' }],
+      kqlQuery: { filterQuery: { kuery: { kind: 'kuery', expression: 'a:b' }, serializedQuery: '{}' } },
+    });
+    assert.equal(good.status, 200, good.text);
+    assert.equal((await createTemplate({ sort: { columnId: '@timestamp', sortDirection: 'asc' } })).status, 200, 'one SortObject is a Sort too');
+    for (const wrong of [
+      { dataProviders: [{ enabled: 'yes' }] },
+      { dataProviders: [{ queryMatch: { value: 42 } }] },
+      { dataProviders: [{ type: 'other' }] },
+      { dataProviders: [{ and: [{ id: 7 }] }] },
+      { sort: 'desc' },
+      { sort: [{ columnId: 1 }] },
+      { filters: [{ meta: { negate: 'no' } }] },
+      { kqlQuery: { filterQuery: { serializedQuery: 5 } } },
+      { columns: [{ id: 'host.name', searchable: 'yes' }] },
+    ]) {
+      const res = await createTemplate(wrong);
+      assert.equal(res.status, 400, `${JSON.stringify(wrong)}: ${res.text}`);
+    }
+  });
+
   it('GET needs id or template_timeline_id: 500 without either, 404 for an unknown one (service-api.md Errors)', async () => {
     assert.equal((await call(emu, 'GET', '/api/timeline')).status, 500);
     assert.equal((await call(emu, 'GET', '/api/timeline?template_timeline_id=nope')).status, 404);

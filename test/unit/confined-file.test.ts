@@ -28,6 +28,8 @@ before(() => {
   writeFileSync(join(root, 'manifests', 'big.txt'), '');
   truncateSync(join(root, 'manifests', 'big.txt'), MAX_REFERENCE_BYTES + 1);
   writeFileSync(join(root, 'manifests', 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  // Valid UTF-8, but a NUL: an image or archive named as an items_file (issue 31).
+  writeFileSync(join(root, 'manifests', 'binary.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x41]));
   symlinkSync(root, join(base, 'repo-link'));
 });
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -75,6 +77,7 @@ describe('readConfinedFile: files named by manifests stay inside the repository 
     assert.deepEqual(read('loop-a'), { error: 'too many levels of symbolic links' });
     assert.deepEqual(read('secrets/token.txt\0../../x'), { error: 'the path contains a NUL character' });
     assert.deepEqual(read('latin1.txt'), { error: 'it is not UTF-8 text' });
+    assert.deepEqual(read('binary.bin'), { error: 'it holds NUL bytes: a binary file, not text' });
   });
 
   it('a root given through a symbolic link contains what its real path contains', () => {

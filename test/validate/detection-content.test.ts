@@ -29,6 +29,15 @@ const CASES: FixtureCase[] = [
     mistake: 'no title, and a kqlMode the app does not have',
     errors: ['5:1 TimelineTemplate/soc-process-tree: spec.title is required', '7:3 TimelineTemplate/soc-process-tree: spec.kqlMode must be filter or search, not "query"'],
   },
+  {
+    fixture: 'timeline-template/wrong-types.yaml',
+    mistake: 'query-builder rows and sort of the wrong types (OAS Security_Timeline_API_DataProviderResult, _Sort)',
+    errors: [
+      '9:7 TimelineTemplate/soc-wrong-types: spec.dataProviders[0].enabled must be a boolean (true or false) or null, not "yes"',
+      '12:9 TimelineTemplate/soc-wrong-types: spec.dataProviders[0].queryMatch.value must be a string or a list or null, not 42',
+      '14:3 TimelineTemplate/soc-wrong-types: spec.sort must be a mapping or a list, not "descending"',
+    ],
+  },
 ];
 
 describe('validate: PrebuiltRules and TimelineTemplate mistakes', () => {

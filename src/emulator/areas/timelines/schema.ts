@@ -1,4 +1,4 @@
-import { array, enumOf, nullable, number, object, optional, string, union, unknown, type Schema, type Shape } from '../../zod.js';
+import { array, boolean, enumOf, nullable, number, object, optional, string, union, type Schema, type Shape } from '../../zod.js';
 
 /**
  * Request schemas of the timeline routes (OAS Security_Timeline_API_SavedTimeline and the
@@ -15,15 +15,32 @@ const n = <T>(s: Schema<T>) => optional(nullable(s));
 const strings = () => array(string());
 const openObject = () => object({}, 'open');
 const stringOrNumber = () => union([string(), number()]);
+const b = () => n(boolean());
+const str = () => n(string());
+
+/** OAS Security_Timeline_API_ColumnHeaderResult. */
+const column = () => object({ aggregatable: b(), category: str(), columnHeaderType: str(), description: str(), id: str(), indexes: n(strings()), name: str(), placeholder: str(), searchable: b(), type: str() });
+/** OAS Security_Timeline_API_QueryMatchResult: `value` a string or a list of strings. */
+const queryMatch = () => object({ displayField: str(), displayValue: str(), field: str(), operator: str(), value: n(union([string(), strings()])) });
+/** OAS Security_Timeline_API_DataProviderQueryMatch; a DataProviderResult adds `and`, a list of these. */
+const providerFields = (): Shape => ({ enabled: b(), excluded: b(), id: str(), kqlQuery: str(), name: str(), queryMatch: n(queryMatch()), type: n(enumOf(['default', 'template'])) });
+const dataProvider = () => object({ ...providerFields(), and: n(array(object(providerFields()))) });
+/** OAS Security_Timeline_API_FilterTimelineResult: every part a serialized string. */
+const filterMeta = () => object({ alias: str(), controlledBy: str(), disabled: b(), field: str(), formattedValue: str(), index: str(), key: str(), negate: b(), params: str(), type: str(), value: str() });
+const filter = () => object({ exists: str(), match_all: str(), meta: n(filterMeta()), missing: str(), query: str(), range: str(), script: str() });
+/** OAS Security_Timeline_API_SerializedFilterQueryResult. */
+const kqlQuery = () => object({ filterQuery: n(object({ kuery: n(object({ expression: str(), kind: str() })), serializedQuery: str() })) });
+/** OAS Security_Timeline_API_Sort: one SortObject or a list of them. */
+const sortObject = () => object({ columnId: str(), columnType: str(), sortDirection: str() });
 
 export const TIMELINE_TYPES = ['default', 'template'] as const;
 export const TIMELINE_STATUSES = ['active', 'draft', 'immutable'] as const;
 
 export const savedTimelineShape: Shape = {
-  columns: n(array(openObject())),
+  columns: n(array(column())),
   created: n(number()),
   createdBy: n(string()),
-  dataProviders: n(array(openObject())),
+  dataProviders: n(array(dataProvider())),
   dataViewId: n(string()),
   dateRange: n(object({ start: n(stringOrNumber()), end: n(stringOrNumber()) })),
   description: n(string()),
@@ -31,13 +48,13 @@ export const savedTimelineShape: Shape = {
   eventType: n(string()),
   excludedRowRendererIds: n(strings()),
   favorite: n(array(openObject())),
-  filters: n(array(openObject())),
+  filters: n(array(filter())),
   indexNames: n(strings()),
   kqlMode: n(string()),
-  kqlQuery: n(openObject()),
+  kqlQuery: n(kqlQuery()),
   savedQueryId: n(string()),
   savedSearchId: n(string()),
-  sort: n(unknown()),
+  sort: n(union([sortObject(), array(sortObject())])),
   status: n(enumOf(TIMELINE_STATUSES)),
   templateTimelineId: n(string()),
   templateTimelineVersion: n(number()),
