@@ -71,6 +71,25 @@ function inForce(lease: StoredLease | undefined, now: number): boolean {
   return !!lease && !lease.released && Date.parse(lease.expires) > now;
 }
 
+/** The lease that holds a space now, if any (the newest, neither released nor expired). */
+export async function leaseInForce(store: LeaseStore, space: string, now: () => number = Date.now): Promise<StoredLease | undefined> {
+  const newest = newestLease(await store.list(space));
+  return inForce(newest, now()) ? newest : undefined;
+}
+
+/**
+ * Releases another apply's lease, as `svcform unlock` does for one a killed run left behind: only
+ * when `lease` is still the newest, with the token that was shown, so a lease taken since is never
+ * released unseen. False when it changed meanwhile.
+ */
+export async function releaseLease(store: LeaseStore, space: string, lease: StoredLease, now: () => number = Date.now): Promise<boolean> {
+  const newest = newestLease(await store.list(space));
+  if (!newest || newest.n !== lease.n || newest.token !== lease.token) return false;
+  const { n: _n, ...record } = lease;
+  await store.update(space, lease.n, { ...record, expires: new Date(now()).toISOString(), released: true });
+  return true;
+}
+
 async function takeOne(store: LeaseStore, space: string, options: LeaseOptions): Promise<{ n: number; token: string; since: string }> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

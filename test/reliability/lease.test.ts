@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { acquireLeases, LeaseHeldError, observeLease, untouchedSince, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
+import { acquireLeases, LeaseHeldError, leaseInForce, observeLease, releaseLease, untouchedSince, type LeaseRecord, type LeaseStore, type StoredLease } from '../../src/engine/lease.js';
 import { runCli } from '../../src/cli/program.js';
 import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
@@ -153,6 +153,50 @@ describe('two applies at once (issue 11: item 2)', () => {
     assert.deepEqual(emu.log.all().filter((r) => r.method !== 'GET').map((r) => r.path), []);
     const forced = await cli(['apply', dir, '--url', emu.url, '--no-lock']);
     assert.equal(forced.code, 0, forced.err);
+  });
+});
+
+describe('svcform unlock: a lease a killed apply left behind (issue 31)', () => {
+  let emu: RunningEmulator;
+  emulatorResetPerTest((e) => (emu = e));
+
+  it('shows the holder, releases only with yes or --force, and then an apply runs at once', async () => {
+    const dir = maintenanceWindows('svcform-unlock-');
+    await holdOtherLease(emu);
+    const blocked = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(blocked.code, 1, 'held: the apply fails at once');
+
+    const noTerminal = await cli(['unlock', '--url', emu.url]);
+    assert.equal(noTerminal.code, 1);
+    assert.match(noTerminal.out, /Space default: the apply lease is held by ci@runner-7 pid 42 since /);
+    assert.match(noTerminal.err, /no terminal to ask on: pass --force.*Nothing was released/);
+
+    const declined = await cli(['unlock', '--url', emu.url], {}, { answers: ['no'] });
+    assert.equal(declined.code, 1);
+    assert.match(declined.asked[0], /no longer running/);
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 1, 'still held after a no');
+
+    const released = await cli(['unlock', '--url', emu.url], {}, { answers: ['yes'] });
+    assert.equal(released.code, 0, released.out + released.err);
+    assert.match(released.out, /Released the lease of ci@runner-7 pid 42 in space default\./);
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+
+    const nothing = await cli(['unlock', '--url', emu.url, '--force']);
+    assert.equal(nothing.code, 0);
+    assert.match(nothing.out, /no apply holds the lease; nothing to release/);
+  });
+
+  it('never releases a lease taken after the one it showed', async () => {
+    const store = memoryStore();
+    const shown = await acquireLeases(store, ['default'], { holder: 'killed run', waitMs: 0, ttlMs: 60_000 });
+    const seen = (await leaseInForce(store, 'default'))!;
+    assert.equal(seen.holder, 'killed run');
+    await shown.release();
+    const next = await acquireLeases(store, ['default'], { holder: 'next run', waitMs: 0, ttlMs: 60_000 });
+    assert.equal(await releaseLease(store, 'default', seen), false);
+    assert.equal((await leaseInForce(store, 'default'))?.holder, 'next run');
+    await next.release();
   });
 });
 
