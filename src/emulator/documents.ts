@@ -1,5 +1,6 @@
 import type { Store } from './store.js';
 import type { EmuResponse } from './router.js';
+import { starPattern, wildcardMatcher } from '../query/regex/wildcard.js';
 
 /**
  * Source documents for rule previews. The real server previews a rule against the documents of
@@ -30,7 +31,8 @@ function indices(store: Store): Indices {
 
 /** Documents of every index whose name one of the patterns matches (`*` wildcards, `-pattern` excludes). */
 export function documentsMatching(store: Store, patterns: string[]): StoredDocument[] {
-  const toRegex = (p: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  // Matched without backtracking: a name pattern with many stars must not stall the server.
+  const toRegex = (p: string) => wildcardMatcher(starPattern(p), false);
   const include = patterns.filter((p) => !p.startsWith('-')).map(toRegex);
   const exclude = patterns.filter((p) => p.startsWith('-')).map((p) => toRegex(p.slice(1)));
   const out: StoredDocument[] = [];

@@ -33,6 +33,11 @@ export function wildcardPattern(parts: ReadonlyArray<string | { wildcard: '*' | 
   return out;
 }
 
+/** A pattern in which only `*` is special (index patterns, find filters); every other character is itself. */
+export function starPattern(text: string): number[] {
+  return wildcardPattern(text.split('*').flatMap((part, i) => (i === 0 ? [part] : [{ wildcard: '*' as const }, part])));
+}
+
 /** eql and qlang wildcard text: `*`, `?`, and a backslash that makes the next character literal. */
 export function parseWildcardText(text: string): number[] {
   const out: number[] = [];

@@ -1,4 +1,5 @@
 import { EmuError } from '../../errors.js';
+import { starPattern, wildcardMatcher } from '../../../query/regex/wildcard.js';
 
 /** The search backend's result window: from + size beyond this needs search_after (the cursor). */
 export const SEARCH_WINDOW = 10_000;
@@ -84,16 +85,14 @@ export function parseFilter(filter: string | undefined): Clause[] {
     const quoted = /^"(.*)"$/.exec(value);
     if (quoted) value = quoted[1].replace(/\\"/g, '"');
     if (!quoted && value.includes('*')) {
-      const pattern = new RegExp('^' + value.split('*').map(escapeRegExp).join('.*') + '$');
+      // Matched without backtracking, as the backend's wildcard automaton does.
+      const pattern = wildcardMatcher(starPattern(value), false);
       return { field, match: (v) => v !== undefined && v !== null && pattern.test(String(v)) };
     }
     return { field, match: (v) => v !== undefined && v !== null && String(v) === value };
   });
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** `fieldOf` reads a clause's field from a row (item filters may name the list type as the field). */
 export function applyFilter<T extends Row>(rows: T[], clauses: Clause[], fieldOf: (row: T, field: string) => unknown = (r, f) => r[f]): T[] {

@@ -1,4 +1,5 @@
 import type { StoredRule } from './state.js';
+import { starPattern, wildcardMatcher, type TextTest } from '../../../query/regex/wildcard.js';
 
 /**
  * The KQL subset _find and _bulk_action take on `alert.attributes.*` (wire-facts 2.1):
@@ -111,9 +112,12 @@ interface FieldSpec {
   match(rule: StoredRule, term: ValueTerm): boolean;
 }
 
-/** A wildcard pattern: case-sensitive on keyword fields (an ES wildcard query's case_insensitive defaults to false). */
-function glob(pattern: string, caseInsensitive = false): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, caseInsensitive ? 'i' : '');
+/**
+ * A wildcard pattern: case-sensitive on keyword fields (an ES wildcard query's case_insensitive
+ * defaults to false), matched without backtracking, as the backend's automaton does.
+ */
+function glob(pattern: string, caseInsensitive = false): TextTest {
+  return wildcardMatcher(starPattern(pattern), caseInsensitive);
 }
 
 function keyword(get: (r: StoredRule) => unknown): FieldSpec {
