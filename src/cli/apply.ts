@@ -1,6 +1,10 @@
 import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
+import { resolveDeferred } from '../manifest/interpolate.js';
+import { formatDiagnostics } from '../manifest/validate.js';
+import { subjectOf, type Diagnostic } from '../manifest/types.js';
+import type { PlannedChange } from '../engine/plan.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine, warningLines } from '../report/text.js';
 import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
@@ -105,6 +109,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       io.err('The plan has errors; nothing was applied.');
       return 1;
     }
+    supplyDeferredSecrets(plan.changes, io);
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
     else for (const line of warningLines(plan, errCol)) io.err(line);
     const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run);
@@ -158,6 +163,29 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     await leases.held?.release();
     await target.close();
   }
+}
+
+/**
+ * Resolves the write-only secrets that could not be read with the manifests (Resource.deferred),
+ * for the objects this apply creates or updates and for no other: an apply that leaves a
+ * connector alone never needs its secret. Any still missing is an error at its place, naming the
+ * field and the variable or file, before anything is written.
+ */
+function supplyDeferredSecrets(changes: PlannedChange[], io: Io): void {
+  const missing: Diagnostic[] = [];
+  for (const c of changes) {
+    if ((c.action !== 'create' && c.action !== 'update') || !c.resource.deferred?.length) continue;
+    const subject = subjectOf({ kind: c.kind, name: c.name });
+    const resolved = resolveDeferred(c.resource, io.env, redactor, subject);
+    if (resolved.diagnostics.length === 0) {
+      c.resource = { ...c.resource, spec: resolved.spec, deferred: undefined };
+      continue;
+    }
+    for (const d of resolved.diagnostics) missing.push({ ...d, message: `${d.message}; this apply ${c.action}s ${subject} and must send it` });
+  }
+  if (missing.length === 0) return;
+  for (const line of formatDiagnostics(missing)) io.err(redactor.redact(line));
+  throw new UsageError(`${missing.length} secret${missing.length === 1 ? '' : 's'} the changes need ${missing.length === 1 ? 'is' : 'are'} not set; nothing was applied`);
 }
 
 function progressLine(done: number, total: number): string {
