@@ -1,6 +1,10 @@
 import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
+import { resolveDeferred } from '../manifest/interpolate.js';
+import { formatDiagnostics } from '../manifest/validate.js';
+import { describeObject, subjectOf, type Diagnostic } from '../manifest/types.js';
+import type { Plan, PlannedChange } from '../engine/plan.js';
 import { changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine, warningLines } from '../report/text.js';
 import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
@@ -12,9 +16,12 @@ import { AREAS } from '../client/areas.js';
 import { readSavedPlan, resolveInputs, type SavedPlan } from './saved-plan.js';
 import { approveDeletes } from './approval.js';
 import type { RunScope } from '../kinds/run-scope.js';
+import { readReviewedPlan, unreviewedChanges, type ReviewedPlan } from './reviewed-plan.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
+  /** Reviewed plans: apply a fresh plan only if each of its changes is one of theirs (reviewed-plan.ts). */
+  ifMatches?: string[];
   json?: boolean;
   rotateSecrets?: boolean;
   /** Seconds to wait for another apply's lease (default 0: fail at once). */
@@ -82,6 +89,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     paths = inputs.paths;
     opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
   } else if (paths.length === 0) paths = ['.'];
+  // Read first: a reviewed plan that cannot be read stops the run before the server is asked anything.
+  const reviewed = opts.ifMatches?.map(readReviewedPlan);
   const col = colorsFor(opts, io, 'out');
   const errCol = colorsFor(opts, io, 'err');
   const leases: { held?: HeldLeases } = {};
@@ -105,6 +114,8 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       io.err('The plan has errors; nothing was applied.');
       return 1;
     }
+    if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col)) return 1;
+    supplyDeferredSecrets(plan.changes, io);
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
     else for (const line of warningLines(plan, errCol)) io.err(line);
     const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run);
@@ -113,8 +124,9 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
-    // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval.
-    if (!saved && !(await approveDeletes(plan, opts, io, opts.json || opts.quiet ? errCol : col))) return 1;
+    // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval; so
+    // are reviewed plans that show every change.
+    if (!saved && !reviewed && !(await approveDeletes(plan, opts, io, opts.json || opts.quiet ? errCol : col))) return 1;
     const total = plan.changes.length;
     // On a terminal, long runs report progress every tenth instead of a line per change; failures
     // and skips are always printed as they happen.
@@ -158,6 +170,49 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     await leases.held?.release();
     await target.close();
   }
+}
+
+/**
+ * `--if-matches`: whether every change of the fresh plan is one a reviewed plan shows, made against
+ * the same target. When not, the fresh plan is printed with the changes no one reviewed, and
+ * nothing is applied.
+ */
+function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: string; embedded: boolean }, run: RunScope, io: Io, col: ReturnType<typeof colorsFor>): boolean {
+  for (const r of reviewed) {
+    if (r.target && (r.target.url !== target.url || r.target.embedded !== target.embedded)) {
+      throw new UsageError(`the reviewed plan in ${r.file} was made against ${r.target.url}, not ${target.url}; nothing was applied`);
+    }
+  }
+  const unreviewed = unreviewedChanges(planToJson(plan, target, run).changes, reviewed);
+  if (unreviewed.length === 0) return true;
+  io.out(renderPlanText(plan, col));
+  for (const c of unreviewed) io.err(`not reviewed: ${c.action} ${describeObject(c)}`);
+  const files = reviewed.map((r) => r.file).join(', ');
+  io.err(`${unreviewed.length} of the ${plan.changes.length} changes of this plan ${unreviewed.length === 1 ? 'is' : 'are'} not in the reviewed plan (${files}); nothing was applied. Review the plan above (plan --out saves it) and apply that.`);
+  return false;
+}
+
+/**
+ * Resolves the write-only secrets that could not be read with the manifests (Resource.deferred),
+ * for the objects this apply creates or updates and for no other: an apply that leaves a
+ * connector alone never needs its secret. Any still missing is an error at its place, naming the
+ * field and the variable or file, before anything is written.
+ */
+function supplyDeferredSecrets(changes: PlannedChange[], io: Io): void {
+  const missing: Diagnostic[] = [];
+  for (const c of changes) {
+    if ((c.action !== 'create' && c.action !== 'update') || !c.resource.deferred?.length) continue;
+    const subject = subjectOf({ kind: c.kind, name: c.name });
+    const resolved = resolveDeferred(c.resource, io.env, redactor, subject);
+    if (resolved.diagnostics.length === 0) {
+      c.resource = { ...c.resource, spec: resolved.spec, deferred: undefined };
+      continue;
+    }
+    for (const d of resolved.diagnostics) missing.push({ ...d, message: `${d.message}; this apply ${c.action}s ${subject} and must send it` });
+  }
+  if (missing.length === 0) return;
+  for (const line of formatDiagnostics(missing)) io.err(redactor.redact(line));
+  throw new UsageError(`${missing.length} secret${missing.length === 1 ? '' : 's'} the changes need ${missing.length === 1 ? 'is' : 'are'} not set; nothing was applied`);
 }
 
 function progressLine(done: number, total: number): string {

@@ -12,6 +12,8 @@ export interface PlanCommandOptions extends CommonOptions {
   format?: string;
   detailedExitcode?: boolean;
   rotateSecrets?: boolean;
+  /** Markdown without the target URL. */
+  hideTarget?: boolean;
 }
 
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
@@ -39,7 +41,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       }
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo, target.ctx.run), null, 2));
-    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode }));
+    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, opts.hideTarget ? undefined : target.url, { command: mode }));
     else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length) {
       const text = renderPlanText(plan, colorsFor(opts, io, 'out'));
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);

@@ -66,7 +66,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   common(program.command('validate').description('check manifests offline: YAML, interpolation, schemas, cross-document references').argument('[paths...]', 'files or directories (- for stdin)'))
     .option('--json', 'print diagnostics as JSON')
-    .option('--offline-secrets', 'secrets need not be set: a missing ${env:} variable or ${file:} is a warning (pull requests from forks)')
+    .addOption(new Option('--format <format>', 'output format: text, json (as --json), or github (workflow-command annotations on stdout)').choices(['text', 'json', 'github']))
+    .option('--offline-secrets', 'no secret need be set: a missing ${env:} variable or ${file:} outside write-only fields is a warning too (pull requests from forks); write-only connector secrets never need one')
     .action(async (paths: string[], opts) => setExit(await validateCommand(paths.length ? paths : ['.'], opts, io)));
 
   verbosity(
@@ -89,12 +90,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--out <file>', 'save the plan for `apply --plan`')
     .option('--json', 'print the plan as JSON (docs/plan-format.md)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--hide-target', 'leave the target URL out of the Markdown plan (a URL kept secret in CI)')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--rotate-secrets', 'plan to re-send connector secrets')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('apply').description('compute the plan (or load a saved one) and carry it out').argument('[paths...]'))
-    .option('--plan <file>', 'apply a plan saved with `plan --out` (refused if live state changed)')
+    .addOption(new Option('--plan <file>', 'apply a plan saved with `plan --out` (refused if live state changed)').conflicts('ifMatches'))
+    .option('--if-matches <file>', 'plan afresh and apply only if every change is one a reviewed plan (`plan --out` or `--json`) shows; repeatable', collect)
     .option('--json', 'print the results as JSON')
     .option('--rotate-secrets', 're-send connector secrets even where nothing else changed')
     .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: fail at once)")
@@ -105,6 +108,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))
     .option('--json', 'print the drift as JSON')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--hide-target', 'leave the target URL out of the Markdown drift report')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
 
   verbosity(
@@ -114,6 +118,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .argument('<planfile>', 'the saved plan')
       .option('--json', 'print the plan as JSON (docs/plan-format.md)')
       .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+      .option('--hide-target', 'leave the target URL out of the Markdown plan')
       .option('--no-color', 'no colours in the output'),
     'print only the plan',
     'print nothing more: a saved plan is rendered as it was saved',

@@ -10,6 +10,7 @@ export interface ShowCommandOptions {
   json?: boolean;
   format?: string;
   color?: boolean;
+  hideTarget?: boolean;
 }
 
 /**
@@ -20,7 +21,7 @@ export function showCommand(file: string, opts: ShowCommandOptions, io: Io): num
   const saved = readSavedPlan(file);
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   if (format === 'json') io.out(JSON.stringify(saved.plan, null, 2));
-  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), saved.plan.target.url));
+  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
   else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out')));
   return 0;
 }

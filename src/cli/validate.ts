@@ -1,12 +1,28 @@
 import { displayPath } from '../manifest/load.js';
 import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
+import type { Diagnostic } from '../manifest/types.js';
 import { readConfig, type CommonOptions, type Io } from './context.js';
 import { setUpValidation } from './validation-setup.js';
 
 export interface ValidateOptions extends CommonOptions {
   json?: boolean;
+  /** text (default), json (as --json), or github: workflow-command annotations (githubAnnotation). */
+  format?: string;
   offlineSecrets?: boolean;
+}
+
+/**
+ * One finding as a GitHub Actions workflow command, which the runner shows as an annotation on the
+ * file and line of a pull request: `::error file=F,line=L,col=C,title=T::message`. Escaped as the
+ * runner reads it back: `%`, CR and LF in the message; also `:` and `,` in property values.
+ */
+export function githubAnnotation(d: Diagnostic): string {
+  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const title = d.subject === undefined ? '' : `,title=${property(redactor.redact(d.subject))}`;
+  const message = redactor.redact(`${d.subject ? `${d.subject}: ` : ''}${d.message}`);
+  return `::${d.severity} file=${property(d.pos.file)},line=${d.pos.line},col=${d.pos.col}${title}::${data(message)}`;
 }
 
 /** `svcform validate`: offline checks only; never contacts a server. */
@@ -22,7 +38,8 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
   setup.finish();
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
-  if (opts.json) {
+  const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
+  if (format === 'json') {
     io.out(
       redactor.redact(
         JSON.stringify(
@@ -46,7 +63,10 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
       ),
     );
   } else {
-    for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
+    // Annotations go to stdout, where the runner reads workflow commands; one per finding, so each
+    // lands on its own line of the pull request (text folds repeats into one line).
+    if (format === 'github') for (const d of result.diagnostics) io.out(githubAnnotation(d));
+    else for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
     if (!opts.quiet) {
       const status = errors.length === 0 ? 'valid' : 'invalid';
       const summary = `${result.resources.length} resources in ${result.files.length} files: ${status} (${errors.length} errors, ${warnings.length} warnings)`;

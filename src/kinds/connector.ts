@@ -44,6 +44,8 @@ export const connectorAdapter: KindAdapter = {
   kind: 'Connector',
   schema: 'Connector.schema.json',
   area: AREAS.actions,
+  // Never returned, never compared (wire-facts 1.4): plan and drift need no value, apply only for the connectors it writes.
+  writeOnly: [['spec', 'secrets']],
 
   references() {
     return [];

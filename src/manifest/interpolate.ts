@@ -1,7 +1,8 @@
 import { MAX_REFERENCE_BYTES, readConfinedFile } from './confined-file.js';
 import type { Redactor } from './redact.js';
-import type { Diagnostic, DocPath, SourcePos } from './types.js';
+import type { Diagnostic, DocPath, Resource, SourcePos } from './types.js';
 import { shortText } from './short-text.js';
+import { displayField } from './schema.js';
 import { scanDocument, type DocumentScan } from './scan.js';
 
 export interface InterpolationContext {
@@ -19,6 +20,13 @@ export interface InterpolationContext {
    * from forks, which get no secrets, still validate. Files outside the root stay errors.
    */
   offlineSecrets?: boolean;
+  /**
+   * Whether the string at a path is write-only (a connector's `secrets`: never returned, never
+   * compared; KindRules.writeOnly). A variable that is not set or a secret file that does not
+   * exist there is no finding: the string is left as written and listed in `deferredPaths`, and
+   * only the apply that writes the object needs the value (resolveDeferred).
+   */
+  deferrable?(path: DocPath): boolean;
 }
 
 export interface InterpolationResult {
@@ -27,6 +35,8 @@ export interface InterpolationResult {
   secretPaths: DocPath[];
   /** Paths of strings left as written because a reference in them failed (their errors are in diagnostics). */
   failedPaths: DocPath[];
+  /** Write-only strings left as written because a variable or secret file was missing (see `deferrable`). */
+  deferredPaths: DocPath[];
   diagnostics: Diagnostic[];
 }
 
@@ -75,6 +85,7 @@ function pieces(s: string): Piece[] {
 export function interpolate(root: unknown, ctx: InterpolationContext, templated: DocumentScan['templated'] = scanDocument(root).templated): InterpolationResult {
   const secretPaths: DocPath[] = [];
   const failedPaths: DocPath[] = [];
+  const deferredPaths: DocPath[] = [];
   const diagnostics: Diagnostic[] = [];
   const fileCache = new Map<string, string | Error>();
 
@@ -96,6 +107,7 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
   const visitString = (s: string, path: DocPath): string => {
     let secret = false;
     let unresolved = false;
+    const deferrable = ctx.deferrable?.(path) ?? false;
     const failuresBefore = diagnostics.length;
     let out = '';
     for (const piece of pieces(s)) {
@@ -116,7 +128,8 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
         }
         const v = ctx.env[name];
         if (v === undefined) {
-          if (ctx.offlineSecrets) {
+          if (deferrable) unresolved = true;
+          else if (ctx.offlineSecrets) {
             diagnostics.push(warn(path, `environment variable ${name} is not set (referenced as ${written}); checked without it (--offline-secrets)`));
             unresolved = true;
           } else diagnostics.push(diag(path, `environment variable ${name} is not set (referenced as ${written})`));
@@ -133,7 +146,8 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
       }
       const content = readSecretFile(name);
       if (content instanceof Error) {
-        if (ctx.offlineSecrets && content.message.startsWith('file not found')) {
+        if (deferrable && content.message.startsWith('file not found')) unresolved = true;
+        else if (ctx.offlineSecrets && content.message.startsWith('file not found')) {
           diagnostics.push(warn(path, `${written}: ${content.message}; checked without it (--offline-secrets)`));
           unresolved = true;
         } else diagnostics.push(diag(path, `${written}: ${content.message}`));
@@ -145,7 +159,8 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
     }
     if (diagnostics.length > failuresBefore || unresolved) {
       // Half-resolved text would be judged by the schema as if it were the value: keep it out of the way.
-      failedPaths.push(path);
+      if (diagnostics.length === failuresBefore && deferrable) deferredPaths.push(path);
+      else failedPaths.push(path);
       return s;
     }
     if (secret) {
@@ -181,5 +196,22 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
     for (const step of path.slice(0, -1)) node = node[step] = own(node[step]);
     node[path[path.length - 1]] = replaced;
   }
-  return { value, secretPaths, failedPaths, diagnostics };
+  return { value, secretPaths, failedPaths, deferredPaths, diagnostics };
+}
+
+/**
+ * The spec of a resource with its deferred write-only strings (Resource.deferred) resolved from
+ * `env` and the secret files as they are now, for the apply that writes it. Every reference still
+ * missing is an error at its string's position, naming the field and the variable or file.
+ */
+export function resolveDeferred(res: Resource, env: NodeJS.ProcessEnv, redactor: Redactor, subject?: string): { spec: Record<string, any>; diagnostics: Diagnostic[] } {
+  const ctx: InterpolationContext = { env, dir: res.dir, root: res.root, redactor, posOf: res.posOf, subject };
+  let root: unknown = { spec: res.spec };
+  const diagnostics: Diagnostic[] = [];
+  for (const { path, text } of res.deferred ?? []) {
+    const result = interpolate(root, ctx, [{ path, text }]);
+    root = result.value;
+    for (const d of result.diagnostics) diagnostics.push({ ...d, message: `${displayField(path)}: ${d.message}` });
+  }
+  return { spec: (root as { spec: Record<string, any> }).spec, diagnostics };
 }

@@ -44,6 +44,12 @@ export interface Resource {
    * ${env:...} or ${file:...}: plans, logs and errors show them as (sensitive).
    */
   secretPointers: Set<string>;
+  /**
+   * Write-only strings (KindRules.writeOnly) whose ${env:...} or ${file:...} could not be resolved
+   * when the manifests were read: `text` is the string as written (it is in `spec` too). Plan and
+   * drift never need them; apply resolves them for the objects it writes (resolveDeferred).
+   */
+  deferred?: Array<{ path: DocPath; text: string }>;
   /** Directory of the manifest file, for paths such as items_file. */
   dir: string;
   /** The repository root: files named by the manifest (items_file) are read only from inside it (confined-file.ts). */
@@ -140,6 +146,12 @@ export interface KindRules {
    * not a Resource, so the engine can ask the same of a live object's manifest form.
    */
   references(spec: Record<string, any>): Reference[];
+  /**
+   * Document paths under which every string is write-only: sent, never returned by the server,
+   * so never compared (a connector's `['spec', 'secrets']`). A ${env:...} or ${file:...} there
+   * that cannot be resolved is deferred to the apply that writes the object (Resource.deferred).
+   */
+  writeOnly?: readonly DocPath[];
   /** Checks the schema cannot express (errors unless severity says otherwise). */
   check?(res: Resource, context?: CheckContext): CheckIssue[];
 }

@@ -153,12 +153,15 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const readsBefore = confinedReadsAsked();
   // One walk finds what interpolation, the shell-style warning and the number check look at.
   const scan = scanDocument(raw);
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets }, scan.templated);
+  const writeOnly = adapter.writeOnly ?? [];
+  const deferrable = (path: DocPath) => writeOnly.some((prefix) => prefix.length <= path.length && prefix.every((step, i) => path[i] === step));
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets, deferrable }, scan.templated);
   out.push(...interpolated.diagnostics);
   for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.names) });
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
-  const failed = new Set(interpolated.failedPaths.map(pathKey));
+  // A deferred string holds its reference as written: the schema would judge the placeholder, not the value.
+  const failed = new Set([...interpolated.failedPaths, ...interpolated.deferredPaths].map(pathKey));
   // JSON cannot carry .inf or .nan, and whole numbers past 2^53 change on the way: an error at the
   // number whatever the field (the schema's bounds do not catch +infinity where there is no maximum).
   // Interpolation changes strings only: the numbers are those the scan found.
@@ -179,8 +182,14 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   // `out` holds this document's findings only: any error so far means it is not a resource.
   if (out.some((d) => d.severity === 'error') || name === undefined) return undefined;
 
-  const secretPointers = new Set(interpolated.secretPaths.flatMap((p) => specPointer(p) ?? []));
+  // Deferred strings are secrets too: masked in plans and out of the desired fingerprint, so a
+  // plan made without their values and an apply made with them agree.
+  const secretPointers = new Set([...interpolated.secretPaths, ...interpolated.deferredPaths].flatMap((p) => specPointer(p) ?? []));
   const res = resourceOf(doc, value, kind, name, secretPointers, root, options);
+  if (interpolated.deferredPaths.length) {
+    const byPath = new Map(scan.templated.map((t) => [pathKey(t.path), t.text]));
+    res.deferred = interpolated.deferredPaths.map((path) => ({ path, text: byPath.get(pathKey(path))! }));
+  }
   let issues: CheckIssue[] = [];
   try {
     issues = adapter.check?.(res, context) ?? [];

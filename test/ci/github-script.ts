@@ -7,10 +7,13 @@ import { isAbsolute, join } from 'node:path';
  * what it creates and updates.
  */
 export interface FakeGitHub {
-  comments: Array<{ id: number; body: string; user?: { type: string } }>;
-  issues: Array<{ number: number; body: string; state: string; labels: string[]; title?: string; pull_request?: unknown }>;
+  comments: Array<{ id: number; body: string; user?: { type: string; login?: string }; issue_number?: number }>;
+  issues: Array<{ number: number; body: string; state: string; labels: string[]; title?: string; pull_request?: unknown; user?: { type: string; login?: string } }>;
   github: any;
 }
+
+/** The author of what a workflow writes with the default GITHUB_TOKEN. */
+export const BOT = { type: 'Bot', login: 'github-actions[bot]' };
 
 export function fakeGitHub(): FakeGitHub {
   const state: FakeGitHub = { comments: [], issues: [], github: undefined };
@@ -19,7 +22,7 @@ export function fakeGitHub(): FakeGitHub {
     listComments: async () => ({ data: state.comments.map((c) => ({ ...c })) }),
     createComment: async ({ issue_number, body }: any) => {
       if (issue_number === undefined) throw new Error('issue_number is required');
-      state.comments.push({ id: next++, body, user: { type: 'Bot' } });
+      state.comments.push({ id: next++, body, user: BOT, issue_number });
     },
     updateComment: async ({ comment_id, body }: any) => {
       const c = state.comments.find((x) => x.id === comment_id);
@@ -30,7 +33,7 @@ export function fakeGitHub(): FakeGitHub {
       data: state.issues.filter((i) => (wanted === 'all' || i.state === wanted) && (!labels || i.labels.includes(labels))).map((i) => ({ ...i })),
     }),
     create: async ({ title, body, labels }: any) => {
-      state.issues.push({ number: next++, title, body, labels: labels ?? [], state: 'open' });
+      state.issues.push({ number: next++, title, body, labels: labels ?? [], state: 'open', user: BOT });
     },
     update: async ({ issue_number, ...fields }: any) => {
       const i = state.issues.find((x) => x.number === issue_number);

@@ -11,7 +11,7 @@ describe('svcform validate: interpolation', () => {
     await checkFixture({
       fixture: 'interpolation/missing-env.yaml',
       mistake: 'missing env',
-      errors: ['14:5 Connector/soc-pagerduty: environment variable SVCFORM_TEST_UNSET_PASSWORD is not set (referenced as ${env:SVCFORM_TEST_UNSET_PASSWORD})'],
+      errors: ['8:3 Connector/soc-pagerduty: environment variable SVCFORM_TEST_UNSET_NAME is not set (referenced as ${env:SVCFORM_TEST_UNSET_NAME})'],
     });
   });
 
@@ -19,7 +19,7 @@ describe('svcform validate: interpolation', () => {
     await checkFixture({
       fixture: 'interpolation/missing-file.yaml',
       mistake: 'missing file',
-      errors: ['10:5 Connector/soc-chat: ${file:secrets/does-not-exist.txt}: file not found: secrets/does-not-exist.txt'],
+      errors: ['8:3 Connector/soc-chat: ${file:secrets/does-not-exist.txt}: file not found: secrets/does-not-exist.txt'],
     });
   });
 
