@@ -185,3 +185,18 @@ describe('qlang evaluation', () => {
     assert.deepEqual(rows('ROW t = "2024-01-01T10:17:30Z" | EVAL w = DATE_TRUNC(5m, t)', []), [{ t: '2024-01-01T10:17:30Z', w: '2024-01-01T10:15:00.000Z' }]);
   });
 });
+
+describe('qlang REPLACE over hostile patterns (issue 31)', () => {
+  it('(a+)+b over 40 characters finishes at once, and groups are named $1 as in Java', () => {
+    const long = [{ _id: '1', '@timestamp': '2024-01-01T10:00:00Z', name: `${'a'.repeat(40)}c`, mail: 'joe@site' }];
+    const started = Date.now();
+    // Java's matcher backtracks here too, but the answer is the same: no match, the text unchanged.
+    assert.deepEqual(rows('FROM l | EVAL r = REPLACE(name, "(a+)+b", "x") | KEEP r', long), [{ r: `${'a'.repeat(40)}c` }]);
+    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+    assert.deepEqual(rows('FROM l | EVAL r = REPLACE(mail, "(\\\\w+)@(\\\\w+)", "$2 at $1") | KEEP r', long), [{ r: 'site at joe' }]);
+  });
+
+  it('a backreference, which RE2 cannot evaluate, is said plainly rather than guessed', () => {
+    assert.throws(() => rows('FROM l | EVAL r = REPLACE(name, "(a)\\\\1", "x")', [{ _id: '1', name: 'aa' }]), /REPLACE "\(a\)\\\\1" is not evaluated offline: .*invalid escape/);
+  });
+});

@@ -3,6 +3,7 @@ import { arithmetic } from '../arithmetic.js';
 import { compileRegex, isRegexProblem, QLANG_RLIKE, type CompiledRegex } from '../regex/index.js';
 import type { Expr } from './ast.js';
 import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, canonicalFunction, SCALAR_IMPLEMENTATIONS, truncateTime } from './functions.js';
+import { OfflineError } from './offline-error.js';
 
 /**
  * Evaluates qlang expressions over one row (a record of columns; a multi-valued column holds an
@@ -13,7 +14,7 @@ import { AGGREGATIONS, AGGREGATION_IMPLEMENTATIONS, canonicalFunction, SCALAR_IM
 
 export type Row = Record<string, unknown>;
 
-export class OfflineError extends Error {}
+export { OfflineError };
 
 /** RLIKE patterns are Lucene regexes, matched in time linear in the value (src/query/regex). */
 const RLIKE = new Map<string, CompiledRegex>();

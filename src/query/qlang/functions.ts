@@ -1,4 +1,6 @@
 import { inCidr } from '../text-match.js';
+import { createRequire } from 'node:module';
+import { OfflineError } from './offline-error.js';
 
 /**
  * qlang functions: the names the language knows (the server's function registry, by family, with
@@ -154,7 +156,7 @@ export const SCALAR_IMPLEMENTATIONS: Record<string, Scalar> = {
     const length = args.length > 2 ? numeric(args[2]) : undefined;
     return length === undefined ? s.slice(from) : s.slice(from, from + length);
   },
-  REPLACE: strings((s, regex, replacement) => s.replace(new RegExp(regex!, 'gu'), replacement!)),
+  REPLACE: strings((s, regex, replacement) => replaceAll(s, regex!, replacement!)),
   SPLIT: strings((s, sep) => {
     const parts = s.split(sep!);
     return parts.length === 1 ? parts[0] : parts;
@@ -220,3 +222,30 @@ export const AGGREGATION_IMPLEMENTATIONS: Record<string, (values: unknown[], row
     return s.length % 2 ? s[mid] : (s[mid - 1]! + s[mid]!) / 2;
   },
 };
+
+type Re2 = typeof import('re2js');
+let re2: Re2 | undefined;
+/** Compiled REPLACE patterns of this process, few per query; bounded so a long run cannot grow it. */
+const REPLACE_PATTERNS = new Map<string, ReturnType<Re2['RE2JS']['compile']>>();
+
+/**
+ * ES|QL REPLACE: every match of a Java regex replaced, `$1` naming a group. Evaluated with RE2
+ * (re2js, loaded on first use: most runs evaluate no REPLACE), which never backtracks, so a
+ * pattern such as `(a+)+b` from a pull request cannot hang `svcform test` or a preview. RE2 lacks
+ * backreferences and lookaround; a pattern using them is not evaluated offline, said plainly.
+ */
+function replaceAll(text: string, regex: string, replacement: string): string {
+  re2 ??= createRequire(import.meta.url)('re2js') as Re2;
+  let pattern = REPLACE_PATTERNS.get(regex);
+  if (!pattern) {
+    try {
+      pattern = re2.RE2JS.compile(regex);
+    } catch (err) {
+      throw new OfflineError(`REPLACE ${JSON.stringify(regex)} is not evaluated offline: ${(err as Error).message}`);
+    }
+    if (REPLACE_PATTERNS.size >= 256) REPLACE_PATTERNS.clear();
+    REPLACE_PATTERNS.set(regex, pattern);
+  }
+  return pattern.matcher(text).replaceAll(replacement);
+}
+
