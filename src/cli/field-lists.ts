@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, extname, resolve, sep } from 'node:path';
 import type { Node } from 'yaml';
-import { yaml } from '../common/yaml.js';
+import { parseErrorWords, yaml } from '../common/yaml.js';
 import { listConfinedFiles, readConfinedFile } from '../manifest/confined-file.js';
 import { displayPath } from '../manifest/load.js';
 import { quotedText } from '../manifest/short-text.js';
@@ -70,7 +70,13 @@ function readLines(text: string, file: string, names: Set<string>, errors: strin
 function readStructured(text: string, file: string, names: Set<string>, errors: string[]): void {
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  } catch (err) {
+    errors.push(`${file}:1:1: invalid YAML: ${parseErrorWords(err)}`);
+    return;
+  }
   const at = (node: Node | null | undefined) => {
     const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
     return `${file}:${line}:${col}`;

@@ -13,3 +13,20 @@ let loaded: YamlPackage | undefined;
 export function yaml(): YamlPackage {
   return (loaded ??= createRequire(import.meta.url)('yaml') as YamlPackage);
 }
+
+/**
+ * What every reader of YAML or JSON says when a text nests deeper than the parser's stack: the
+ * parsers recurse, so the limit is the stack's, not a fixed number, and the engine's "Maximum
+ * call stack size exceeded" names no cause a person can act on.
+ */
+export const NESTS_TOO_DEEPLY = 'the document nests too deeply to be read';
+
+/** Whether a parser's error is the stack running out on a deeply nested text. */
+export function nestsTooDeeply(err: unknown): boolean {
+  return err instanceof RangeError || /Maximum call stack/.test(String((err as Error)?.message ?? ''));
+}
+
+/** A parser's error in words: the nesting when that is what failed, else its first line. */
+export function parseErrorWords(err: unknown): string {
+  return nestsTooDeeply(err) ? NESTS_TOO_DEEPLY : String((err as Error)?.message ?? err).split('\n')[0]!;
+}

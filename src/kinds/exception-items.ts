@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { yaml } from '../common/yaml.js';
+import { parseErrorWords, yaml } from '../common/yaml.js';
 import type { Requester } from '../client/types.js';
 import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
 import { shortText } from '../manifest/short-text.js';
@@ -41,7 +41,7 @@ export function readItemsFile(res: Resource, file: string): Item[] | Error {
         const parsed = yaml().parse(read.text);
         items = Array.isArray(parsed) && parsed.every(isPlainObject) ? (parsed as Item[]) : new Error(`${where}: it must hold a YAML sequence of items`);
       } catch (err) {
-        items = new Error(`${where}: ${(err as Error).message.split('\n')[0]}`);
+        items = new Error(`${where}: ${parseErrorWords(err)}`);
       }
     }
     fileItemsCache.set(res, items);

@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { Document, LineCounter, Node, YAMLError } from 'yaml';
-import { yaml } from '../common/yaml.js';
+import { NESTS_TOO_DEEPLY, nestsTooDeeply, yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, SourcePos } from './types.js';
 import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
@@ -120,7 +120,7 @@ function readFull(text: string, shown: string, dir: string): { docs: LoadedDoc[]
     // logLevel error: the library's warnings (a collection as a key) would go to the process's stderr, not to our diagnostics.
     parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as Document.Parsed[];
   } catch (err) {
-    const message = err instanceof RangeError ? 'the document nests too deeply to be read' : (err as Error).message;
+    const message = nestsTooDeeply(err) ? NESTS_TOO_DEEPLY : (err as Error).message;
     return { docs, diagnostics: [{ severity: 'error', pos: { file: shown, line: 1, col: 1 }, message: `invalid YAML: ${message}` }] };
   }
   if (!Array.isArray(parsed)) parsed = [parsed as unknown as Document.Parsed];
@@ -163,8 +163,8 @@ function readParsedDoc(doc: Document.Parsed, index: number, at: (offset: number)
     const message = firstLine((err as Error).message);
     const words = /alias count/i.test(message)
       ? `anchors and aliases expand too far (limit ${MAX_ALIASES}): refusing what looks like an entity-expansion ("billion laughs") attack`
-      : err instanceof RangeError
-        ? 'the document nests too deeply to be read'
+      : nestsTooDeeply(err)
+        ? NESTS_TOO_DEEPLY
         : message;
     return { diagnostic: { severity: 'error', pos: start, message: `invalid YAML: ${words}` } };
   }
@@ -243,7 +243,7 @@ function describeYamlError(doc: Document.Parsed, e: YAMLError, text: string, lin
     }
   }
   // Where the stack ran out depends on the caller's stack, not on the text: point at the document.
-  if (/Maximum call stack/.test(plain)) return { offset: doc.contents?.range?.[0] ?? doc.range?.[0] ?? offset, message: 'the document nests too deeply to be read' };
+  if (/Maximum call stack/.test(plain)) return { offset: doc.contents?.range?.[0] ?? doc.range?.[0] ?? offset, message: NESTS_TOO_DEEPLY };
   return { offset, message: plain };
 }
 

@@ -59,6 +59,7 @@ const RULE = (extra: string) =>
   `apiVersion: svcform/v1\nkind: Rule\nmetadata:\n  name: ssh-brute-force\nspec:\n  name: SSH brute force\n  description: d\n  type: query\n  query: 'a:b'\n  index: [logs-*]\n  risk_score: 21\n  severity: medium\n${extra}`;
 const CHAT = (value: string) => `apiVersion: svcform/v1\nkind: Connector\nmetadata:\n  name: soc-chat\nspec:\n  name: SOC chat\n  connector_type_id: .chat\n  secrets:\n    webhookUrl: ${value}\n`;
 const LIST = (itemsFile: string) => `apiVersion: svcform/v1\nkind: ValueList\nmetadata:\n  name: bad-domains\nspec:\n  name: Bad domains\n  description: d\n  type: keyword\n  items_file: ${itemsFile}\n`;
+const EXCEPTIONS = (itemsFile: string) => `apiVersion: svcform/v1\nkind: ExceptionList\nmetadata:\n  name: deep-items\nspec:\n  name: Deep items\n  description: d\n  type: detection\n  items_file: ${itemsFile}\n`;
 
 /** Cases that need a named pipe, symbolic links or large files: made in a temporary repository (--root). */
 function generatedCases(): Case[] {
@@ -83,6 +84,12 @@ function generatedCases(): Case[] {
     { name: 'an items_file symlink outside the root', file: m('items-symlink.yaml', LIST('../secrets/escape.txt')), expect: ['9:3 ValueList/bad-domains: items_file cannot be read: ../secrets/escape.txt (relative to this manifest): it leads outside the repository root'], args: root },
     { name: 'a 10 MB unknown key', file: m('key-10mb.yaml', RULE(`  ${'k'.repeat(10 * 1024 * 1024)}: 1\n`)), expect: [`13:3 Rule/ssh-brute-force: spec.${'k'.repeat(79)}… is not a known field`], args: root },
     { name: '2,000 nested mappings with .inf at the bottom', file: m('deep.yaml', RULE(deep)), expect: [`2014:4005 Rule/ssh-brute-force: spec.meta.k.k.k.k${GAP}.k.k.v must be a finite number, not infinity`], args: root },
+    {
+      name: 'an exception items_file nested 100,000 deep',
+      file: m('items-deep.yaml', EXCEPTIONS('../lists/deep-items.yaml')),
+      expect: ['9:3 ExceptionList/deep-items: items_file cannot be read: ../lists/deep-items.yaml (relative to this manifest): the document nests too deeply to be read'],
+      args: root,
+    },
     { name: 'a manifest that is a named pipe', file: join(repo, 'pipes', 'pipe.yaml'), expect: ['1:1 cannot read: a named pipe, not a manifest file'], args: root, child: true },
     { name: 'a manifest that is /dev/zero', file: '/dev/zero', expect: ['1:1 cannot read: a device, not a manifest file'], args: root },
     { name: 'a manifest that is a symlink loop', file: join(repo, 'manifests', 'loop.yaml'), expect: ['1:1 cannot read: too many levels of symbolic links'], args: root },
@@ -108,6 +115,7 @@ function makeRepository(): void {
   writeFileSync(join(repo, 'lists', 'huge.txt'), '');
   truncateSync(join(repo, 'lists', 'huge.txt'), 64 * 1024 * 1024 + 1);
   writeFileSync(join(repo, 'secrets', 'latin1.txt'), Buffer.from('caf\xe9', 'latin1'));
+  writeFileSync(join(repo, 'lists', 'deep-items.yaml'), `- ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
 }
 
 /** The CLI in a child process, killed after RUN_LIMIT_MS: for cases a regression would make block. */

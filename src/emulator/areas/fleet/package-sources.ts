@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { yaml } from '../../../common/yaml.js';
+import { parseErrorWords, yaml } from '../../../common/yaml.js';
 import { packageFromRegistryShape, PackageFormatError } from './package-spec.js';
 import type { CatalogPackage } from './package-types.js';
 
@@ -45,7 +45,7 @@ function parseYaml(text: string, where: string): unknown {
   try {
     return yaml().parse(text);
   } catch (err) {
-    throw new PackageSourceError(`${where}: ${(err as Error).message}`);
+    throw new PackageSourceError(`${where}: ${parseErrorWords(err)}`);
   }
 }
 
