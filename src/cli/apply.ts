@@ -16,7 +16,7 @@ import { AREAS } from '../client/areas.js';
 import { readSavedPlan, resolveInputs, type SavedPlan } from './saved-plan.js';
 import { approveDeletes } from './approval.js';
 import type { RunScope } from '../kinds/run-scope.js';
-import { readReviewedPlan, unreviewedChanges, type ReviewedPlan } from './reviewed-plan.js';
+import { planDifferences, readReviewedPlan, unreviewedChanges, type ReviewedPlan } from './reviewed-plan.js';
 
 export interface ApplyCommandOptions extends CommonOptions {
   plan?: string;
@@ -103,7 +103,10 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     if (saved) {
       const before = saved.plan.fingerprint;
       if (before.live !== plan.liveFingerprint) {
-        throw new UsageError(`the live state changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);
+        const { now, gone } = planDifferences(saved.plan.changes, planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run).changes);
+        const named = [...now.map((c) => `now ${c.action} ${describeObject(c)}`), ...gone.map((c) => `no longer ${c.action} ${describeObject(c)}`)];
+        const what = named.length ? `; applied now, the plan would differ: ${named.join(', ')}` : '; its changes are still the same, but objects they depend on or sit beside changed';
+        throw new UsageError(`the live state changed since the plan in ${opts.plan} was made${what}; nothing was applied. Run plan again and review the new plan.`);
       }
       if (before.desired !== plan.desiredFingerprint) {
         throw new UsageError(`the manifests changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);

@@ -53,6 +53,17 @@ export function readReviewedPlan(file: string): ReviewedPlan {
   return { file, target: plan.target, digests: new Set(plan.changes.map(changeDigest)) };
 }
 
+/**
+ * How a fresh plan differs from one made before (both JSON form): the changes it now makes that the
+ * earlier one did not show, and those the earlier one showed that it no longer makes. A stale
+ * saved plan is refused naming these, so the person sees what moved.
+ */
+export function planDifferences(earlier: ChangeJson[], fresh: ChangeJson[]): { now: ChangeJson[]; gone: ChangeJson[] } {
+  const before = new Set(earlier.map(changeDigest));
+  const after = new Set(fresh.map(changeDigest));
+  return { now: fresh.filter((c) => !before.has(changeDigest(c))), gone: earlier.filter((c) => !after.has(changeDigest(c))) };
+}
+
 /** The changes of `fresh` (JSON form) that no reviewed plan shows. */
 export function unreviewedChanges(fresh: ChangeJson[], reviewed: ReviewedPlan[]): ChangeJson[] {
   return fresh.filter((c) => !reviewed.some((r) => r.digests.has(changeDigest(c))));

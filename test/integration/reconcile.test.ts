@@ -243,8 +243,17 @@ describe('saved plans and partial failures', () => {
     assert.equal((await call(emu, 'POST', '/api/actions/connector/made-meanwhile', { name: 'meanwhile', connector_type_id: '.server-log' })).status, 200);
     const refused = await cli(['apply', '--plan', planFile, '--url', emu.url]);
     assert.equal(refused.code, 1);
-    assert.match(refused.err, /live state changed since the plan/);
+    assert.match(refused.err, /live state changed since the plan .*its changes are still the same, but objects they depend on or sit beside changed; nothing was applied/);
     assert.equal(emu.log.all().filter((r) => r.method === 'POST' && r.path === '/api/detection_engine/rules').length, 0, 'nothing was written');
+
+    // One of the plan's own objects changed: the refusal names how the plan would now differ (issue 31).
+    const first = JSON.parse(readFileSync(planFile, 'utf8')).plan.changes.find((c: any) => c.action === 'create' && c.kind === 'Connector');
+    const made = await call(emu, 'POST', `/api/actions/connector/${first.name}`, { name: 'made by hand', connector_type_id: '.server-log' });
+    assert.equal(made.status, 200, made.text);
+    const named = await cli(['apply', '--plan', planFile, '--url', emu.url]);
+    assert.equal(named.code, 1);
+    assert.match(named.err, new RegExp(`the plan would differ: now update Connector/${first.name}.*no longer create Connector/${first.name}`));
+    await call(emu, 'DELETE', `/api/actions/connector/${first.name}`);
 
     const fresh = await cli(['plan', EXAMPLES, '--url', emu.url, '--out', planFile]);
     assert.equal(fresh.code, 0);
