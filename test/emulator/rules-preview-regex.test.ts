@@ -35,3 +35,37 @@ describe('emulator: rule preview over hostile patterns (issue 31)', () => {
     assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
   });
 });
+
+describe('emulator: a preview holds neither the event loop nor the request past its budget (issue 31)', () => {
+  it('stops running invocations past the budget and answers isAborted, as the route does past PREVIEW_TIMEOUT_SECONDS', async () => {
+    const out = await runPreview({
+      rule: { name: 'r', severity: 'low', risk_score: 1, max_signals: 100, index: ['logs-*'], type: 'query', language: 'kuery', query: 'process.name:a' },
+      previewId: 'p',
+      space: 'default',
+      runs: [run, run, run],
+      documents: () => [document('d1', 'a')],
+      budgetMs: -1,
+    });
+    assert.equal(out.isAborted, true);
+    assert.equal(out.logs.length, 1, 'the first invocation ran; the rest were not started');
+  });
+
+  it('the health route answers while a preview of many invocations runs', async () => {
+    const { startEmulator } = await import('../../src/emulator/server.js');
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const docs = Array.from({ length: 3000 }, (_, i) => ({ '@timestamp': '2024-05-01T11:58:00Z', process: { name: `p${i}` } }));
+      await fetch(`${emu.url}/__emulator/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ index: 'logs-x', documents: docs }) });
+      const body = { name: 'r', description: 'd', severity: 'low', risk_score: 1, type: 'eql', language: 'eql', query: 'process where process.name : "p*"', index: ['logs-*'], interval: '1m', from: 'now-100000m', invocation_count: 400, timeframe_end: '2024-05-01T12:00:00Z' };
+      const preview = fetch(`${emu.url}/api/detection_engine/rules/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'kbn-xsrf': 'x' }, body: JSON.stringify(body) }).then(async (r) => ({ at: Date.now(), status: r.status }));
+      await new Promise((r) => setTimeout(r, 50));
+      const health = await fetch(`${emu.url}/__emulator/health`).then((r) => ({ at: Date.now(), status: r.status }));
+      const done = await preview;
+      assert.equal(health.status, 200);
+      assert.equal(done.status, 200);
+      assert.ok(health.at < done.at, `health answered at +${health.at - done.at} ms relative to the preview`);
+    } finally {
+      await emu.stop();
+    }
+  });
+});

@@ -35,7 +35,17 @@ export interface PreviewInput {
   documents(indexPatterns?: string[]): StoredDocument[];
   /** How a language is loaded (tests replace it); default `loadLanguage`. */
   load?: (name: QueryLanguageName) => Promise<QueryLanguage>;
+  /** How long the runs may take in all before the preview stops (default PREVIEW_BUDGET_MS). */
+  budgetMs?: number;
 }
+
+/**
+ * The real route stops running invocations once the preview has taken longer than its timeout
+ * (60 s, PREVIEW_TIMEOUT_SECONDS in the preview route) and answers what it has with
+ * `isAborted: true` (OAS RulePreview response). The emulator does the same, and gives the event
+ * loop back between runs, so a heavy preview never keeps the emulator from answering others.
+ */
+export const PREVIEW_BUDGET_MS = 60_000;
 
 const MAX_SIGNALS_WARNING = 'This rule reached the maximum alert limit for the rule execution. Some alerts were not created.';
 const RUNNABLE = new Set(['query', 'saved_query', 'eql', 'qlang', 'threshold']);
@@ -86,7 +96,7 @@ function timestampField(rule: Record<string, any>): string {
   return '@timestamp';
 }
 
-export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLog[]; alerts: PreviewAlert[] }> {
+export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLog[]; alerts: PreviewAlert[]; isAborted?: boolean }> {
   const { rule, runs } = input;
   const logs: PreviewLog[] = [];
   const alerts: PreviewAlert[] = [];
@@ -106,7 +116,13 @@ export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLo
   const history: ThresholdHistory = new Map();
   const maxSignals = typeof rule.max_signals === 'number' ? rule.max_signals : 100;
 
+  const began = Date.now();
+  const budget = input.budgetMs ?? PREVIEW_BUDGET_MS;
   for (const [runIndex, run] of runs.entries()) {
+    if (runIndex > 0) {
+      await new Promise((resume) => setImmediate(resume));
+      if (Date.now() - began > budget) return { logs, alerts, isAborted: true };
+    }
     const started = Date.now();
     const inWindow = documents.filter((d) => d.time !== undefined && d.time >= run.from && d.time <= run.to).map((d) => d.event);
     const log: PreviewLog = { errors: [], warnings: [], startedAt: new Date(run.startedAt).toISOString(), duration: 0 };

@@ -51,6 +51,7 @@ export async function previewRule(req: EmuRequest, ctx: EmulatorContext): Promis
   const previewId = ctx.uuid();
   const runs = invocations(rule as { interval: string; from: string; to: string }, Date.parse(body[names.end]), count);
   let logs: PreviewLog[];
+  let isAborted = false;
   if (!runs) {
     logs = [{ errors: [`cannot schedule the rule: interval "${rule.interval}", from "${rule.from}", to "${rule.to}"`], warnings: [], startedAt: body[names.end], duration: 0 }];
   } else {
@@ -63,7 +64,8 @@ export async function previewRule(req: EmuRequest, ctx: EmulatorContext): Promis
       documents: (indexPatterns) => documentsMatching(ctx.store, indexPatterns ?? patterns),
     });
     logs = outcome.logs;
+    isAborted = outcome.isAborted === true;
     savePreviewAlerts(ctx, req.space, previewId, outcome.alerts);
   }
-  return { body: { previewId, logs, isAborted: false } };
+  return { body: { previewId, logs, isAborted } };
 }
