@@ -12,6 +12,7 @@ export interface PlanCommandOptions extends CommonOptions {
   format?: string;
   detailedExitcode?: boolean;
   rotateSecrets?: boolean;
+  showUnmanaged?: boolean;
 }
 
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
@@ -39,9 +40,9 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       }
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo), null, 2));
-    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode }));
-    else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length) {
-      const text = renderPlanText(plan, colorsFor(opts, io, 'out'));
+    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, target.url, { command: mode, showUnmanaged: opts.showUnmanaged }));
+    else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length || (opts.showUnmanaged && plan.unmanaged?.length)) {
+      const text = renderPlanText(plan, colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged });
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
     }
     if (opts.out && !opts.quiet) io.err(`Saved the plan to ${opts.out}; apply it with: svcform apply --plan ${opts.out}`);

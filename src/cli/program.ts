@@ -89,6 +89,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--rotate-secrets', 'plan to re-send connector secrets')
+    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON plan always lists them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('apply').description('compute the plan (or load a saved one) and carry it out').argument('[paths...]'))
@@ -103,6 +104,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))
     .option('--json', 'print the drift as JSON')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON always lists them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
 
   verbosity(

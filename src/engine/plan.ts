@@ -81,8 +81,19 @@ export interface PlanNotice {
   message: string;
 }
 
+/** A live object outside every manage scope and every manifest: left alone, named for review. */
+export interface UnmanagedObject {
+  kind: string;
+  space: string;
+  name: string;
+  /** The server's own id, where it differs from the name (a rule's id beside its rule_id). */
+  id?: string;
+}
+
 export interface Plan {
   changes: PlannedChange[];
+  /** Sorted by kind, space and name. Absent in plans saved before the list existed. */
+  unmanaged?: UnmanagedObject[];
   errors: PlanError[];
   /** Absent in plans saved before warnings existed. */
   warnings?: PlanWarning[];
@@ -159,7 +170,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     return n;
   };
   let unchanged = 0;
-  let unmanaged = 0;
+  const unmanaged: UnmanagedObject[] = [];
 
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   // Declared objects, each with whether it is of no space (a reference from another space may name those).
@@ -245,7 +256,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       if (declared.has(id)) continue;
       if (isOwned(o, options.manage)) {
         changes.push({ id, action: 'delete', kind: o.kind, space: o.space, name: o.name, fields: [], patch: [], dependsOn: [], wave: 0, live: o });
-      } else unmanaged += 1;
+      } else unmanaged.push({ kind: o.kind, space: o.space, name: o.name, ...(o.serverId !== undefined && o.serverId !== o.name ? { id: o.serverId } : {}) });
     }
   }
 
@@ -280,8 +291,10 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     update: ordered.filter((c) => c.action === 'update').length,
     delete: ordered.filter((c) => c.action === 'delete').length,
     unchanged,
-    unmanaged,
+    unmanaged: unmanaged.length,
   };
+  const byName = (a: UnmanagedObject, b: UnmanagedObject) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.space < b.space ? -1 : a.space > b.space ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  unmanaged.sort(byName);
   // Set-like arrays count as sets: a listing that answers them in another order changes nothing.
   const comparableLive = (o: LiveObject): Record<string, any> => {
     const n = normalizeLive(o);
@@ -291,7 +304,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
     return copy;
   };
-  return withFingerprints({ changes: ordered, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+  return withFingerprints({ changes: ordered, unmanaged, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
 }
 
 /**

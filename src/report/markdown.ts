@@ -3,7 +3,7 @@ import { diffLines } from 'diff/lib/diff/line.js';
 import { yaml } from '../common/yaml.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
-import type { Plan, PlannedChange } from '../engine/plan.js';
+import type { Plan, PlannedChange, UnmanagedObject } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
 import { changeTitle, groupedWarnings, summaryLine } from './text.js';
@@ -16,6 +16,8 @@ export interface MarkdownOptions {
   command?: 'plan' | 'drift';
   /** The comment's length at most, in characters (UTF-16 code units, which over-counts emoji). */
   maxChars?: number;
+  /** `--show-unmanaged`: the live objects outside every manage scope, in a collapsed block. */
+  showUnmanaged?: boolean;
 }
 
 /** Room kept for the "N more ... not shown" lines, whose length is known only at the end. */
@@ -65,9 +67,25 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
     if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more change')} not shown`);
     room -= size(['**Changes**', '', '', ...shown.flat()]);
     // The diffs only add to the list above when some change has fields to show.
-    if (changes.some((c) => c.fields.length > 0)) body.push(...detailsBlock(changes, room, command));
+    if (changes.some((c) => c.fields.length > 0)) {
+      const details = detailsBlock(changes, room, command);
+      body.push(...details);
+      room -= size(details);
+    }
   }
+  if (options.showUnmanaged && plan.unmanaged?.length) body.push(...unmanagedBlock(plan.unmanaged, room));
   return [...head, ...body, ...tail].join('\n');
+}
+
+/** The unmanaged objects, one list item each, collapsed (a deployment may hold thousands), as many as fit. */
+function unmanagedBlock(objects: UnmanagedObject[], room: number): string[] {
+  const items = redacted(objects.map((o) => `- ${codeSpan(`${o.kind}/${o.name}`)} in space ${codeSpan(o.space)}${o.id !== undefined ? ` (id ${codeSpan(o.id)})` : ''}`));
+  const summary = `<details><summary>${count(objects.length, 'unmanaged object')}: outside every manage scope, left alone</summary>`;
+  const shown = fitting(items.map((item) => [item]), room - size(['', summary, '', '', '</details>', '- … 9,999,999 more not shown']));
+  const lines = ['', summary, '', ...shown.flat()];
+  if (shown.length < items.length) lines.push(`- … ${count(items.length - shown.length, 'more')} not shown`);
+  lines.push('', '</details>');
+  return lines;
 }
 
 function headLines(plan: Plan, target: string, command: 'plan' | 'drift'): string[] {

@@ -62,6 +62,7 @@ export function planToJson(plan: Plan, target: PlanTarget) {
     target,
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
+    unmanaged: (plan.unmanaged ?? []).map((o) => ({ kind: o.kind, space: o.space, name: o.name, ...(o.id !== undefined ? { id: o.id } : {}) })),
     notices: plan.notices ?? [],
     warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),
