@@ -48,6 +48,8 @@ export function planOfSaved(saved: SavedPlan): Plan {
         dependsOn: c.depends_on,
         wave: c.wave,
         ...(c.source ? { source: sourceOf(c.source) } : {}),
+        // What a create writes: the reviewed fields of the rendering come from it (report/review.ts).
+        ...('after' in c && c.after ? { after: c.after } : {}),
       }) as unknown as PlannedChange,
   );
   return {

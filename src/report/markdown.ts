@@ -7,6 +7,7 @@ import type { Plan, PlannedChange, UnmanagedObject } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
 import { changeTitle, groupedWarnings, summaryLine } from './text.js';
+import { reviewLines, reviewOf, textChangeLines, wantsWordDiff } from './review.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
 export const DEFAULT_MARKDOWN_MAX_CHARS = 60_000;
@@ -67,10 +68,11 @@ export function renderPlanMarkdown(plan: Plan, target: string, options: Markdown
     if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more change')} not shown`);
     room -= size(['**Changes**', '', '', ...shown.flat()]);
     // The diffs only add to the list above when some change has fields to show.
-    if (changes.some((c) => c.fields.length > 0)) {
-      const details = detailsBlock(changes, room, command);
-      body.push(...details);
-      room -= size(details);
+    const details = changes.map((c) => ({ change: c, review: reviewOf(c) }));
+    if (details.some(({ change, review }) => change.fields.length > 0 || review !== undefined)) {
+      const block = detailsBlock(details, room, command);
+      body.push(...block);
+      room -= size(block);
     }
   }
   if (options.showUnmanaged && plan.unmanaged?.length) body.push(...unmanagedBlock(plan.unmanaged, room));
@@ -117,8 +119,8 @@ function overviewLine(c: PlannedChange): string {
  * lines). The HTML lines stand apart from blank lines: an HTML block runs to the next blank line,
  * and Markdown right after `</details>` would otherwise be swallowed into it.
  */
-function detailsBlock(changes: PlannedChange[], room: number, command: 'plan' | 'drift'): string[] {
-  const blocks = changes.map((c) => redacted(diffOf(c)));
+function detailsBlock(changes: Array<{ change: PlannedChange; review?: Record<string, unknown> }>, room: number, command: 'plan' | 'drift'): string[] {
+  const blocks = changes.map(({ change, review }) => redacted(diffOf(change, review)));
   const fence = fenceFor(blocks.flat());
   const overhead = ['<details><summary>Full plan: first 9,999,999 of 9,999,999 changes</summary>', '', `${fence}diff`, fence, '', '</details>', ''];
   const shown = fitting(blocks, room - size(overhead));
@@ -145,9 +147,11 @@ function fitting(blocks: string[][], room: number): string[][] {
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
-function diffOf(c: PlannedChange): string[] {
+/** A change in the diff fence: its fields' changes, and a create's reviewed fields as added lines. */
+function diffOf(c: PlannedChange, review: Record<string, unknown> | undefined): string[] {
   const lines = [`${SYMBOL[c.action]} ${changeTitle(c)}`];
   for (const f of c.fields) lines.push(`  ${fieldLabel(f.pointer)}:`, ...fieldLines(f));
+  if (review) lines.push(...reviewLines(review).map((line) => `+   ${line}`));
   return lines;
 }
 
@@ -156,6 +160,8 @@ const yamlOf = (value: unknown) => (value === undefined ? '' : yaml().stringify(
 /** A field's change as diff lines: set members added and removed, else a line diff of the YAML. */
 function fieldLines(f: FieldChange): string[] {
   if (f.added || f.removed) return [...(f.removed ?? []).map((v) => `-   ${JSON.stringify(v)}`), ...(f.added ?? []).map((v) => `+   ${JSON.stringify(v)}`)];
+  // A diff fence colours whole lines only: a long string's words change on a line of its own (~).
+  if (wantsWordDiff(f.before, f.after)) return textChangeLines(f.before, f.after as string).map((l) => `${l.mark}   ${l.text}`);
   const lines: string[] = [];
   for (const part of diffLines(yamlOf(f.before), yamlOf(f.after))) {
     const mark = part.added ? '+' : part.removed ? '-' : ' ';

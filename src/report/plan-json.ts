@@ -1,8 +1,8 @@
-import type { CreateChange, DeleteChange, Plan, PlannedChange } from '../engine/plan.js';
-import { fieldLabel, hasAt, setAt } from '../common/pointer.js';
-import { clone } from '../kinds/normalize.js';
+import type { DeleteChange, Plan, PlannedChange } from '../engine/plan.js';
+import { fieldLabel } from '../common/pointer.js';
 import { adapterFor } from '../kinds/registry.js';
-import { redactor, SENSITIVE } from '../manifest/redact.js';
+import { redactor } from '../manifest/redact.js';
+import { createdSpec } from './review.js';
 import { VERSION } from '../common/version.js';
 
 /**
@@ -14,18 +14,6 @@ export const PLAN_FORMAT_VERSION = 2;
 export interface PlanTarget {
   url: string;
   embedded: boolean;
-}
-
-/**
- * What a create writes: the manifest's spec as the server will hold it (the same normalized form
- * the diff of an update compares), with every value from ${env:...} or ${file:...} as (sensitive)
- * by pointer, so even a secret too short for the redactor to recognise stays hidden.
- */
-function createdSpec(c: CreateChange): Record<string, unknown> {
-  const adapter = adapterFor(c.kind);
-  const spec = clone(adapter ? adapter.normalizeDesired(c.resource) : c.resource.spec);
-  for (const pointer of c.resource.secretPointers) if (hasAt(spec, pointer)) setAt(spec, pointer, SENSITIVE);
-  return spec;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Plan, PlannedChange, PlanWarning, UnmanagedObject } from '../engin
 import { redactor } from '../manifest/redact.js';
 import type { Colors } from './color.js';
 import { groupRepeats } from '../common/group-repeats.js';
+import { reviewLines, reviewOf, textChangeLines, wantsWordDiff, WORD_MARKERS } from './review.js';
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
@@ -28,6 +29,11 @@ function fieldDiff(f: FieldChange, col: Colors): string[] {
     for (const v of f.removed ?? []) lines.push(col.red(`  - ${JSON.stringify(v)}`));
     for (const v of f.added ?? []) lines.push(col.green(`  + ${JSON.stringify(v)}`));
     return lines;
+  }
+  if (wantsWordDiff(f.before, f.after)) {
+    const style = { removed: (t: string) => col.red(WORD_MARKERS.removed(t)), added: (t: string) => col.green(WORD_MARKERS.added(t)) };
+    const paint = { ' ': col.dim, '-': col.red, '+': col.green, '~': (t: string) => t };
+    return [`${label}:`, ...textChangeLines(f.before, f.after as string, style).map((l) => paint[l.mark](`  ${l.mark} ${l.text}`))];
   }
   const scalar = (v: unknown) => v === undefined || v === null || typeof v !== 'object';
   if (scalar(f.before) && scalar(f.after)) {
@@ -65,6 +71,8 @@ export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {
     const paint = c.action === 'delete' ? col.red : c.action === 'update' ? col.yellow : col.green;
     out.push(paint(`${sym} ${changeTitle(c)}`));
     for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`    ${line}`);
+    const review = reviewOf(c);
+    if (review) for (const line of reviewLines(review)) out.push(col.green(`    ${line}`));
   }
   if (options.showUnmanaged && plan.unmanaged?.length) {
     if (out.length) out.push('');
