@@ -21,12 +21,15 @@ export function createdSpec(c: CreateChange): Record<string, unknown> {
   return spec;
 }
 
-/** The created spec, or the manifest's as written should the kind fail to normalize it: a rendering never fails a plan. */
-function createdOrWritten(c: CreateChange): Record<string, unknown> {
+/**
+ * The created spec, or nothing should the kind fail to normalize the manifest: a rendering never
+ * fails a plan, and the manifest as written may hold write-only values the normalized form leaves out.
+ */
+function createdOrNothing(c: CreateChange): Record<string, unknown> {
   try {
     return createdSpec(c);
   } catch {
-    return writtenSpec(c);
+    return {};
   }
 }
 
@@ -51,9 +54,10 @@ export function reviewOf(c: PlannedChange): Record<string, unknown> | undefined 
   if (c.action !== 'create') return undefined;
   const resource = (c as Partial<CreateChange>).resource;
   const saved = (c as { after?: Record<string, unknown> }).after;
-  const sources = resource ? [createdOrWritten(c), writtenSpec(c)] : saved ? [saved] : [];
+  const sources = resource ? [createdOrNothing(c), writtenSpec(c)] : saved ? [saved] : [];
   if (sources.length === 0) return undefined;
   const fields = adapterFor(c.kind)?.reviewFields;
+  // The manifest as written fills in only fields the kind declares for review (never write-only ones).
   let review: unknown = fields ? undefined : sources[0];
   for (const pointer of fields ?? []) review = merge(review, project(sources, pointer.split('/').slice(1)));
   if (!isPlainObject(review)) return undefined;
