@@ -208,23 +208,46 @@ function secondsOption(flag: string, value: string | undefined, fallback: number
 }
 
 /**
- * The server to talk to: --url, then SVC_URL, then svcform.yaml. With none, the embedded emulator
- * (state in .svcform/emulator-state.json) so that apply then plan converges on a fresh machine;
- * under CI=true that fallback must be asked for with `--url embedded`, so a CI job with a missing
- * secret fails instead of silently planning against an empty sandbox.
+ * The server a run names: --url, then SVC_URL, then `url` in svcform.yaml; 'embedded' for the
+ * embedded emulator. An empty value is an error, not "none": `--url "$SVC_URL"` with the variable
+ * unset must not apply to a sandbox and report success. With none at all, the embedded emulator
+ * (state in .svcform/emulator-state.json) so that apply then plan converges on a fresh machine, but
+ * only at a terminal: a run without one (stdin or stdout not a terminal: a CI job, cron, a pipe) or
+ * under CI must ask for it with `--url embedded`, so a job with a missing secret fails instead of
+ * silently planning against an empty sandbox.
  */
+export function chosenTarget(opts: CommonOptions, config: SvcformConfig, io: Io): string {
+  const empty = (what: string) =>
+    new UsageError(`${what} is empty (an unset variable?): give the server URL, or --url embedded to use the embedded emulator on purpose`);
+  if (opts.url !== undefined) {
+    if (opts.url.trim() === '') throw empty('--url');
+    return opts.url;
+  }
+  if (io.env.SVC_URL !== undefined) {
+    if (io.env.SVC_URL.trim() === '') throw empty('SVC_URL');
+    return io.env.SVC_URL;
+  }
+  if (config.url !== undefined) {
+    if (config.url.trim() === '') throw empty(`url in ${config.file ?? 'svcform.yaml'}`);
+    return config.url;
+  }
+  const ci = io.env.CI !== undefined && !['', '0', 'false'].includes(io.env.CI.toLowerCase());
+  const why = ci ? `CI=${io.env.CI}` : !io.stdinTty || !io.outTty ? 'no terminal' : undefined;
+  if (why) {
+    throw new UsageError(`no target configured and ${why}: set SVC_URL (or --url, or url in svcform.yaml); pass --url embedded to use the embedded emulator on purpose`);
+  }
+  return 'embedded';
+}
+
 export async function openTarget(opts: CommonOptions, config: SvcformConfig, io: Io, spaces: string[]): Promise<Target> {
-  const configured = opts.url ?? io.env.SVC_URL ?? config.url;
+  const configured = chosenTarget(opts, config, io);
   const concurrency = concurrencyOf(opts, config);
   const log = (message: string) => {
     if (opts.verbose) io.err(redactor.redact(message));
   };
   let emulator: RunningEmulator | undefined;
   let url: string;
-  if (!configured || configured === 'embedded') {
-    if (!configured && io.env.CI === 'true') {
-      throw new UsageError('no target configured and CI=true: set SVC_URL (or --url, or url in svcform.yaml); pass --url embedded to use the embedded emulator on purpose');
-    }
+  if (configured === 'embedded') {
     const state = resolve(EMBEDDED_STATE);
     // Loaded only for the embedded target: a run against a URL never loads the emulator.
     const { startEmulator } = await import('../emulator/server.js');

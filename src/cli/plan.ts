@@ -14,6 +14,7 @@ export interface PlanCommandOptions extends CommonOptions {
   rotateSecrets?: boolean;
   /** Markdown without the target URL. */
   hideTarget?: boolean;
+  showUnmanaged?: boolean;
 }
 
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
@@ -41,9 +42,9 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       }
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo, target.ctx.run), null, 2));
-    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, opts.hideTarget ? undefined : target.url, { command: mode }));
-    else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length) {
-      const text = renderPlanText(plan, colorsFor(opts, io, 'out'));
+    else if (format === 'markdown') io.out(renderPlanMarkdown(plan, opts.hideTarget ? undefined : target.url, { command: mode, showUnmanaged: opts.showUnmanaged }));
+    else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length || (opts.showUnmanaged && plan.unmanaged?.length)) {
+      const text = renderPlanText(plan, colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged });
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
     }
     if (opts.out && !opts.quiet) io.err(`Saved the plan to ${opts.out}; apply it with: svcform apply --plan ${opts.out}`);

@@ -93,6 +93,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--hide-target', 'leave the target URL out of the Markdown plan (a URL kept secret in CI)')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--rotate-secrets', 'plan to re-send connector secrets')
+    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON plan always lists them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('apply').description('compute the plan (or load a saved one) and carry it out').argument('[paths...]'))
@@ -109,6 +110,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'print the drift as JSON')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
     .option('--hide-target', 'leave the target URL out of the Markdown drift report')
+    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON always lists them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
 
   verbosity(

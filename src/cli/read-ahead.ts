@@ -5,7 +5,7 @@ import { scopePairs } from '../engine/ownership.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import type { KindAdapter } from '../kinds/types.js';
 import type { SvcformConfig } from './config.js';
-import { openTarget, type CommonOptions, type Io, type Target } from './context.js';
+import { chosenTarget, openTarget, type CommonOptions, type Io, type Target } from './context.js';
 
 /**
  * `plan` and `apply` against a server: the target is opened and live state read while the
@@ -46,8 +46,7 @@ export class ReadAhead {
 
   /** Whether reading ahead applies: a server URL (the embedded emulator adds the manifests' spaces to itself first). */
   static applies(opts: CommonOptions, config: SvcformConfig, io: Io): boolean {
-    const url = opts.url ?? io.env.SVC_URL ?? config.url;
-    return !!url && url !== 'embedded';
+    return chosenTarget(opts, config, io) !== 'embedded';
   }
 
   /** Starts opening the target (before the files are read: the connection is made meanwhile). */

@@ -49,6 +49,8 @@ export function planOfSaved(saved: SavedPlan): Plan {
         dependsOn: c.depends_on,
         wave: c.wave,
         ...(c.source ? { source: sourceOf(c.source) } : {}),
+        // What a create writes: the reviewed fields of the rendering come from it (report/review.ts).
+        ...('after' in c && c.after ? { after: c.after } : {}),
       }) as unknown as PlannedChange,
   );
   return {
@@ -57,6 +59,8 @@ export function planOfSaved(saved: SavedPlan): Plan {
     // Absent in plans saved before warnings existed.
     warnings: (json.warnings ?? []).map((w: PlanJson['errors'][number]) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: sourceOf(w.source) } : {}) })),
     summary: json.summary,
+    // Absent in plans saved before the list existed.
+    ...(json.unmanaged ? { unmanaged: json.unmanaged } : {}),
     liveFingerprint: json.fingerprint.live,
     desiredFingerprint: json.fingerprint.desired,
   };

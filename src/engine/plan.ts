@@ -38,6 +38,12 @@ export interface CreateChange extends ChangeBase {
   resource: Resource;
   /** Pointers left out when a create's outcome is checked against the server (see confirm.ts). */
   ignore: string[];
+  /**
+   * The manifest's spec as the server will hold it (the adapter's normalizeDesired in the plan's
+   * run, which holds what it needs, such as Fleet package info), made when first read: what the
+   * reports show of a create. Not enumerable, so a saved plan does not carry it.
+   */
+  readonly normalized?: () => Record<string, any>;
 }
 
 /** An update: the manifest with ignored fields carried over from `live` (see ignore.ts), and the object it changes. */
@@ -81,8 +87,19 @@ export interface PlanNotice {
   message: string;
 }
 
+/** A live object outside every manage scope and every manifest: left alone, named for review. */
+export interface UnmanagedObject {
+  kind: string;
+  space: string;
+  name: string;
+  /** The server's own id, where it differs from the name (a rule's id beside its rule_id). */
+  id?: string;
+}
+
 export interface Plan {
   changes: PlannedChange[];
+  /** Sorted by kind, space and name. Absent in plans saved before the list existed. */
+  unmanaged?: UnmanagedObject[];
   errors: PlanError[];
   /** Absent in plans saved before warnings existed. */
   warnings?: PlanWarning[];
@@ -160,7 +177,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     return n;
   };
   let unchanged = 0;
-  let unmanaged = 0;
+  const unmanaged: UnmanagedObject[] = [];
 
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   // Declared objects, each with whether it is of no space (a reference from another space may name those).
@@ -204,7 +221,8 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       (finding.severity === 'error' ? errors : warnings).push({ subject, source: res.posOf(ref.path), message: finding.message });
     }
     if (!current) {
-      changes.push({ ...baseChange(res), action: 'create', resource: res, ignore });
+      const create: CreateChange = { ...baseChange(res), action: 'create', resource: res, ignore };
+      changes.push(Object.defineProperty(create, 'normalized', { value: () => adapter.normalizeDesired(res, run) }));
       continue;
     }
     if (current.readOnly) {
@@ -246,7 +264,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       if (declared.has(id)) continue;
       if (isOwned(o, options.manage)) {
         changes.push({ id, action: 'delete', kind: o.kind, space: o.space, name: o.name, fields: [], patch: [], dependsOn: [], wave: 0, live: o });
-      } else unmanaged += 1;
+      } else unmanaged.push({ kind: o.kind, space: o.space, name: o.name, ...(o.serverId !== undefined && o.serverId !== o.name ? { id: o.serverId } : {}) });
     }
   }
 
@@ -281,8 +299,10 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     update: ordered.filter((c) => c.action === 'update').length,
     delete: ordered.filter((c) => c.action === 'delete').length,
     unchanged,
-    unmanaged,
+    unmanaged: unmanaged.length,
   };
+  const byName = (a: UnmanagedObject, b: UnmanagedObject) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.space < b.space ? -1 : a.space > b.space ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  unmanaged.sort(byName);
   // Set-like arrays count as sets: a listing that answers them in another order changes nothing.
   const comparableLive = (o: LiveObject): Record<string, any> => {
     const n = normalizeLive(o);
@@ -292,7 +312,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
     return copy;
   };
-  return withFingerprints({ changes: ordered, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+  return withFingerprints({ changes: ordered, unmanaged, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
 }
 
 /**

@@ -182,6 +182,9 @@ export const ruleAdapter: KindAdapter = {
   referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject', 'ExceptionList', 'TimelineTemplate'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
+  // What a reviewer checks in a new rule: what it matches, how loud it is, whether it runs, whom
+  // it tells (connector and, when the manifest gives it, the connector type) and its exceptions.
+  reviewFields: ['/name', '/type', '/query', '/language', '/severity', '/risk_score', '/enabled', '/actions/*/id', '/actions/*/action_type_id', '/actions/*/group', '/exceptions_list/*/list_id', '/exceptions_list/*/type'],
   keyedFields: { '/default_exceptions/items': 'item_id' },
 
   check(res: Resource, context?: CheckContext): CheckIssue[] {

@@ -111,6 +111,11 @@ export interface KindAdapter extends KindRules {
    */
   setFields?: string[];
   /**
+   * The fields a person reviews in a create, as JSON Pointers into the spec (`*` for every member
+   * of an array): what the text and Markdown plans show of a new object. Absent: every field.
+   */
+  reviewFields?: readonly string[];
+  /**
    * JSON Pointers of arrays of objects matched by a key field (pointer -> key), e.g. exception items
    * by item_id: a changed member shows as that member's fields, added and removed ones as such,
    * and pointers into a member (metadata.ignore) name the member at that index of the manifest.

@@ -1,8 +1,9 @@
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { Requester } from '../client/types.js';
 import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
 import { shortText } from '../manifest/short-text.js';
-import type { Resource } from '../manifest/types.js';
+import type { CheckIssue, Resource, SourcePos } from '../manifest/types.js';
+import { listValueProblem } from '../common/list-values.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import type { KindAdapter, LiveObject } from './types.js';
 import { AREAS } from '../client/areas.js';
@@ -152,6 +153,46 @@ async function listValues(api: Requester, space: string, listId: string): Promis
   return (await findAll(api, space, `${BASE}/items/_find`, { list_id: listId })).map((item) => item.value);
 }
 
+/** Values refused for one list are named up to this many; the rest are counted. */
+const TYPE_ISSUES_SHOWN = 100;
+
+/**
+ * Values the server refuses in a list of the manifest's type (src/common/list-values.ts), each at
+ * its place: an inline item, or the line of the items_file (read again only when a value is bad,
+ * so a valid million-value file is read once). Refused at validate, not at apply after a merge.
+ */
+function typeIssues(res: Resource, values: readonly unknown[]): CheckIssue[] {
+  const type = String(res.spec.type);
+  const bad: Array<{ index: number; problem: string }> = [];
+  let count = 0;
+  values.forEach((value, index) => {
+    const problem = typeof value === 'string' ? listValueProblem(type, value) : undefined;
+    if (problem === undefined) return;
+    count += 1;
+    if (bad.length < TYPE_ISSUES_SHOWN) bad.push({ index, problem });
+  });
+  if (count === 0) return [];
+  const lines = Array.isArray(res.spec.items) ? undefined : valueLines(res);
+  const group = `${KIND} ${res.name}: values not of type ${type}`;
+  const issues: CheckIssue[] = bad.map(({ index, problem }) => {
+    const where = lines ? { path: ['spec', 'items_file'], pos: lines[index] } : { path: ['spec', 'items', index] };
+    return { ...where, group, message: `${JSON.stringify(shortText(String(values[index])))} is ${problem}: the server refuses it in a list of type ${type}` };
+  });
+  if (count > bad.length) issues.push({ path: lines ? ['spec', 'items_file'] : ['spec', 'items'], message: `${count - bad.length} more values are not of type ${type} (the first ${bad.length} are named)` });
+  return issues;
+}
+
+/** The place of each value of the items_file, in the order parseValues reads them (blank lines skipped). */
+function valueLines(res: Resource): Array<SourcePos | undefined> {
+  const read = readConfinedFile(res.spec.items_file, { root: res.root, base: res.dir, maxBytes: MAX_ITEMS_FILE_BYTES });
+  const file = isAbsolute(res.spec.items_file) ? res.spec.items_file : join(dirname(res.source.file), res.spec.items_file);
+  const places: Array<SourcePos | undefined> = [];
+  (read.text ?? '').split('\n').forEach((line, i) => {
+    if (line.trim() !== '') places.push({ file, line: i + 1, col: 1 });
+  });
+  return places;
+}
+
 /** A file name for exported values that is safe whatever characters the list id holds. */
 function valuesFileName(id: string): string {
   return `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`;
@@ -173,9 +214,10 @@ export const valueListAdapter: KindAdapter = {
   },
 
   check(res) {
+    if (Array.isArray(res.spec.items)) return typeIssues(res, res.spec.items);
     if (typeof res.spec.items_file !== 'string') return [];
     const values = readFileValues(res);
-    return values instanceof Error ? [{ path: ['spec', 'items_file'], message: values.message }] : [];
+    return values instanceof Error ? [{ path: ['spec', 'items_file'], message: values.message }] : typeIssues(res, values);
   },
 
   async list(ctx, space) {

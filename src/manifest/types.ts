@@ -105,6 +105,8 @@ export interface CheckIssue {
   at?: { offset: number; value: string };
   /** Diagnostic.group. */
   group?: string;
+  /** A place in another file the manifest names (a line of a value list's items_file): shown there. */
+  pos?: SourcePos;
 }
 
 /** What a run tells kind checks beyond the resource. */

@@ -198,7 +198,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     issues = [{ path: [], message: `internal error in the ${kind} checks (please report it): ${(err as Error).message}` }];
   }
   for (const issue of issues) {
-    const pos = (issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path);
+    const pos = issue.pos ?? ((issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path));
     out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message, ...(issue.group === undefined ? {} : { group: issue.group }) });
   }
   if (out.length === 0 && scan.templated.length === 0 && confinedReadsAsked() === readsBefore) clean?.add(doc);

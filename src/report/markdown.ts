@@ -3,10 +3,11 @@ import { diffLines } from 'diff/lib/diff/line.js';
 import { yaml } from '../common/yaml.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
-import type { Plan, PlannedChange } from '../engine/plan.js';
+import type { Plan, PlannedChange, UnmanagedObject } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
 import { changeTitle, groupedWarnings, summaryLine } from './text.js';
+import { reviewLines, reviewOf, textChangeLines, wantsWordDiff } from './review.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
 export const DEFAULT_MARKDOWN_MAX_CHARS = 60_000;
@@ -16,6 +17,8 @@ export interface MarkdownOptions {
   command?: 'plan' | 'drift';
   /** The comment's length at most, in characters (UTF-16 code units, which over-counts emoji). */
   maxChars?: number;
+  /** `--show-unmanaged`: the live objects outside every manage scope, in a collapsed block. */
+  showUnmanaged?: boolean;
 }
 
 /** Room kept for the "N more ... not shown" lines, whose length is known only at the end. */
@@ -65,9 +68,26 @@ export function renderPlanMarkdown(plan: Plan, target: string | undefined, optio
     if (shown.length < items.length) body.push(`- … ${count(items.length - shown.length, 'more change')} not shown`);
     room -= size(['**Changes**', '', '', ...shown.flat()]);
     // The diffs only add to the list above when some change has fields to show.
-    if (changes.some((c) => c.fields.length > 0)) body.push(...detailsBlock(changes, room, command));
+    const details = changes.map((c) => ({ change: c, review: reviewOf(c) }));
+    if (details.some(({ change, review }) => change.fields.length > 0 || review !== undefined)) {
+      const block = detailsBlock(details, room, command);
+      body.push(...block);
+      room -= size(block);
+    }
   }
+  if (options.showUnmanaged && plan.unmanaged?.length) body.push(...unmanagedBlock(plan.unmanaged, room));
   return [...head, ...body, ...tail].join('\n');
+}
+
+/** The unmanaged objects, one list item each, collapsed (a deployment may hold thousands), as many as fit. */
+function unmanagedBlock(objects: UnmanagedObject[], room: number): string[] {
+  const items = redacted(objects.map((o) => `- ${codeSpan(`${o.kind}/${o.name}`)} in space ${codeSpan(o.space)}${o.id !== undefined ? ` (id ${codeSpan(o.id)})` : ''}`));
+  const summary = `<details><summary>${count(objects.length, 'unmanaged object')}: outside every manage scope, left alone</summary>`;
+  const shown = fitting(items.map((item) => [item]), room - size(['', summary, '', '', '</details>', '- … 9,999,999 more not shown']));
+  const lines = ['', summary, '', ...shown.flat()];
+  if (shown.length < items.length) lines.push(`- … ${count(items.length - shown.length, 'more')} not shown`);
+  lines.push('', '</details>');
+  return lines;
 }
 
 /** `target` undefined: `--hide-target`, the URL left out (CI keeps it secret). */
@@ -100,8 +120,8 @@ function overviewLine(c: PlannedChange): string {
  * lines). The HTML lines stand apart from blank lines: an HTML block runs to the next blank line,
  * and Markdown right after `</details>` would otherwise be swallowed into it.
  */
-function detailsBlock(changes: PlannedChange[], room: number, command: 'plan' | 'drift'): string[] {
-  const blocks = changes.map((c) => redacted(diffOf(c)));
+function detailsBlock(changes: Array<{ change: PlannedChange; review?: Record<string, unknown> }>, room: number, command: 'plan' | 'drift'): string[] {
+  const blocks = changes.map(({ change, review }) => redacted(diffOf(change, review)));
   const fence = fenceFor(blocks.flat());
   const overhead = ['<details><summary>Full plan: first 9,999,999 of 9,999,999 changes</summary>', '', `${fence}diff`, fence, '', '</details>', ''];
   const shown = fitting(blocks, room - size(overhead));
@@ -128,9 +148,11 @@ function fitting(blocks: string[][], room: number): string[][] {
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
-function diffOf(c: PlannedChange): string[] {
+/** A change in the diff fence: its fields' changes, and a create's reviewed fields as added lines. */
+function diffOf(c: PlannedChange, review: Record<string, unknown> | undefined): string[] {
   const lines = [`${SYMBOL[c.action]} ${changeTitle(c)}`];
   for (const f of c.fields) lines.push(`  ${fieldLabel(f.pointer)}:`, ...fieldLines(f));
+  if (review) lines.push(...reviewLines(review).map((line) => `+   ${line}`));
   return lines;
 }
 
@@ -139,6 +161,8 @@ const yamlOf = (value: unknown) => (value === undefined ? '' : yaml().stringify(
 /** A field's change as diff lines: set members added and removed, else a line diff of the YAML. */
 function fieldLines(f: FieldChange): string[] {
   if (f.added || f.removed) return [...(f.removed ?? []).map((v) => `-   ${JSON.stringify(v)}`), ...(f.added ?? []).map((v) => `+   ${JSON.stringify(v)}`)];
+  // A diff fence colours whole lines only: a long string's words change on a line of its own (~).
+  if (wantsWordDiff(f.before, f.after)) return textChangeLines(f.before, f.after as string).map((l) => `${l.mark}   ${l.text}`);
   const lines: string[] = [];
   for (const part of diffLines(yamlOf(f.before), yamlOf(f.after))) {
     const mark = part.added ? '+' : part.removed ? '-' : ' ';

@@ -1,8 +1,8 @@
-import type { CreateChange, DeleteChange, Plan, PlannedChange } from '../engine/plan.js';
-import { fieldLabel, hasAt, setAt } from '../common/pointer.js';
-import { clone } from '../kinds/normalize.js';
+import type { DeleteChange, Plan, PlannedChange } from '../engine/plan.js';
+import { fieldLabel } from '../common/pointer.js';
 import { adapterFor } from '../kinds/registry.js';
-import { redactor, SENSITIVE } from '../manifest/redact.js';
+import { redactor } from '../manifest/redact.js';
+import { createdSpec } from './review.js';
 import { VERSION } from '../common/version.js';
 import type { RunScope } from '../kinds/run-scope.js';
 
@@ -15,18 +15,6 @@ export const PLAN_FORMAT_VERSION = 2;
 export interface PlanTarget {
   url: string;
   embedded: boolean;
-}
-
-/**
- * What a create writes: the manifest's spec as the server will hold it (the same normalized form
- * the diff of an update compares), with every value from ${env:...} or ${file:...} as (sensitive)
- * by pointer, so even a secret too short for the redactor to recognise stays hidden.
- */
-function createdSpec(c: CreateChange, run: RunScope): Record<string, unknown> {
-  const adapter = adapterFor(c.kind);
-  const spec = clone(adapter ? adapter.normalizeDesired(c.resource, run) : c.resource.spec);
-  for (const pointer of c.resource.secretPointers) if (hasAt(spec, pointer)) setAt(spec, pointer, SENSITIVE);
-  return spec;
 }
 
 /**
@@ -50,7 +38,7 @@ export function changeToJson(c: PlannedChange, run: RunScope) {
     ...(c.source ? { source: `${c.source.file}:${c.source.line}:${c.source.col}` } : {}),
     fields: c.fields.map((f) => ({ path: fieldLabel(f.pointer), pointer: f.pointer, ...('before' in f ? { before: f.before } : {}), ...('after' in f ? { after: f.after } : {}), ...(f.added ? { added: f.added, removed: f.removed } : {}), ...(f.sensitive ? { sensitive: true } : {}) })),
     patch: c.patch,
-    ...(c.action === 'create' ? { after: createdSpec(c, run) } : {}),
+    ...(c.action === 'create' ? { after: createdSpec(c) } : {}),
     ...(c.action === 'delete' ? { before: deletedSpec(c, run) } : {}),
   };
 }
@@ -63,6 +51,7 @@ export function planToJson(plan: Plan, target: PlanTarget, run: RunScope) {
     target,
     summary: plan.summary,
     changes: plan.changes.map((c) => changeToJson(c, run)),
+    unmanaged: (plan.unmanaged ?? []).map((o) => ({ kind: o.kind, space: o.space, name: o.name, ...(o.id !== undefined ? { id: o.id } : {}) })),
     notices: plan.notices ?? [],
     warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),

@@ -4,10 +4,11 @@ import { yaml } from '../common/yaml.js';
 import type { ApplyReport, ChangeResult } from '../engine/apply.js';
 import { fieldLabel } from '../common/pointer.js';
 import type { FieldChange } from '../engine/diff.js';
-import type { Plan, PlannedChange, PlanWarning } from '../engine/plan.js';
+import type { Plan, PlannedChange, PlanWarning, UnmanagedObject } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import type { Colors } from './color.js';
 import { groupRepeats } from '../common/group-repeats.js';
+import { reviewLines, reviewOf, textChangeLines, wantsWordDiff, WORD_MARKERS } from './review.js';
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
@@ -29,6 +30,11 @@ function fieldDiff(f: FieldChange, col: Colors): string[] {
     for (const v of f.added ?? []) lines.push(col.green(`  + ${JSON.stringify(v)}`));
     return lines;
   }
+  if (wantsWordDiff(f.before, f.after)) {
+    const style = { removed: (t: string) => col.red(WORD_MARKERS.removed(t)), added: (t: string) => col.green(WORD_MARKERS.added(t)) };
+    const paint = { ' ': col.dim, '-': col.red, '+': col.green, '~': (t: string) => t };
+    return [`${label}:`, ...textChangeLines(f.before, f.after as string, style).map((l) => paint[l.mark](`  ${l.mark} ${l.text}`))];
+  }
   const scalar = (v: unknown) => v === undefined || v === null || typeof v !== 'object';
   if (scalar(f.before) && scalar(f.after)) {
     const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
@@ -48,13 +54,30 @@ function fieldDiff(f: FieldChange, col: Colors): string[] {
   return lines;
 }
 
-export function renderPlanText(plan: Plan, col: Colors): string {
+export interface TextOptions {
+  /** `--show-unmanaged`: name every live object outside every manage scope. */
+  showUnmanaged?: boolean;
+}
+
+/** One unmanaged object as a reader names it: `Kind/name (space S)`, with the server's id where it differs. */
+export function unmanagedTitle(o: UnmanagedObject): string {
+  return `${o.kind}/${o.name} (space ${o.space}${o.id !== undefined ? `, id ${o.id}` : ''})`;
+}
+
+export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {}): string {
   const out: string[] = [];
   for (const c of plan.changes) {
     const sym = SYMBOL[c.action];
     const paint = c.action === 'delete' ? col.red : c.action === 'update' ? col.yellow : col.green;
     out.push(paint(`${sym} ${changeTitle(c)}`));
     for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`    ${line}`);
+    const review = reviewOf(c);
+    if (review) for (const line of reviewLines(review)) out.push(col.green(`    ${line}`));
+  }
+  if (options.showUnmanaged && plan.unmanaged?.length) {
+    if (out.length) out.push('');
+    out.push(col.dim(`Unmanaged, outside every manage scope and left alone (${plan.unmanaged.length}):`));
+    for (const o of plan.unmanaged) out.push(col.dim(`  ${unmanagedTitle(o)}`));
   }
   if (plan.notices?.length) {
     if (out.length) out.push('');

@@ -309,11 +309,14 @@ describe('emulator value lists: items', () => {
     assert.deepEqual(dup.body, { message: 'list item id: "dup" already exists', status_code: 409 });
   });
 
+  // The same rules as svcform's offline check (src/common/list-values.ts, test/unit/list-values.test.ts).
+  // A decimal part is truncated for integer types: the backend's `coerce` is on by default ("Floating
+  // points will be truncated for integer values", elastic.co mapping parameter coerce).
   it('validates each value against the list type with a 400 on a bad value (wire-facts 3.2: "a bad IP gives 400")', async () => {
     const cases: Array<[string, string[], string[]]> = [
-      ['ip', ['192.168.0.1', '2001:db8::1'], ['300.1.1.1', 'host-a']],
+      ['ip', ['192.168.0.1', '2001:db8::1'], ['300.1.1.1', '192.0.2.300', 'host-a']],
       ['ip_range', ['10.0.0.0/8', '2001:db8::/32', '10.0.0.1-10.0.0.9'], ['10.0.0.0/33', 'ten/8']],
-      ['integer', ['42', '-2147483648'], ['4.2', '2147483648']],
+      ['integer', ['42', '-2147483648', '4.2'], ['2147483648', 'x']],
       ['long', ['9223372036854775807'], ['9223372036854775808', 'x']],
       ['short', ['32767'], ['32768']],
       ['byte', ['-128'], ['128']],

@@ -33,4 +33,22 @@ describe("README quick start: the compiled CLI against the embedded emulator", (
     assert.equal(planned.status, 0, planned.stdout + planned.stderr);
     assert.match(planned.stdout, /Plan: 0 to create, 0 to update, 0 to delete, \d+ unchanged/);
   });
+
+  it('naming no URL falls back to the embedded emulator only at a terminal', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svcform-quickstart-'));
+    // spawnSync gives the child pipes: no terminal, as in any CI job or cron.
+    const piped = run(['plan', EXAMPLES, '--no-color'], cwd);
+    assert.equal(piped.status, 1, piped.stdout + piped.stderr);
+    assert.match(piped.stderr, /no target configured and no terminal: .*pass --url embedded/);
+    assert.ok(!existsSync(join(cwd, '.svcform')), 'nothing started, nothing written');
+    // util-linux `script` runs it on a pseudo-terminal (stdin and stdout), as a person would.
+    const command = [process.execPath, BIN, 'plan', EXAMPLES, '--no-color'].map((s) => `'${s.replace(/'/g, `'\\''`)}'`).join(' ');
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'dumb' };
+    delete env.CI;
+    delete env.SVC_URL;
+    const tty = spawnSync('script', ['-qec', command, '/dev/null'], { cwd, env, encoding: 'utf8', input: '' });
+    assert.equal(tty.status, 0, tty.stdout + tty.stderr);
+    assert.match(tty.stdout, /Target: embedded emulator/);
+    assert.match(tty.stdout, /Plan: \d+ to create/);
+  });
 });

@@ -291,10 +291,31 @@ describe('saved plans and partial failures', () => {
 });
 
 describe('target selection', () => {
-  it('refuses to fall back to the embedded emulator under CI=true', async () => {
-    const run = await cli(['plan', EXAMPLES], { CI: 'true' });
-    assert.equal(run.code, 1);
-    assert.match(run.err, /no target configured and CI=true.*--url embedded/);
+  // Each refusal starts no emulator ("Target: embedded" is what opening it prints) and so writes nothing anywhere.
+  const refusedBeforeAnyTarget = (run: { code: number; err: string }, pattern: RegExp) => {
+    assert.equal(run.code, 1, run.err);
+    assert.match(run.err, pattern);
+    assert.doesNotMatch(run.err, /Target:/);
+  };
+  // A person at a terminal: stdin and stdout are terminals (the answers make stdin one).
+  const atTerminal = { tty: true, answers: [] };
+
+  it('refuses to fall back to the embedded emulator under CI=true, CI=1, and with no terminal', async () => {
+    refusedBeforeAnyTarget(await cli(['plan', EXAMPLES], { CI: 'true' }, atTerminal), /no target configured and CI=true.*--url embedded/);
+    refusedBeforeAnyTarget(await cli(['apply', EXAMPLES], { CI: '1' }, atTerminal), /no target configured and CI=1.*--url embedded/);
+    // Jenkins, GitLab without CI, cron: stdin or stdout is not a terminal.
+    refusedBeforeAnyTarget(await cli(['apply', EXAMPLES, '--auto-approve']), /no target configured and no terminal: set SVC_URL .*pass --url embedded/);
+    refusedBeforeAnyTarget(await cli(['plan', EXAMPLES], {}, { tty: true }), /no target configured and no terminal/);
+    refusedBeforeAnyTarget(await cli(['export', '--out', mkdtempSync(join(tmpdir(), 'svcform-export-'))]), /no target configured and no terminal/);
+  });
+
+  it('an empty --url, SVC_URL or url in svcform.yaml is an error, not the embedded emulator, even at a terminal', async () => {
+    refusedBeforeAnyTarget(await cli(['apply', EXAMPLES, '--url', '', '--auto-approve'], {}, atTerminal), /^error: --url is empty \(an unset variable\?\): give the server URL, or --url embedded/m);
+    refusedBeforeAnyTarget(await cli(['plan', EXAMPLES], { SVC_URL: '' }, atTerminal), /SVC_URL is empty/);
+    refusedBeforeAnyTarget(await cli(['drift', EXAMPLES], { SVC_URL: ' ' }, atTerminal), /SVC_URL is empty/);
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-empty-url-'));
+    writeFileSync(join(dir, 'svcform.yaml'), 'url: ""\n');
+    refusedBeforeAnyTarget(await cli(['plan', EXAMPLES, '--config', join(dir, 'svcform.yaml')], {}, atTerminal), /url in .*svcform\.yaml is empty/);
   });
 
   it('fails with the space-not-found error naming the space', async () => {

@@ -91,17 +91,18 @@ describe('plan --format markdown (issue 12: item 4)', () => {
     assert.equal(code[0].lang, 'diff');
     const lines = code[0].value!.split('\n');
     assert.equal(lines[0], '- delete Rule/old-rule (space default)', 'deletes first here too');
-    // A multi-line string shows as a line diff: the unchanged lines as context, the changed one as - and +.
-    assert.deepEqual(lines.slice(lines.indexOf('  spec.query:'), lines.indexOf('  spec.query:') + 6), [
+    // A multi-line string shows as a line diff, the unchanged lines as context and a line replaced
+    // by one other line as its words (~).
+    assert.deepEqual(lines.slice(lines.indexOf('  spec.query:'), lines.indexOf('  spec.query:') + 4), [
       '  spec.query:',
-      '    |',
       '    SELECT name FROM processes',
       "    WHERE name = 'a|b'",
-      "-     AND cmdline LIKE '%<script>%';",
-      "+     AND cmdline LIKE '%```%';",
+      "~     AND cmdline LIKE '%[-<script>-]{+```+}%';",
     ]);
     assert.ok(lines.includes('-   "old|tag"') && lines.includes('+   "<b>new</b>"'), lines.join('\n'));
-    assert.equal(lines[lines.length - 1], '+ create Rule/tick`name (space default)');
+    // The last change is a create: its title, then the fields a reviewer checks as added lines.
+    const created = lines.indexOf('+ create Rule/tick`name (space default)');
+    assert.ok(created > 0 && lines.slice(created + 1).every((line) => line.startsWith('+   spec.')), lines.join('\n'));
   });
 
   it('shows error messages as text, whatever Markdown or HTML they contain', () => {

@@ -80,6 +80,12 @@ const CASES: FixtureCase[] = [
     errors: ['10:3 ValueList/bad-domains: items_file cannot be read: lists/missing-domains.txt (relative to this manifest): no such file'],
   },
   {
+    // wire-facts 3.2: the value is validated against the list type in the search backend ("a bad IP gives 400").
+    fixture: 'value-list/bad-ip.yaml',
+    mistake: 'an IPv4 address with an octet over 255 in an ip list, at its item',
+    errors: ['12:7 ValueList/blocked-ips: "192.0.2.300" is not an IP address: the server refuses it in a list of type ip'],
+  },
+  {
     fixture: 'value-list/empty-item-missing-name.yaml',
     mistake: 'no name and an empty item',
     errors: ['5:1 ValueList/blocked-ips: spec.name is required', '10:7 ValueList/blocked-ips: spec.items[1] must not be empty'],
