@@ -191,18 +191,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     setExit(0);
   });
 
-  program
-    .command('unlock')
-    .description("show who holds a space's apply lease and release one a killed apply left behind")
-    .option('--url <url>', 'server URL (or SVC_URL, or url in svcform.yaml)')
-    .option('--space <id>', 'the space whose lease to release (default: svcform.yaml space, then "default")')
-    .option('--config <file>', 'configuration file (default: ./svcform.yaml)')
-    .option('--force', 'release without asking (needed without a terminal)')
-    .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
-    .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
-    .option('--client-cert <file>', 'PEM client certificate')
-    .option('--client-key <file>', 'PEM client key')
-    .option('--verbose', 'print retries and each request on stderr')
+  verbosity(
+    program
+      .command('unlock')
+      .description("show who holds a space's apply lease and release one a killed apply left behind")
+      .option('--url <url>', 'server URL (or SVC_URL, or url in svcform.yaml)')
+      .option('--space <id>', 'the space whose lease to release (default: svcform.yaml space, then "default")')
+      .option('--config <file>', 'configuration file (default: ./svcform.yaml)')
+      .option('--force', 'release without asking (needed without a terminal)')
+      .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
+      .option('--ca-cert <file>', 'PEM file of the certificate authority to trust')
+      .option('--client-cert <file>', 'PEM client certificate')
+      .option('--client-key <file>', 'PEM client key')
+  )
     .action(async (opts) => setExit(await unlockCommand(opts, io)));
 
   program

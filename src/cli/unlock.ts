@@ -27,7 +27,8 @@ export async function unlockCommand(opts: UnlockOptions, io: Io): Promise<number
       io.out(`Space ${space}: no apply holds the lease; nothing to release.`);
       return 0;
     }
-    io.out(`Space ${space}: the apply lease is held by ${held.holder} since ${held.since}, until ${held.expires} unless renewed.`);
+    // Shown even under --quiet when a person is asked: they decide on it.
+    if (!opts.quiet || !opts.force) io.out(`Space ${space}: the apply lease is held by ${held.holder} since ${held.since}, until ${held.expires} unless renewed.`);
     if (!opts.force) {
       if (!io.stdinTty || !io.prompt) {
         io.err('There is no terminal to ask on: pass --force to release it. Nothing was released.');
