@@ -10,6 +10,7 @@ import type { AdapterContext } from '../kinds/types.js';
 import { redactor } from '../manifest/redact.js';
 import { Selection, SelectionError } from '../engine/selection.js';
 import { colors, colorSupported, type Colors } from '../report/color.js';
+import { UsageError } from './usage-error.js';
 
 /** Where output goes; tests pass their own to run the CLI in-process. */
 export interface Io {
@@ -117,8 +118,7 @@ export interface CommonOptions {
   cache?: boolean;
 }
 
-/** A failure the CLI reports as one clear message and exit 1 (no stack trace). */
-export class UsageError extends Error {}
+export { UsageError };
 
 export const EMBEDDED_STATE = '.svcform/emulator-state.json';
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
-import { UsageError } from './context.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Where the emulator's Fleet package registry reads packages, for `svcform emulator` and for the

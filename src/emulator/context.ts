@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from './store.js';
+import type { Credential } from './auth.js';
 
 export type License = 'basic' | 'gold' | 'platinum' | 'enterprise' | 'trial';
 
@@ -55,4 +56,12 @@ export function licenseAtLeast(have: License, need: License): boolean {
   const order: License[] = ['basic', 'gold', 'platinum', 'enterprise'];
   const h = have === 'trial' ? order.indexOf('enterprise') : order.indexOf(have);
   return h >= order.indexOf(need);
+}
+
+/** What a running emulator can change while it runs (the control routes, control.ts). */
+export interface EmulatorRuntime {
+  latencyMs: number;
+  credentials: Credential[];
+  /** The real routes chosen at start, restored by a reset. */
+  initialRealRoutes: RealRoute[];
 }

@@ -1,10 +1,9 @@
 import { handleDocumentsControl } from './documents.js';
 import { previewAlertsControl } from './areas/rules/preview-alerts.js';
-import { isRealRoute, REAL_ROUTES, type EmulatorContext, type License } from './context.js';
+import { isRealRoute, REAL_ROUTES, type EmulatorContext, type EmulatorRuntime, type License } from './context.js';
 import type { Faults, FaultRule } from './faults.js';
 import type { RequestLog } from './requestlog.js';
 import type { EmuResponse } from './router.js';
-import type { EmulatorRuntime } from './server.js';
 import type { Store } from './store.js';
 import { LATEST_RELEASE, packageState } from './areas/rules/prebuilt-catalog.js';
 

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { authenticate, type Credential } from './auth.js';
-import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type License, type RealRoute } from './context.js';
+import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type EmulatorRuntime, type License, type RealRoute } from './context.js';
+export type { EmulatorRuntime };
 import { EmuError, errorBody } from './errors.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './requestlog.js';
@@ -50,12 +51,6 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-export interface EmulatorRuntime {
-  latencyMs: number;
-  credentials: Credential[];
-  /** The real routes chosen at start, restored by a reset. */
-  initialRealRoutes: RealRoute[];
-}
 
 const MAX_BODY = 64 * 1024 * 1024;
 /** How much of a body over MAX_BODY is read and dropped before the connection is cut instead. */

@@ -1,6 +1,5 @@
-import type { BatchOutcome, BatchWrite, KindAdapter } from '../kinds/types.js';
+import type { AdapterContext, BatchOutcome, BatchWrite, KindAdapter } from '../kinds/types.js';
 import type { CreateChange, DeleteChange, PlannedChange, UpdateChange } from './plan.js';
-import type { ApplyOptions } from './apply.js';
 import { contextFor, withAnswerCheck } from './context.js';
 import { settleWrites } from './confirm.js';
 
@@ -21,7 +20,15 @@ export interface BatchGroup {
 }
 
 /** Splits a wave's runnable changes into groups for writeBatch and the changes written one by one. */
-export function splitBatches(changes: PlannedChange[], adapterFor: ApplyOptions['adapterFor']): { groups: BatchGroup[]; single: PlannedChange[] } {
+/** What a batch needs of apply's options (apply.ts's ApplyOptions has these and more). */
+export interface BatchOptions {
+  ctx: AdapterContext;
+  adapterFor: (kind: string) => KindAdapter | undefined;
+  rotateSecrets?: boolean;
+  onStart?: (change: PlannedChange) => void;
+}
+
+export function splitBatches(changes: PlannedChange[], adapterFor: BatchOptions['adapterFor']): { groups: BatchGroup[]; single: PlannedChange[] } {
   const groups = new Map<string, BatchGroup>();
   const single: PlannedChange[] = [];
   for (const c of changes) {
@@ -44,7 +51,7 @@ export type Settled = { change: PlannedChange; outcome: 'done'; note?: string; m
  * Runs one group through its adapter's writeBatch. Settled changes are handed to `settle` as they
  * are known; the returned changes are left to be written on their own.
  */
-export async function runBatch(group: BatchGroup, options: ApplyOptions, settle: (s: Settled) => void): Promise<PlannedChange[]> {
+export async function runBatch(group: BatchGroup, options: BatchOptions, settle: (s: Settled) => void): Promise<PlannedChange[]> {
   const { adapter, space, changes } = group;
   const ctx = contextFor(options.ctx, adapter);
   for (const c of changes) options.onStart?.(c);

@@ -1,6 +1,6 @@
 import { compareText } from '../common/compare-text.js';
 import type { KindAdapter } from '../kinds/types.js';
-import type { PlanError, PlannedChange } from './plan.js';
+import type { PlanError, PlannedChange } from './changes.js';
 import { liveReferences } from './references.js';
 import { isSpaceless, referenceTarget } from './spaceless.js';
 import type { RunScope } from '../kinds/run-scope.js';

@@ -4,7 +4,7 @@ import { displayField } from '../manifest/schema.js';
 import { describeObject, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { pairKey, type LiveState } from './live.js';
 import { isOwned, type ManageScope } from './ownership.js';
-import type { PlanError, PlannedChange } from './plan.js';
+import type { PlanError, PlannedChange } from './changes.js';
 import { referenceTarget } from './spaceless.js';
 
 const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;

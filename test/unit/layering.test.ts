@@ -43,6 +43,51 @@ describe('layering of src/ folders', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it('no file imports itself through others: 0 import cycles, type-only imports included', () => {
+    const root = resolve('src');
+    const files = sources(root).filter((f) => !f.endsWith('.d.ts'));
+    const known = new Set(files);
+    const edges = new Map<string, string[]>();
+    for (const file of files) {
+      const targets: string[] = [];
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts'));
+        if (known.has(target)) targets.push(target);
+      }
+      edges.set(file, targets);
+    }
+    // Tarjan's strongly connected components: a group of more than one file is a cycle.
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[] = [];
+    const visit = (v: string): void => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of edges.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) !== index.get(v)) return;
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(relative(root, w));
+      } while (w !== v);
+      if (group.length > 1) cycles.push(group.sort().join(' <-> '));
+    };
+    for (const file of files) if (!index.has(file)) visit(file);
+    assert.deepEqual(cycles, []);
+  });
+
   it('no request in kinds/ or engine/ names an area by string', () => {
     const offenders: string[] = [];
     for (const dir of ['src/kinds', 'src/engine']) {

@@ -8,6 +8,7 @@ import { findPackage, latestOfEach, latestOrThrow, latestPackage, packageFile, p
 import { boolQuery, numberQuery, queryValue } from './common.js';
 import { epmState, fleetState, packagePoliciesEverywhere, packagePoliciesIn, type Installation } from './state.js';
 import { moveToVersion } from './records.js';
+import { install } from './installations.js';
 
 /**
  * The package manager (/api/fleet/epm). Install state is global to the deployment (packages are
@@ -49,30 +50,6 @@ function groupedAssets(pkg: CatalogPackage): Record<string, Record<string, unkno
     ((out[service] ??= {})[type] ??= []).push(asset);
   }
   return out;
-}
-
-function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage): { installType: 'install' | 'update' | 'reinstall' } {
-  const state = epmState(ctx);
-  const now = ctx.now().toISOString();
-  const existing = state.installations[pkg.name];
-  const installType = !existing ? 'install' : existing.version === pkg.version ? 'reinstall' : 'update';
-  state.installations[pkg.name] = {
-    name: pkg.name,
-    version: pkg.version,
-    install_status: 'installed',
-    install_source: 'registry',
-    installed_kibana_space_id: existing?.installed_kibana_space_id ?? space,
-    keep_policies_up_to_date: existing?.keep_policies_up_to_date ?? false,
-    ...(installType === 'update' ? { previous_version: existing!.version } : existing?.previous_version ? { previous_version: existing.previous_version } : {}),
-    created_at: existing?.created_at ?? now,
-    updated_at: now,
-  };
-  return { installType };
-}
-
-/** Installs the package when no version of it is installed (what creating a package policy does). */
-export function ensureInstalled(ctx: EmulatorContext, space: string, pkg: CatalogPackage): void {
-  if (!epmState(ctx).installations[pkg.name]) install(ctx, space, pkg);
 }
 
 function installationInfo(inst: Installation, pkg: CatalogPackage | undefined) {

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { isLimitedPackage, type CatalogPackage } from './package-types.js';
 import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
-import { ensureInstalled } from './epm.js';
+import { ensureInstalled } from './installations.js';
 import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
 import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 

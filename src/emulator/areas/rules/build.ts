@@ -2,12 +2,11 @@ import { clone } from '../../../common/json-copy.js';
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import { findConnector } from '../connectors/index.js';
-import { applyTypeDefaults, defaultFrequency, normalizeTypeFields, RULE_DEFAULTS } from './defaults.js';
+import { applyTypeDefaults, defaultFrequency, RULE_DEFAULTS } from './defaults.js';
 import { isEcsField } from './ecs.js';
 import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
 import { parseRequest, requestIssuesError, type Issue, type Schema } from '../../zod.js';
 import type { StoredRule } from './state.js';
-import { prebuiltRuleSource } from './prebuilt-customization.js';
 
 /** Who writes, where, and when: what every rule write needs besides the body. */
 export interface Writer {
@@ -17,7 +16,7 @@ export interface Writer {
 }
 
 /** Fields the server owns; a request never sets them and PUT keeps them from the existing rule. */
-const SERVER_FIELDS = ['id', 'rule_id', 'immutable', 'rule_source', 'created_at', 'created_by', 'updated_at', 'updated_by', 'revision', 'execution_summary'];
+export const SERVER_FIELDS = ['id', 'rule_id', 'immutable', 'rule_source', 'created_at', 'created_by', 'updated_at', 'updated_by', 'revision', 'execution_summary'];
 
 /** A rule without its server-owned fields: what requests set (a copy, safe to change). */
 export function ruleParameters(rule: StoredRule): Record<string, any> {
@@ -74,7 +73,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * not server fields, not action uuids). Compared in place: serializing both rules to sorted JSON
  * made every import of 2,068 rules spend a quarter of a second here.
  */
-function sameParameters(a: StoredRule, b: StoredRule): boolean {
+export function sameParameters(a: StoredRule, b: StoredRule): boolean {
   const counted = (rule: StoredRule) => Object.keys(rule).filter((k) => k !== 'enabled' && k !== 'actions' && !SERVER_FIELDS.includes(k) && (rule as Record<string, unknown>)[k] !== undefined);
   const keys = counted(a);
   if (keys.length !== counted(b).length || !keys.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))) return false;
@@ -115,7 +114,7 @@ function withoutUndefined(o: Record<string, any>): Record<string, any> {
 }
 
 /** Body fields as parameters: server fields and identity removed, defaults filled (create and PUT). */
-function parametersFromBody(body: Record<string, any>): Record<string, any> {
+export function parametersFromBody(body: Record<string, any>): Record<string, any> {
   const params: Record<string, any> = {};
   for (const [k, v] of Object.entries(body)) {
     if (v === undefined || SERVER_FIELDS.includes(k) || RESPONSE_ONLY_FIELDS.includes(k)) continue;
@@ -130,12 +129,12 @@ function computeRequiredFields(fields: any[] | undefined): any[] | undefined {
   return fields?.map((f) => ({ name: f.name, type: f.type, ecs: isEcsField(f.name, f.type) }));
 }
 
-function executionSummary(w: Writer) {
+export function executionSummary(w: Writer) {
   return { last_execution: { date: w.ctx.now().toISOString(), status: 'succeeded', status_order: 0, message: '', metrics: {} } };
 }
 
 /** Finishes parameters into a stored rule: actions, required_fields.ecs, the whole-rule checks. */
-function finishParameters(w: Writer, params: Record<string, any>): Record<string, any> {
+export function finishParameters(w: Writer, params: Record<string, any>): Record<string, any> {
   params.actions = resolveActions(w, params.actions, params.throttle);
   if (params.required_fields) params.required_fields = computeRequiredFields(params.required_fields);
   const problem = ruleConsistencyProblem(params);
@@ -166,58 +165,6 @@ export function buildNewRule(w: Writer, body: Record<string, any>, options: NewR
   };
   if (rule.enabled) rule.execution_summary = executionSummary(w);
   return rule;
-}
-
-/** Server bookkeeping after any change of an existing rule: revision, customisation, timestamps, summary. */
-export function finishUpdate(w: Writer, existing: StoredRule, params: Record<string, any>): StoredRule {
-  const next: StoredRule = {
-    id: existing.id,
-    rule_id: existing.rule_id,
-    ...params,
-    immutable: existing.immutable,
-    rule_source: existing.rule_source,
-    created_at: existing.created_at,
-    created_by: existing.created_by,
-    updated_at: w.ctx.now().toISOString(),
-    updated_by: w.user,
-    revision: existing.revision,
-  };
-  if (!sameParameters(next, existing)) {
-    next.revision = existing.revision + 1;
-  }
-  // The real server recomputes a prebuilt rule's customisation against its base version on every write.
-  if (existing.rule_source?.type === 'external') next.rule_source = prebuiltRuleSource(w, next);
-  if (existing.execution_summary) next.execution_summary = existing.execution_summary;
-  if (next.enabled && !existing.enabled) next.execution_summary = executionSummary(w);
-  return next;
-}
-
-/** PUT: a full replace with defaults re-applied; `enabled` and `version` kept when omitted (wire-facts 2.2). */
-export function replaceRule(w: Writer, existing: StoredRule, body: Record<string, any>): StoredRule {
-  const params = parametersFromBody(body);
-  params.enabled = body.enabled ?? existing.enabled;
-  params.version = body.version ?? existing.version;
-  return finishUpdate(w, existing, finishParameters(w, params));
-}
-
-/** PATCH: each field is `patch ?? existing`; the type never changes (wire-facts 2.2). */
-export function patchRule(w: Writer, existing: StoredRule, patch: Record<string, any>): StoredRule {
-  const params = ruleParameters(existing);
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined || v === null || SERVER_FIELDS.includes(k)) continue;
-    params[k] = clone(v);
-  }
-  normalizeTypeFields(params);
-  // Stored actions are already resolved (uuid, type, frequency), so resolving them again keeps them as they are.
-  const finished = finishParameters(w, params);
-  return finishUpdate(w, existing, finished);
-}
-
-/** `enabled` alone (bulk enable/disable): neither a new revision nor a customisation. */
-export function withEnabled(w: Writer, existing: StoredRule, enabled: boolean): StoredRule {
-  const params = ruleParameters(existing);
-  params.enabled = enabled;
-  return finishUpdate(w, existing, params);
 }
 
 /** The rule as exported and imported: the response without its run-time state. */

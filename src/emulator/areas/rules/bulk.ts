@@ -1,7 +1,8 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { buildNewRule, exportable, finishUpdate, parseRequestBody, resolveActions, ruleParameters, securityError, withEnabled, type Writer } from './build.js';
+import { buildNewRule, exportable, parseRequestBody, resolveActions, ruleParameters, securityError, type Writer } from './build.js';
+import { finishUpdate, withEnabled } from './rule-updates.js';
 import { alertsFilter, frequency } from './fields.js';
 import { array, boolean, enumOf, literal, nonEmptyString, object, optional, string, union } from '../../zod.js';
 import { filteredRules, writer } from './crud.js';

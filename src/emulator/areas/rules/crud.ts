@@ -1,7 +1,8 @@
 import type { EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { buildNewRule, parseRequestBody, patchRule, replaceRule, requestProblemsError, schemaOptions, securityError, type Writer } from './build.js';
+import { buildNewRule, parseRequestBody, requestProblemsError, schemaOptions, securityError, type Writer } from './build.js';
+import { patchRule, replaceRule } from './rule-updates.js';
 import { FilterError, parseRuleFilter } from './filter.js';
 import { createSchema, patchSchema, ruleRequestProblems, typePatchSchema, updateSchema, type RuleType } from './schema.js';
 import { formatIssues, parseBody } from '../../zod.js';

@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../../context.js';
 import type { EmuRequest, EmuResponse } from '../../router.js';
-import { buildNewRule, replaceRule, type Writer } from './build.js';
+import { buildNewRule, type Writer } from './build.js';
+import { replaceRule } from './rule-updates.js';
 import { writer } from './crud.js';
 import { latestAssets } from './prebuilt-catalog.js';
 import { pristineSource } from './prebuilt-customization.js';

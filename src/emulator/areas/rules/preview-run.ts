@@ -5,7 +5,7 @@ import type { CompiledQuery, EventDoc, QueryLanguage, QueryLanguageName, QueryMa
 import type { StoredDocument } from '../../documents.js';
 import { alertId, previewIndexName, type PreviewAlert } from './preview-alerts.js';
 import type { Invocation } from './preview-window.js';
-import { thresholdMatches, type ThresholdHistory } from './preview-threshold.js';
+import { thresholdMatches, type Raised, type ThresholdHistory } from './preview-threshold.js';
 
 /**
  * Runs a rule over loaded documents, one run per invocation, as the preview route's loop does:
@@ -145,12 +145,6 @@ export async function runPreview(input: PreviewInput): Promise<{ logs: PreviewLo
   return { logs, alerts };
 }
 
-export interface Raised {
-  /** What makes two alerts the same alert (the events, or the threshold bucket and its window). */
-  key: string;
-  match: QueryMatch;
-  threshold?: Record<string, unknown>;
-}
 
 /** A qlang query that aggregates (has a STATS command): its rows are groups, not events. */
 const AGGREGATES = /\|\s*stats\b/i;

@@ -1,7 +1,14 @@
 import { fieldValues } from '../../../query/event-fields.js';
 import { timeOf } from '../../../query/text-match.js';
 import type { EventDoc, QueryMatch } from '../../../query/types.js';
-import type { Raised } from './preview-run.js';
+
+/** An alert a run raises: what makes two alerts the same, its match, and a threshold bucket's result. */
+export interface Raised {
+  /** What makes two alerts the same alert (the events, or the threshold bucket and its window). */
+  key: string;
+  match: QueryMatch;
+  threshold?: Record<string, unknown>;
+}
 
 /**
  * Threshold rules (K-DE rule_types/threshold): the events the query matched are grouped by the

@@ -1,0 +1,34 @@
+import type { EmulatorContext } from '../../context.js';
+import type { CatalogPackage } from './package-types.js';
+import { epmState } from './state.js';
+
+/**
+ * Package installations (global to the deployment: a package is installed once, whatever the
+ * space). Their own module because both the package manager's routes (epm.ts) and package-policy
+ * writes (records.ts: a new policy installs its package) install, and each of those uses the other.
+ */
+
+export function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage): { installType: 'install' | 'update' | 'reinstall' } {
+  const state = epmState(ctx);
+  const now = ctx.now().toISOString();
+  const existing = state.installations[pkg.name];
+  const installType = !existing ? 'install' : existing.version === pkg.version ? 'reinstall' : 'update';
+  state.installations[pkg.name] = {
+    name: pkg.name,
+    version: pkg.version,
+    install_status: 'installed',
+    install_source: 'registry',
+    installed_kibana_space_id: existing?.installed_kibana_space_id ?? space,
+    keep_policies_up_to_date: existing?.keep_policies_up_to_date ?? false,
+    ...(installType === 'update' ? { previous_version: existing!.version } : existing?.previous_version ? { previous_version: existing.previous_version } : {}),
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  return { installType };
+}
+
+/** Installs the package when no version of it is installed (what creating a package policy does). */
+export function ensureInstalled(ctx: EmulatorContext, space: string, pkg: CatalogPackage): void {
+  if (!epmState(ctx).installations[pkg.name]) install(ctx, space, pkg);
+}
+
