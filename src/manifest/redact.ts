@@ -65,9 +65,10 @@ export class Redactor {
   redact(text: string): string {
     if (this.forms.size === 0 || text.length < MIN_FORM_LENGTH) return text;
     const matcher = (this.matcher ??= this.buildMatcher());
-    const spans = [...longMatches(text, matcher), ...shortMatches(text, matcher.short)];
-    if (spans.length === 0) return text;
-    spans.sort((a, b) => a[0] - b[0]);
+    const long = longMatches(text, matcher);
+    const short = shortMatches(text, matcher.short);
+    if (long.length === 0 && short.length === 0) return text;
+    const spans = short.length === 0 ? long : [...long, ...short].sort((a, b) => a[0] - b[0]);
     let out = '';
     let last = 0;
     for (let k = 0; k < spans.length; ) {
