@@ -2,7 +2,7 @@ import type { LoadedDoc } from './load.js';
 import { expandPaths, loadFiles, loadFilesYielding } from './files.js';
 import type { CleanDocuments, ManifestCache } from './manifest-cache.js';
 import { confinedReadsAsked } from './confined-file.js';
-import { interpolate } from './interpolate.js';
+import { CREDENTIAL_VARIABLES, interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
@@ -153,7 +153,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const readsBefore = confinedReadsAsked();
   // One walk finds what interpolation, the shell-style warning and the number check look at.
   const scan = scanDocument(raw);
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets }, scan.templated);
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets, refusedVariables: CREDENTIAL_VARIABLES }, scan.templated);
   out.push(...interpolated.diagnostics);
   for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.names) });
   const value = interpolated.value as Record<string, any>;
