@@ -91,6 +91,8 @@ export class Redactor {
       if (typeof v === 'string') return this.redact(v);
       if (Array.isArray(v)) return v.map(walk);
       if (v && typeof v === 'object') {
+        // What JSON.stringify would print for it (a Date's text), as the output will.
+        if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON());
         const out: Record<string, unknown> = {};
         for (const [k, inner] of Object.entries(v)) if (inner !== undefined) out[this.redact(k)] = walk(inner);
         return out;
