@@ -277,6 +277,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     timeoutMs: secondsOption('--timeout', opts.timeout, 30) * 1000,
     deadline: opts.deadline !== undefined ? Date.now() + secondsOption('--deadline', opts.deadline, 0) * 1000 : undefined,
     onRetry: (info) => log(`retry ${info.method} ${info.path} (attempt ${info.attempt}, in ${info.delayMs} ms): ${info.reason}`),
+    redact: (text) => redactor.redact(text),
   });
   for (const secret of [io.env.SVC_API_KEY, io.env.SVC_PASSWORD, io.env.SVC_TOKEN, auth.apiKey, auth.password, auth.token]) if (secret) redactor.add(secret);
   // The basic-auth header carries user:password as one base64 string.

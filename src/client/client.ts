@@ -33,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent } from 'undici';
 import type { ApiRequest, ApiResponse, HttpMethod, QueryValue, Requester } from './types.js';
-import { ApiError, ResponseError, TransportError, reasonOf, redact, serverMessageOf } from './errors.js';
+import { ApiError, ResponseError, TransportError, errorBodyOf, reasonOf, redact, serverMessageOf } from './errors.js';
 import { backoffDelay, classifyTransportError, isAmbiguousStatus, isRetryableStatus, parseRetryAfter } from './retry.js';
 import { Limiter } from './limiter.js';
 import { AreaPolicies, type AreaOverrides } from './areas.js';
@@ -74,6 +74,12 @@ export interface ClientOptions {
   retryBaseMs?: number;
   userAgent?: string;
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Applied to what the server says in an error (its message, its reason, a non-JSON answer)
+   * before the message is made and cut to length: the CLI passes its redactor, which knows every
+   * secret of the run in every encoding. The client's own credentials are redacted in any case.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface RetryInfo {
@@ -127,6 +133,7 @@ export class SvcClient implements Requester {
   private readonly areas: AreaPolicies;
   private readonly authorization?: string;
   private readonly secrets: string[];
+  private readonly redactText: (text: string) => string;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly deadline?: number;
@@ -157,6 +164,8 @@ export class SvcClient implements Requester {
     });
     this.authorization = auth.header;
     this.secrets = auth.secrets;
+    const outer = options.redact ?? ((t: string) => t);
+    this.redactText = (text) => outer(redact(text, this.secrets));
 
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
     this.deadline = options.deadline;
@@ -215,7 +224,9 @@ export class SvcClient implements Requester {
       if (outcome.kind === 'answer') {
         const res = outcome.response;
         if ((res.status >= 200 && res.status <= 299) || req.accept?.includes(res.status)) return res as ApiResponse<T>;
-        const statusText = `${res.status} ${reasonOf(res.status, res.body)}`;
+        const errorBody = errorBodyOf(res.body);
+        const reasonText = this.redactText(reasonOf(res.status, errorBody));
+        const statusText = `${res.status} ${reasonText}`;
         const retryAfter = parseRetryAfter(res.headers['retry-after']);
         delayMs = retryAfter ?? backoffDelay(attempt, this.retryBaseMs);
         if (!isRetryableStatus(res.status, this.areas.of(area), idempotent) || attempt >= this.maxAttempts || this.pastDeadline(delayMs)) {
@@ -223,9 +234,9 @@ export class SvcClient implements Requester {
             method,
             path: pathname,
             status: res.status,
-            reason: reasonOf(res.status, res.body),
-            serverMessage: redact(serverMessageOf(res.body, res.text), this.secrets),
-            body: res.body,
+            reason: reasonText,
+            serverMessage: serverMessageOf(errorBody, res.text, this.redactText),
+            body: errorBody,
             attempts: attempt,
             ambiguous: !idempotent && isAmbiguousStatus(res.status),
           });
@@ -234,7 +245,7 @@ export class SvcClient implements Requester {
       } else {
         const failure = classifyTransportError(outcome.error);
         const timeoutText = outcome.deadlineCut ? 'the run reached its --deadline' : `no complete answer within ${this.timeoutMs / 1000} s (--timeout)`;
-        reason = redact(outcome.timedOut ? timeoutText : failure.reason, this.secrets);
+        reason = this.redactText(outcome.timedOut ? timeoutText : failure.reason);
         const kind = outcome.timedOut ? 'ambiguous' : failure.kind;
         if (outcome.timedOut) timeouts += 1;
         const repeatable = (kind === 'unsent' || (kind === 'ambiguous' && idempotent)) && timeouts <= MAX_TIMEOUT_RETRIES;

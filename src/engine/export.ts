@@ -6,6 +6,7 @@ import { sortKeys } from '../kinds/normalize.js';
 import { Selection } from './selection.js';
 import { compareText } from '../common/compare-text.js';
 import type { RunScope } from '../kinds/run-scope.js';
+import { placeholdersForSecretFields } from './export-secrets.js';
 
 // The envelope version of design.md (also API_VERSION in manifest/validate.ts, which is not imported
 // here so that this module stays free of the registry and its adapters).
@@ -253,6 +254,9 @@ export function buildExport(groups: LiveGroup[], adapterFor: (kind: string) => K
         problems.push({ subject, message: `cannot turn the live object into a manifest: ${(err as Error).message}` });
         continue;
       }
+      // What the adapter did not know to be secret but a key says is (a bearer header) is a placeholder too.
+      const scrubbed = placeholdersForSecretFields(out.spec ?? {}, { kindStem: kindFileStem(live.kind), name: live.name, declared: new Set((out.variables ?? []).map((v) => v.name)) });
+      out = { ...out, spec: scrubbed.spec, variables: [...(out.variables ?? []), ...scrubbed.variables] };
       // Two objects may ask for the same variable name (one connector id in two spaces, say):
       // the later one gets a suffix, so neither silently receives the other's secret.
       const declared = new Set((out.variables ?? []).map((v) => v.name));

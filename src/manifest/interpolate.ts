@@ -4,6 +4,15 @@ import type { Diagnostic, DocPath, Resource, SourcePos } from './types.js';
 import { shortText } from './short-text.js';
 import { displayField } from './schema.js';
 import { scanDocument, type DocumentScan } from './scan.js';
+import { fieldLabel, formatPointer } from '../common/pointer.js';
+
+/**
+ * The environment variables svcform itself reads its credentials from (src/cli/context.ts, and the
+ * emulator's key). A manifest may not interpolate them: the value would be written into a field
+ * the server shows to anyone who can read the object (a connector's name, a rule's description),
+ * and it would hand svcform's own credential to whatever the manifest sends it to.
+ */
+export const CREDENTIAL_VARIABLES: readonly string[] = ['SVC_API_KEY', 'SVC_USERNAME', 'SVC_PASSWORD', 'SVC_TOKEN', 'SVC_EMULATOR_API_KEY'];
 
 export interface InterpolationContext {
   env: NodeJS.ProcessEnv;
@@ -27,6 +36,8 @@ export interface InterpolationContext {
    * only the apply that writes the object needs the value (resolveDeferred).
    */
   deferrable?(path: DocPath): boolean;
+  /** Variables that may not be referenced (manifests: CREDENTIAL_VARIABLES; svcform.yaml may name them). */
+  refusedVariables?: readonly string[];
 }
 
 export interface InterpolationResult {
@@ -73,6 +84,11 @@ function pieces(s: string): Piece[] {
   }
   if (literal < s.length) out.push({ text: s.slice(literal) });
   return out;
+}
+
+/** `spec.config.headers.Authorization`: the field a string sits in, for messages. */
+function labelOf(path: DocPath): string {
+  return path.length === 0 ? 'the document' : fieldLabel(formatPointer(path.slice(1).map(String)), String(path[0]));
 }
 
 /**
@@ -124,6 +140,10 @@ export function interpolate(root: unknown, ctx: InterpolationContext, templated:
       if (piece.source === 'env') {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
           diagnostics.push(diag(path, `${written}: not a valid environment variable name`));
+          continue;
+        }
+        if (ctx.refusedVariables?.includes(name)) {
+          diagnostics.push(diag(path, `${written} in ${labelOf(path)}: ${name} is svcform's own credential and may not be interpolated into a manifest (the server would keep it where others can read it, or send it on); give the value a variable of its own`));
           continue;
         }
         const v = ctx.env[name];

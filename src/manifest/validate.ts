@@ -2,7 +2,7 @@ import type { LoadedDoc } from './load.js';
 import { expandPaths, loadFiles, loadFilesYielding } from './files.js';
 import type { CleanDocuments, ManifestCache } from './manifest-cache.js';
 import { confinedReadsAsked } from './confined-file.js';
-import { interpolate } from './interpolate.js';
+import { CREDENTIAL_VARIABLES, interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
 import { redactor, SENSITIVE, type Redactor } from './redact.js';
 import { closest, describeSchemaErrors, displayField, schemaValidator } from './schema.js';
@@ -155,7 +155,7 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const scan = scanDocument(raw);
   const writeOnly = adapter.writeOnly ?? [];
   const deferrable = (path: DocPath) => writeOnly.some((prefix) => prefix.length <= path.length && prefix.every((step, i) => path[i] === step));
-  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets, deferrable }, scan.templated);
+  const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets, deferrable, refusedVariables: CREDENTIAL_VARIABLES }, scan.templated);
   out.push(...interpolated.diagnostics);
   for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.names) });
   const value = interpolated.value as Record<string, any>;

@@ -18,7 +18,8 @@ import { ROOT, shown, svcform, type Run } from './harness.js';
 const CORPUS = 'test/fixtures/bad-input';
 /** A value of the environment the runs get: it must never be printed. */
 const API_KEY = 'corpus-api-key-7731';
-const ENV = { SVC_API_KEY: API_KEY };
+// Manifests may not read svcform's own credential (SVC_API_KEY): fixtures interpolate CORPUS_SECRET.
+const ENV = { SVC_API_KEY: API_KEY, CORPUS_SECRET: API_KEY };
 const RUN_LIMIT_MS = 10_000;
 const DIAGNOSTIC = /^(.+?):(\d+):(\d+): (warning: )?(.*)$/;
 /** What a crash, or the content of a file that must not be read, looks like in the output. */
