@@ -4,12 +4,12 @@
  *
  * - `bundle+V8 cache`: the precompiled program (dist/precompiled/, loaded through V8's code cache;
  *   src/cli/precompiled.ts), its cache made again by that binary first;
- * - `bundle+V8+compile cache`: the same, with Node's compile cache (warm) for the CommonJS
- *   modules the bundle does not hold (undici's parts, the compiled validators), as `svcform` runs;
+ * - `bundle+V8+compile cache`: the same, with Node's compile cache (NODE_COMPILE_CACHE, warm) for
+ *   the CommonJS modules the bundle does not hold (undici's parts, the compiled validators);
  * - `bundle, foreign cache`: the same bundle with the code cache of the build's own Node, which
  *   another V8 refuses: what a user of the published package gets on any other Node version;
- * - `compile cache`: the modules of dist/src with Node's compile cache (src/cli/compile-cache.ts),
- *   warm (a run of each step before the timed ones), as every run after a user's first;
+ * - `compile cache`: the modules of dist/src with Node's compile cache (NODE_COMPILE_CACHE), warm
+ *   (a run of each step before the timed ones), as every run after a user's first would be;
  * - `compile cache, 1st run`: the same with an empty cache, as a user's first run;
  * - `modules`: the modules with neither.
  *
@@ -93,14 +93,14 @@ async function main(): Promise<number> {
         const envOf = (way: Way, fresh: string): NodeJS.ProcessEnv => {
           if (way === 'bundle+V8 cache' || way === 'bundle, foreign cache') return { NODE_DISABLE_COMPILE_CACHE: '1' };
           if (way === 'modules') return { SVCFORM_PRECOMPILED: '0', NODE_DISABLE_COMPILE_CACHE: '1' };
-          if (way === 'bundle+V8+compile cache') return { XDG_CACHE_HOME: warmCache };
-          return { SVCFORM_PRECOMPILED: '0', XDG_CACHE_HOME: way === 'compile cache' ? warmCache : fresh };
+          if (way === 'bundle+V8+compile cache') return { NODE_COMPILE_CACHE: warmCache };
+          return { SVCFORM_PRECOMPILED: '0', NODE_COMPILE_CACHE: way === 'compile cache' ? warmCache : fresh };
         };
         const timed = async (way: Way, args: string[]) => {
           const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
           try {
             const cli = way === 'bundle, foreign cache' ? foreignCli : undefined;
-            const run = await timeCli(args, dir, { ...envOf(way, join(cache, 'xdg')), SVCFORM_CACHE_DIR: cache }, { node, cli, cpu: true });
+            const run = await timeCli(args, dir, { ...envOf(way, join(cache, 'compile-cache')), SVCFORM_CACHE_DIR: cache }, { node, cli, cpu: true });
             if (run.code !== 0) throw new Error(`${args[0]} (${way}, ${version}) exited with ${run.code}: ${(run.out + run.err).slice(-2000)}`);
             return run;
           } finally {

@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { enableCompileCache } from './compile-cache.js';
 import { loadPrecompiledProgram } from './precompiled.js';
 import { setRuntimeFlags } from './runtime-flags.js';
 
 /**
  * The `svcform` command. The program itself is program.ts (tests call its runCli in-process);
- * this entry only sets V8's flags, turns Node's compile cache on (compile-cache.ts) and loads the
- * program, precompiled when the build made it so (precompiled.ts). The flags come first: a code
- * cache is V8's only under the flags it was made with.
+ * this entry only sets V8's flags and loads it, precompiled when the build made it so
+ * (precompiled.ts). The flags come first: a code cache is V8's only under the flags it was made
+ * with.
  */
 
 function isMain(): boolean {
@@ -23,7 +22,6 @@ function isMain(): boolean {
 
 if (isMain()) {
   setRuntimeFlags();
-  enableCompileCache(process.env);
   const { runCli } = loadPrecompiledProgram(process.env)?.program ?? (await import('./program.js'));
   // Not awaited at the top level: a command that runs until a signal (`emulator`) would leave the
   // await unsettled at exit, which Node reports as exit code 13.

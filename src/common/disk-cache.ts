@@ -101,23 +101,15 @@ export class DiskCache {
   private pruneOtherBuilds(): void {
     if (this.pruned) return;
     this.pruned = true;
-    pruneOtherBuilds(this.base, this.build);
-  }
-}
-
-/**
- * Removes the directories in `base` named like a build id, other than `build`'s, untouched for a
- * week: what builds before this one kept (here, and in the compile cache of src/cli/compile-cache.ts).
- */
-export function pruneOtherBuilds(base: string, build: string): void {
-  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
-  try {
-    for (const name of readdirSync(base)) {
-      if (name === build || !/^[0-9a-f]{16}$/.test(name)) continue;
-      const path = join(base, name);
-      if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
+    const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+    try {
+      for (const name of readdirSync(this.base)) {
+        if (name === this.build || !/^[0-9a-f]{16}$/.test(name)) continue;
+        const path = join(this.base, name);
+        if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
+      }
+    } catch {
+      // Pruning is housekeeping: another run may be pruning the same directory.
     }
-  } catch {
-    // Pruning is housekeeping: another run may be pruning the same directory.
   }
 }
