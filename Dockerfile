@@ -9,7 +9,7 @@
 # Build: the exact dependencies of the lock file, then the whole build (npm run build): compiled
 # validators, the build id, and the precompiled program with its code cache, made by the same
 # Node.js as the image runs, so V8 takes that cache.
-FROM node:20-bookworm-slim AS build
+FROM node:26-trixie-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -23,7 +23,7 @@ RUN npm run build
 
 # Run: production dependencies only (from the same lock file), the compiled CLI and the data files
 # it reads at run time (schemas/, data/), as the unprivileged node user.
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 ENV NODE_ENV=production
 WORKDIR /opt/svcform
 COPY package.json package-lock.json ./

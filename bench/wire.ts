@@ -5,6 +5,9 @@
  * small statistics.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -39,21 +42,46 @@ export const setLatency = (url: string, ms: number) => control(url, 'PUT', '/lat
 export interface CliTiming {
   code: number;
   seconds: number;
+  /** User and system CPU seconds of the child, when timed with `cpu` (GNU time's -f '%U %S'). */
+  cpuSeconds?: number;
   out: string;
   err: string;
 }
 
+const GNU_TIME = '/usr/bin/time';
+
+export interface TimeOptions {
+  /** The Node.js binary (default: this one). */
+  node?: string;
+  /** The CLI entry point (default: this build's). */
+  cli?: string;
+  /** Also the child's CPU time, through GNU time where it is installed: on a loaded machine CPU time shows the work a run did when wall time mostly shows the others' load. */
+  cpu?: boolean;
+}
+
 /** Runs `svcform ...args` in a child process and times it from spawn to exit. */
-export function timeCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliTiming> {
+export function timeCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, { node = process.execPath, cli = CLI, cpu = false }: TimeOptions = {}): Promise<CliTiming> {
+  const cpuFile = cpu && existsSync(GNU_TIME) ? join(mkdtempSync(join(tmpdir(), 'svcform-bench-time-')), 'cpu') : undefined;
+  const [command, argv] = cpuFile ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, node, cli, ...args]] : [node, [cli, ...args]];
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, seconds: Number(process.hrtime.bigint() - started) / 1e9, out, err }));
+    child.once('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      let cpuSeconds: number | undefined;
+      if (cpuFile) {
+        // GNU time writes "Command exited with non-zero status N" first when the command failed.
+        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+        cpuSeconds = user + system;
+        rmSync(dirname(cpuFile), { recursive: true, force: true });
+      }
+      resolve({ code: code ?? 1, seconds, cpuSeconds, out, err });
+    });
   });
 }
 

@@ -22,7 +22,10 @@ if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+// Piped (CI, a log), TAP as Node 20 chose by itself; Node 23 and later print their spec report
+// there too, so the reporter is named: every version's run ends with the same `# tests N` lines.
+const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...reporter, ...files], {
   stdio: 'inherit',
   env: { ...process.env, NO_COLOR: '1' },
 });

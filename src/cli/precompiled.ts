@@ -9,7 +9,12 @@ import { buildId } from '../common/build-id.js';
  * The CLI program as one precompiled script (issue 10). Node 20 keeps no compiled code between
  * runs of ES modules, so every run parsed and compiled the ~150 modules of a command afresh:
  * about a tenth of a cold plan of 2,068 rules (V8's function events: 0.2-0.35 s of parsing and
- * compiling on the main thread). The build (scripts/build-precompiled.mjs) bundles
+ * compiling on the main thread). Node 22.1 and later can keep it (`module.enableCompileCache`),
+ * but `bench:precompiled` found the modules with that cache no faster than without it, and this
+ * script faster than both, on Node 22, 24 and 26 (docs/architecture.md, "Precompiled program"):
+ * one script loads without resolving and linking ~150 modules, and its cache holds the functions
+ * a run calls, where Node keeps only what a module's first compile made. The build
+ * (scripts/build-precompiled.mjs) bundles
  * dist/src/cli/program.js into dist/precompiled/svcform.cjs and keeps V8's code cache of it,
  * taken after a training run (`validate` of the examples), in svcform.code-cache. Loaded here
  * through that cache, the functions that run come compiled.

@@ -24,7 +24,7 @@ import { setFlagsFromString } from 'node:v8';
  */
 
 /**
- * The flags above, for a V8 known to have them (V8 11 to 14: Node 20 to 25). Another would print
+ * The flags above, for a V8 known to have them (V8 11 to 14: Node 20 to 26). Another would print
  * a complaint on stderr for a flag it does not know, so nothing is set there.
  */
 export function v8FlagsFor(v8Version: string): string[] {

@@ -49,9 +49,9 @@ const index = (stage: Stage, pred: (i: Instruction) => boolean) => stage.body.fi
 const copies = (stage: Stage) => stage.body.filter((i) => i.op === 'COPY').map((i) => i.args.split(/\s+/));
 
 describe('Dockerfile (checked structurally: no Docker engine here)', () => {
-  it('builds on node:20, installs from the lock file with npm ci before copying sources, and runs the whole build', () => {
+  it('builds on node:26 (the active LTS; test/ci/node-versions.test.ts), installs from the lock file with npm ci before copying sources, and runs the whole build', () => {
     assert.equal(stages.length, 2);
-    for (const s of stages) assert.match(s.from, /^node:20(-|$)/);
+    for (const s of stages) assert.match(s.from, /^node:26-trixie-slim$/);
     const lock = index(build, (i) => i.op === 'COPY' && /\bpackage\.json\b/.test(i.args) && /\bpackage-lock\.json\b/.test(i.args));
     const ci = index(build, (i) => i.op === 'RUN' && /\bnpm ci\b/.test(i.args));
     const src = index(build, (i) => i.op === 'COPY' && /^src\b/.test(i.args));

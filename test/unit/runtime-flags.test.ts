@@ -10,11 +10,12 @@ import { v8FlagsFor } from '../../src/cli/runtime-flags.js';
  * that undici's later detach throws no optimized code away.
  */
 describe('runtime flags', () => {
-  it('are set in the V8 of Node 20 to 25 only, where both flags are known', () => {
+  it('are set in the V8 of Node 20 to 26 only, where both flags are known', () => {
     const flags = ['--liftoff-only', '--max-inlined-bytecode-size-cumulative=100'];
     assert.deepEqual(v8FlagsFor('11.3.244.8-node.38'), flags); // Node 20
     assert.deepEqual(v8FlagsFor('12.4.254.21-node.33'), flags); // Node 22
     assert.deepEqual(v8FlagsFor('13.6.233.10-node.2'), flags); // Node 24
+    assert.deepEqual(v8FlagsFor('14.6.202.34-node.34'), flags); // Node 26
     assert.deepEqual(v8FlagsFor('10.2.154.26-node.36'), []); // Node 18
     assert.deepEqual(v8FlagsFor('15.0.1'), []);
   });
