@@ -95,7 +95,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   const errCol = colorsFor(opts, io, 'err');
   const leases: { held?: HeldLeases } = {};
   // apply keeps no manifest documents in the cache: it reads those the plan before it kept.
-  const { plan, target, config } = await planFromArgs(paths, opts, io, leaseGuard(opts, io, leases), false).catch(async (err) => {
+  const { plan, target, config, changedWhileWaiting } = await planFromArgs(paths, opts, io, leaseGuard(opts, io, leases), false).catch(async (err) => {
     await leases.held?.release();
     throw err;
   });
@@ -117,6 +117,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       io.err('The plan has errors; nothing was applied.');
       return 1;
     }
+    if (changedWhileWaiting.length && !(await approveOverwrites(plan, changedWhileWaiting, io, col))) return 1;
     if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col)) return 1;
     supplyDeferredSecrets(plan.changes, io);
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
@@ -173,6 +174,27 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     await leases.held?.release();
     await target.close();
   }
+}
+
+export const OVERWRITE_QUESTION = "Apply these changes over what the other apply just wrote? Only 'yes' will be accepted: ";
+
+/**
+ * Another apply held the lease while this one waited, and changed objects this plan changes again:
+ * applied as planned, this run would revert them without anyone having seen it. On a terminal the
+ * plan and those objects are shown and only `yes` goes on; without one nothing is applied
+ * (--auto-approve does not cover it: no one saw this plan), and the objects are named.
+ */
+async function approveOverwrites(plan: Plan, changed: PlannedChange[], io: Io, col: ReturnType<typeof colorsFor>): Promise<boolean> {
+  const names = changed.map((c) => `${c.action} ${describeObject(c)}`);
+  if (!io.stdinTty || !io.prompt) {
+    io.err(`Another apply changed ${changed.length === 1 ? 'an object' : `${changed.length} objects`} this plan changes again while this run waited for the lease: ${names.join(', ')}. Nothing was applied. Run plan again on the current manifests and review it.`);
+    return false;
+  }
+  io.err(renderPlanText(plan, col));
+  io.err(`\nAnother apply changed these while this run waited for the lease; this plan changes them again:\n${names.map((n) => `  ${n}`).join('\n')}`);
+  if ((await io.prompt(OVERWRITE_QUESTION)).trim() === 'yes') return true;
+  io.err('Apply cancelled: nothing was applied.');
+  return false;
 }
 
 /**

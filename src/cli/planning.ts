@@ -1,4 +1,6 @@
-import { computePlan, type Plan } from '../engine/plan.js';
+import { computePlan, type Plan, type PlannedChange } from '../engine/plan.js';
+import { pairKey, type LiveState } from '../engine/live.js';
+import { canonicalJson } from '../kinds/normalize.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostics, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
@@ -14,6 +16,27 @@ export interface Planned {
   target: Target;
   config: SvcformConfig;
   resources: Resource[];
+  /**
+   * Changes of the plan whose object another apply changed while this run waited for the lease:
+   * this run read it before waiting, and the plan, made from what it read under the lease, would
+   * now change it again (revert what the other apply just did). apply asks about these, or
+   * refuses them without a terminal.
+   */
+  changedWhileWaiting: PlannedChange[];
+}
+
+/** The plan's changes whose object is not what it was when `seen` was read (before the lease). */
+function changedSince(plan: Plan, seen: LiveState | undefined): PlannedChange[] {
+  if (!seen) return [];
+  return plan.changes.filter((c) => {
+    if (c.action === 'prerequisite') return false;
+    const objects = seen.objects.get(pairKey(c.kind, c.space));
+    if (!objects) return false;
+    const before = objects.find((o) => o.name === c.name);
+    const now = c.action === 'create' ? undefined : c.live;
+    if (!before || !now) return !!before !== !!now;
+    return canonicalJson(before.body) !== canonicalJson(now.body);
+  });
 }
 
 /**
@@ -92,7 +115,8 @@ export async function planFromArgs(
       missingReferences: config.references?.missing,
     });
     progress.done();
-    return { plan, target, config, resources };
+    const changedWhileWaiting = aheadStands ? [] : changedSince(plan, await readAhead?.live());
+    return { plan, target, config, resources, changedWhileWaiting };
   } catch (err) {
     progress.done();
     await target.close();

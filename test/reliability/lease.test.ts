@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
@@ -256,6 +256,25 @@ describe('apply reads live state while the manifests load, under its lease', () 
     assert.match(run.out, /Nothing to apply/);
     const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
     assert.equal(found.body.total, 2, JSON.stringify(found.body.maintenanceWindows.map((w: any) => w.title)));
+  });
+
+  it('an apply that would revert what another applied while it waited is refused, naming the objects (issue 31)', async () => {
+    const ours = maintenanceWindows('svcform-ahead-');
+    const made = await cli(['apply', ours, '--url', emu.url, '--no-lock']);
+    assert.equal(made.code, 0, made.out + made.err);
+    // Another branch's manifests: the weekly window runs 6 hours. It is applied while ours waits.
+    const theirs = maintenanceWindows('svcform-theirs-');
+    const file = join(theirs, 'windows.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('duration: 4h', 'duration: 6h'));
+    const run = await applyWhileHeld(ours, async () => {
+      const other = await cli(['apply', theirs, '--url', emu.url, '--no-lock']);
+      assert.equal(other.code, 0, other.out + other.err);
+    });
+    assert.equal(run.code, 1, run.out);
+    assert.match(run.out, /Another apply changed an object this plan changes again while this run waited for the lease: update MaintenanceWindow\/Weekly Linux patching \(space default\)\. Nothing was applied\./);
+    const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
+    const weekly = found.body.maintenanceWindows.find((w: any) => w.title === 'Weekly Linux patching');
+    assert.equal(weekly.schedule.custom.duration, '6h', 'the other apply\'s change stands');
   });
 
   it('the progress line counts what the server holds when live state is read twice', async () => {
