@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
  * next `times` matches (every one, or a `rate` fraction of them).
  *
  * With a `seed`, each `rate` draw is a pure function of the seed, the rule and the request's
- * identity (method, path and query, and the body's content) with its ordinal among requests of
- * that identity: which requests fault then does not depend on how concurrent clients interleave,
+ * identity (method, path and query, and the body's content, less the values the server chose) with
+ * its ordinal among requests of that identity: which requests fault then does not depend on how concurrent clients interleave,
  * so a seeded campaign replays exactly. Without one, draws come from `random`.
  */
 export interface FaultRule {
@@ -62,11 +62,21 @@ function draw(...parts: Array<string | number>): number {
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 
+/**
+ * Values the server chose (object ids, `_version` tokens) depend on the order it made things in,
+ * which concurrency changes from run to run: they are no part of a request's identity.
+ */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const VERSION_TOKEN = /"Wz[0-9A-Za-z+/]*={0,2}"/g;
+const withoutServerValues = (text: string) => text.replace(UUID, '<id>').replace(VERSION_TOKEN, '"<version>"');
+
 function bodyDigest(body: Buffer | undefined, contentType: string | undefined): string {
   if (!body || body.length === 0) return '';
+  let text = body.toString('latin1');
+  // A multipart boundary is chosen at random per request: framing, not content.
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  const content = boundary ? body.toString('latin1').split(boundary[1] ?? boundary[2]).join('') : body;
-  return createHash('sha256').update(content).digest('hex');
+  if (boundary) text = text.split(boundary[1] ?? boundary[2]).join('');
+  return createHash('sha256').update(withoutServerValues(text), 'latin1').digest('hex');
 }
 
 export class Faults {
@@ -98,7 +108,7 @@ export class Faults {
     if (this.rules.length === 0) return undefined;
     let drawFor: (rule: number) => number = () => this.random();
     if (this.seed !== undefined) {
-      const identity = [method, path, request.query ?? '', bodyDigest(request.body, request.contentType)].join(' ');
+      const identity = [method, withoutServerValues(path), withoutServerValues(request.query ?? ''), bodyDigest(request.body, request.contentType)].join(' ');
       const ordinal = (this.ordinals.get(identity) ?? 0) + 1;
       this.ordinals.set(identity, ordinal);
       const seed = this.seed;

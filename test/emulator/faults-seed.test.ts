@@ -80,6 +80,26 @@ describe('seeded fault rules', () => {
   });
 });
 
+describe('seeded fault rules and values the server chose', () => {
+  it('take requests that differ only in server ids and _version tokens as the same request', () => {
+    // Which object gets which id, and which write which token, depends on the order the server
+    // made them in: a replay under other timing must still meet the same faults.
+    const put = (id: string, version: string): Req => ({ method: 'PUT', path: `/api/fleet/package_policies/${id}`, body: JSON.stringify({ name: 'system-linux', version, description: 'x' }) });
+    for (let seed = 1; seed <= 30; seed++) {
+      const a = put('5c7f9a1e-3b2d-4e8f-9a6c-1d2e3f4a5b01', 'WzEsMV0=');
+      const b = put('0e1d2c3b-4a59-4867-8f9e-a0b1c2d3e4f5', 'WzQyLDFd');
+      assert.deepEqual(faulted(seed, [a], [a]), faulted(seed, [b], [b]), `seed ${seed}`);
+    }
+  });
+
+  it('still tell apart requests whose own content differs', () => {
+    const put = (name: string): Req => ({ method: 'PUT', path: '/api/exception_lists', body: JSON.stringify({ list_id: name, _version: 'WzEsMV0=' }) });
+    const lists = Array.from({ length: 30 }, (_, i) => put(`list-${i}`));
+    const hits = faulted(4, lists, lists);
+    assert.ok(hits.length > 0 && hits.length < 30, hits.join(','));
+  });
+});
+
 describe('PUT /__emulator/faults with a seed', () => {
   let emu: RunningEmulator;
   before(async () => {
