@@ -42,8 +42,19 @@ function desiredItems(res: Resource): Item[] {
 }
 
 async function listLists(ctx: AdapterContext, space: string, namespaceType: string): Promise<LiveObject[]> {
-  const lists = await findLists(ctx.api, space, namespaceType);
-  const items = await itemsOfLists(ctx.api, space, lists.map((l) => l.list_id), namespaceType);
+  let lists = await findLists(ctx.api, space, namespaceType);
+  let items: Map<string, Item[]>;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      items = await itemsOfLists(ctx.api, space, lists.map((l) => l.list_id), namespaceType);
+      break;
+    } catch (err) {
+      // The items find answers 404 for a list deleted since the lists were found (a delete of
+      // this apply beside a read-back): the lists are found again, not reported as an error.
+      if (!(err instanceof ApiError) || err.status !== 404 || attempt >= 3) throw err;
+      lists = await findLists(ctx.api, space, namespaceType);
+    }
+  }
   return lists.map((body) => ({
     kind: KIND,
     space,
