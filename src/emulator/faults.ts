@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
  * next `times` matches (every one, or a `rate` fraction of them).
  *
  * With a `seed`, each `rate` draw is a pure function of the seed, the rule and the request's
- * identity (method, path and query, and the body's content, less the values the server chose) with
- * its ordinal among requests of that identity: which requests fault then does not depend on how concurrent clients interleave,
- * so a seeded campaign replays exactly. Without one, draws come from `random`.
+ * identity (method, path and query, and the body's content, less the values the server chose)
+ * with its ordinal among requests of that identity: which requests fault then does not depend on
+ * how concurrent clients interleave, so a seeded campaign replays exactly. Without a seed, draws
+ * come from `random`.
  */
 export interface FaultRule {
   method?: string;
