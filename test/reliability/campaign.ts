@@ -60,14 +60,14 @@ async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 }
 
 /** Faults on about `rate` of writes (and a few reads), of every kind a real network produces. */
-function faultRules(rate: number) {
+function faultRules(rate: number, options: { reads: boolean }) {
   // The apply lease is left alone: how often the waiting apply of a pair reads it, and whether the
   // holder renews it, depend on the clock, not on the seed, and would make a seed replay
   // differently. (Its reads are the connector listing, so that listing is not faulted either.)
   // The lease under faults is tested on its own (lease.test.ts).
   const api = '^/api/(?!actions/connector/svcform-lease-)';
   return [
-    { path: '^/api/(?!spaces|actions/connectors$)', status: 503, rate: rate / 10, method: 'GET' },
+    ...(options.reads ? [{ path: '^/api/(?!spaces|actions/connectors$)', status: 503, rate: rate / 10, method: 'GET' }] : []),
     ...['POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => [
       { method, path: api, status: 500, rate: rate / 5 },
       { method, path: api, status: 429, retryAfter: 0, rate: rate / 5 },
@@ -132,7 +132,11 @@ async function phase(name: PhaseName, emu: RunningEmulator, dir: string, options
     result.faults += emu.faults.list().reduce((n, r) => n + r.fired, 0);
     emu.faults.clear();
   };
-  emu.faults.set(faultRules(options.rate), { seed: nextSeed() });
+  // Reads are not faulted in the pair: what the waiting apply reads ahead (before it learns that the
+  // other holds the lease) depends on how far the other has got, so their number, and with it the
+  // ordinals of reads (faults.ts), would differ from one replay to the next. Its writes wait for
+  // the lease, so they replay exactly. The applies after the pair run alone and fault reads too.
+  emu.faults.set(faultRules(options.rate, { reads: false }), { seed: nextSeed() });
   const pair = await Promise.all([0, 1].map(() => run(['apply', dir, '--url', emu.url, ...APPLY, '--lock-timeout', '600'])));
   record.applies += 2;
   countFaults();
@@ -144,7 +148,7 @@ async function phase(name: PhaseName, emu: RunningEmulator, dir: string, options
   const madeByBoth = new Set(first.map(idOf).filter((id) => second.some((r) => idOf(r) === id)));
   for (const results of [first, second]) result.notes.push(...misreports(results.filter((r) => !madeByBoth.has(idOf(r))), left.ids).map((n) => `${name}: ${n}`));
   for (let attempt = 0; attempt < MAX_APPLIES && (left.ids.size > 0 || left.errors.length > 0); attempt++) {
-    emu.faults.set(faultRules(options.rate), { seed: nextSeed() });
+    emu.faults.set(faultRules(options.rate, { reads: true }), { seed: nextSeed() });
     const applied = await run(['apply', dir, '--url', emu.url, ...APPLY]);
     record.applies += 1;
     countFaults();
