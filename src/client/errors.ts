@@ -181,3 +181,13 @@ export function redact(text: string, secrets: readonly string[]): string {
   }
   return out;
 }
+
+/**
+ * A failure after which the server may or may not hold the write: no answer, a server error or
+ * 429, or any failure of a request that was tried more than once (an earlier try may have landed).
+ * Such a write is settled by reading back (engine/confirm.ts, a bulk write's read-back).
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  if (err instanceof TransportError) return true;
+  return err instanceof ApiError && (err.ambiguous || err.status >= 500 || err.status === 429 || err.attempts > 1);
+}

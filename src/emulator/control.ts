@@ -93,8 +93,12 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
     case 'PUT /faults': {
       const rules = (Array.isArray(body) ? body : body?.faults) as FaultRule[] | undefined;
       if (!Array.isArray(rules)) return { status: 400, body: { error: 'body must be {faults: [...]}' } };
+      const seed = Array.isArray(body) ? undefined : body?.seed;
+      if (seed !== undefined && !Number.isSafeInteger(seed)) return { status: 400, body: { error: 'seed must be an integer' } };
+      // The seed belongs to the rules it came with: a PUT without one draws at random again.
+      deps.faults.seed = seed;
       deps.faults.set(rules);
-      return { body: { faults: deps.faults.list() } };
+      return { body: { faults: deps.faults.list(), ...(deps.faults.seed !== undefined ? { seed: deps.faults.seed } : {}) } };
     }
     case 'DELETE /faults':
       deps.faults.clear();

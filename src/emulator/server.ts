@@ -126,7 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       status: 0,
     });
 
-    const fault = faults.decide(method, url.pathname);
+    const fault = faults.decide(method, url.pathname, { query: url.search, body: rawBody, contentType: req.headers['content-type'] });
     if (fault?.kind === 'drop') {
       entry.status = -1;
       req.socket.destroy();

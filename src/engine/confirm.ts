@@ -1,4 +1,4 @@
-import { ApiError, TransportError } from '../client/errors.js';
+import { ApiError, outcomeUnknown } from '../client/errors.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { compareWithLive } from './compare.js';
 import type { CreateChange, DeleteChange, UpdateChange } from './plan.js';
@@ -18,15 +18,6 @@ function uncertainty(err: unknown): 'lost answer' | 'conflict' | undefined {
 
 function matchesManifest(ctx: AdapterContext, adapter: KindAdapter, change: CreateChange | UpdateChange, live: LiveObject): boolean {
   return compareWithLive(adapter, change.resource, live, change.ignore, ctx.run).equal;
-}
-
-/**
- * A failure after which the server may or may not hold the change: no answer, a server error or
- * 429, or any failure of a request that was tried more than once (an earlier try may have landed).
- */
-function outcomeUnknown(err: unknown): boolean {
-  if (err instanceof TransportError) return true;
-  return err instanceof ApiError && (err.ambiguous || err.status >= 500 || err.status === 429 || err.attempts > 1);
 }
 
 /**

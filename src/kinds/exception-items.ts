@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { parseErrorWords, yaml } from '../common/yaml.js';
+import { ApiError } from '../client/errors.js';
 import type { Requester } from '../client/types.js';
 import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
 import { shortText } from '../manifest/short-text.js';
@@ -116,20 +117,42 @@ export interface ItemTarget {
 }
 
 /**
+ * Whether a 409 is the server refusing the repeat of a write of ours that landed: a create repeated
+ * after its answer was lost finds its item_id taken, an update repeated finds the `_version` it sent
+ * made stale by its own first attempt. The item is read back: if it holds what was written, the
+ * write is done (as engine/confirm.ts settles creates); anything else stays the conflict. An
+ * update's 409 on its first attempt is someone else's change and is never read past.
+ */
+async function ownWriteLanded(api: Requester, target: ItemTarget, item: Item, err: unknown, create: boolean): Promise<boolean> {
+  if (!(err instanceof ApiError) || err.status !== 409 || (!create && err.attempts < 2)) return false;
+  try {
+    const read = await api.request({ method: 'GET', path: ITEMS_PATH, space: target.space, query: { item_id: item.item_id, namespace_type: target.namespaceType }, accept: [404] });
+    return read.status === 200 && read.body?.list_id === target.listId && deepEqual(comparableItem(read.body), comparableItem(item));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Brings the items of one list from `live` to `desired`: a create, an update (with the `_version`
  * read, so a change made since fails instead of being overwritten) or a delete per differing item.
+ * Every write is finished before a failure is reported, so a read-back after it sees them all.
  */
 export async function reconcileItems(api: Requester, target: ItemTarget, desired: Item[], live: Item[]): Promise<void> {
   const liveById = new Map(live.map((i) => [i.item_id, i]));
   const want = new Map(desired.map((i) => [i.item_id, i]));
   const writes: Array<Promise<unknown>> = [];
+  const write = (item: Item, create: boolean, request: Parameters<Requester['request']>[0]) =>
+    api.request(request).catch(async (err) => {
+      if (!(await ownWriteLanded(api, target, item, err, create))) throw err;
+    });
   for (const [itemId, item] of want) {
     const current = liveById.get(itemId);
     const body = { ...itemBody(item), item_id: itemId, namespace_type: target.namespaceType };
     if (!current) {
-      writes.push(api.request({ method: 'POST', path: ITEMS_PATH, space: target.space, idempotent: true, body: { ...body, list_id: target.listId } }));
+      writes.push(write(item, true, { method: 'POST', path: ITEMS_PATH, space: target.space, idempotent: true, body: { ...body, list_id: target.listId } }));
     } else if (!deepEqual(comparableItem(item), comparableItem(current))) {
-      writes.push(api.request({ method: 'PUT', path: ITEMS_PATH, space: target.space, body: { ...body, comments: commentsFor(item.comments, current), _version: current._version } }));
+      writes.push(write(item, false, { method: 'PUT', path: ITEMS_PATH, space: target.space, body: { ...body, comments: commentsFor(item.comments, current), _version: current._version } }));
     }
   }
   for (const itemId of liveById.keys()) {
@@ -137,7 +160,8 @@ export async function reconcileItems(api: Requester, target: ItemTarget, desired
     // An item already gone (404) is what was wanted.
     writes.push(api.request({ method: 'DELETE', path: ITEMS_PATH, space: target.space, query: { item_id: itemId, namespace_type: target.namespaceType }, accept: [404] }));
   }
-  await Promise.all(writes);
+  const failed = (await Promise.allSettled(writes)).find((w): w is PromiseRejectedResult => w.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Every exception list of one namespace a space sees, without items: one `_find` per page. */

@@ -42,8 +42,19 @@ function desiredItems(res: Resource): Item[] {
 }
 
 async function listLists(ctx: AdapterContext, space: string, namespaceType: string): Promise<LiveObject[]> {
-  const lists = await findLists(ctx.api, space, namespaceType);
-  const items = await itemsOfLists(ctx.api, space, lists.map((l) => l.list_id), namespaceType);
+  let lists = await findLists(ctx.api, space, namespaceType);
+  let items: Map<string, Item[]>;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      items = await itemsOfLists(ctx.api, space, lists.map((l) => l.list_id), namespaceType);
+      break;
+    } catch (err) {
+      // The items find answers 404 for a list deleted since the lists were found (a delete of
+      // this apply beside a read-back): the lists are found again, not reported as an error.
+      if (!(err instanceof ApiError) || err.status !== 404 || attempt >= 3) throw err;
+      lists = await findLists(ctx.api, space, namespaceType);
+    }
+  }
   return lists.map((body) => ({
     kind: KIND,
     space,
@@ -117,10 +128,15 @@ function valueListReferences(spec: Record<string, any>): Reference[] {
   return refs;
 }
 
+/** Whether the server holds the list with exactly these fields (a lost answer's write read back). */
+async function holdsList(ctx: AdapterContext, res: Resource, fields: Record<string, any>): Promise<boolean> {
+  const list = await ctx.api.request({ method: 'GET', path: LISTS_PATH, space: res.space, query: { list_id: res.name, namespace_type: fields.namespace_type }, accept: [404] });
+  return list.status === 200 && deepEqual(listFields(list.body), fields);
+}
+
 async function isOwnEmptyList(ctx: AdapterContext, res: Resource, fields: Record<string, any>): Promise<boolean> {
+  if (!(await holdsList(ctx, res, fields))) return false;
   const query = { list_id: res.name, namespace_type: fields.namespace_type };
-  const list = await ctx.api.request({ method: 'GET', path: LISTS_PATH, space: res.space, query, accept: [404] });
-  if (list.status !== 200 || !deepEqual(listFields(list.body), fields)) return false;
   const items = await ctx.api.request({ method: 'GET', path: `${LISTS_PATH}/items/_find`, space: res.space, query: { ...query, per_page: 1 } });
   return items.body?.total === 0;
 }
@@ -183,7 +199,15 @@ export const exceptionListAdapter: KindAdapter = {
     }
     if (!deepEqual(desired, current)) {
       // A full replace; `_version` makes it fail rather than overwrite a change made since the plan read the list.
-      await ctx.api.request({ method: 'PUT', path: LISTS_PATH, space: res.space, body: { list_id: res.name, ...desired, _version: live.body._version } });
+      try {
+        await ctx.api.request({ method: 'PUT', path: LISTS_PATH, space: res.space, body: { list_id: res.name, ...desired, _version: live.body._version } });
+      } catch (err) {
+        // A repeat after a lost answer meets the `_version` its own first attempt made stale: when
+        // the list now holds what was written, that attempt landed. A 409 on the first attempt is
+        // someone else's change and stands.
+        const repeated = err instanceof ApiError && err.status === 409 && err.attempts > 1;
+        if (!repeated || !(await holdsList(ctx, res, desired))) throw err;
+      }
     }
     await reconcileItems(ctx.api, { listId: res.name, namespaceType: desired.namespace_type, space: res.space }, desiredItems(res), live.extra?.items ?? []);
   },

@@ -134,6 +134,11 @@ async function writeSet(ctx: AdapterContext, res: Resource): Promise<void> {
 
   const created = await installMissing(ctx, space, members, view);
   const byId = new Map([...view.installed, ...created].map((r) => [r.rule_id, r]));
+  if (members.some((id) => !byId.has(id))) {
+    // A repeat of an install whose answer was lost is answered "skipped: ALREADY_INSTALLED" with
+    // nothing created: the rules are there, so they are read back rather than reported missing.
+    for (const rule of (await readPrebuiltView(ctx, space)).installed) if (!byId.has(rule.rule_id)) byId.set(rule.rule_id, rule);
+  }
   for (const ruleId of members) {
     let rule = byId.get(ruleId);
     if (!rule) throw new Error(`prebuilt rule ${ruleId} is not installed after the install call`);

@@ -1,4 +1,4 @@
-import { ApiError, TransportError } from '../client/errors.js';
+import { ApiError, outcomeUnknown } from '../client/errors.js';
 import type { Resource } from '../manifest/types.js';
 import type { AdapterContext, BatchOutcome, BatchWrite } from './types.js';
 
@@ -11,7 +11,8 @@ import type { AdapterContext, BatchOutcome, BatchWrite } from './types.js';
  * - errors the server cannot attribute (`rule_id: "(unknown id)"`: a line that failed the import
  *   schema, import_rules_utils.ts) leave every rule the answer does not name unknown: read back;
  * - a lost answer: the creates are unknown (read back, never imported again blindly); updates are
- *   safe to repeat and the client retries them.
+ *   safe to repeat and the client retries them, and when every retry fails they are read back too
+ *   (an attempt whose answer was lost may have landed).
  * Rules that name exception lists (or have default exceptions) are written alone: the import re-resolves those references and
  * unlinks a list it cannot find or rewrites its id (checkRuleExceptionReferences), which a PUT
  * or POST never does.
@@ -55,10 +56,6 @@ function requestRefused(err: unknown): boolean {
   return err instanceof ApiError && !err.ambiguous && [400, 404, 405, 413, 415, 422].includes(err.status);
 }
 
-function ambiguous(err: unknown): boolean {
-  return (err instanceof ApiError || err instanceof TransportError) && err.ambiguous;
-}
-
 async function importChunk(ctx: AdapterContext, space: string, update: boolean, lines: Line[], outcomes: BatchOutcome[]): Promise<void> {
   let body: any;
   try {
@@ -76,7 +73,9 @@ async function importChunk(ctx: AdapterContext, space: string, update: boolean, 
   } catch (err) {
     for (const l of lines) {
       if (requestRefused(err)) outcomes[l.index] = { status: 'alone' };
-      else if (ambiguous(err)) outcomes[l.index] = { status: 'unknown', reason: (err as Error).message };
+      // An update import is retried by the client, so its last failure says nothing of an earlier
+      // attempt that landed: every failure that leaves the outcome open is read back.
+      else if (outcomeUnknown(err)) outcomes[l.index] = { status: 'unknown', reason: (err as Error).message };
       else outcomes[l.index] = { status: 'failed', error: (err as Error).message };
     }
     return;

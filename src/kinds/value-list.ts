@@ -141,8 +141,10 @@ async function importValues(api: Requester, id: string, space: string, values: s
  * small lists never need it. Should the export not agree with the count (a value holding a line
  * break), the items are read page by page instead.
  */
-async function listValues(api: Requester, space: string, listId: string): Promise<string[]> {
-  const first = await api.request({ method: 'GET', path: `${BASE}/items/_find`, space, query: { list_id: listId, page: 1, per_page: LIST_PAGE_SIZE } });
+/** A list's values; `undefined` when the list is gone since it was found (another writer deleted it). */
+async function listValues(api: Requester, space: string, listId: string): Promise<string[] | undefined> {
+  const first = await api.request({ method: 'GET', path: `${BASE}/items/_find`, space, query: { list_id: listId, page: 1, per_page: LIST_PAGE_SIZE }, accept: [404] });
+  if (first.status === 404) return undefined;
   const rows: any[] = first.body?.data ?? [];
   const total = first.body?.total;
   if (typeof total !== 'number' || rows.length >= total) return rows.map((item) => item.value);
@@ -223,18 +225,23 @@ export const valueListAdapter: KindAdapter = {
   async list(ctx, space) {
     // Before the list data streams exist the server may answer the find with 404: no lists yet.
     const lists = await findAll(ctx.api, space, `${BASE}/_find`, {}, [404]);
-    return Promise.all(
-      lists.map(async (list): Promise<LiveObject> => {
+    const read = await Promise.all(
+      lists.map(async (list): Promise<LiveObject | undefined> => {
+        // A list deleted between the find and the read of its values (a delete of this apply
+        // running beside a read-back) is gone: it is left out, not an error.
+        const values = await listValues(ctx.api, space, list.id);
+        if (values === undefined) return undefined;
         return {
           kind: KIND,
           space,
           name: list.id,
           body: list,
           readOnly: list.immutable ? 'immutable list' : undefined,
-          extra: { items: valueSet(await listValues(ctx.api, space, list.id)) },
+          extra: { items: valueSet(values) },
         };
       }),
     );
+    return read.filter((o): o is LiveObject => o !== undefined);
   },
 
   normalizeDesired(res) {

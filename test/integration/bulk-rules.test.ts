@@ -112,6 +112,20 @@ describe('bulk creates whose answer is lost are read back, never imported twice'
     assert.equal((await call(emu, 'GET', `${RULES}/_find?per_page=100`)).body.total, COUNT);
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
+
+  it('an update import whose every retry loses its answer, though each landed, is read back and reported done (found by the fault campaign)', async () => {
+    writeRules(dir, (doc) => doc.replace('  severity:', '  setup: revised again\n  severity:'));
+    // Overwrite imports are repeated by the client; each attempt commits and loses its answer.
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: `^${IMPORT}$`, dropAfterServe: true }] });
+    const run = await cli(['apply', dir, '--url', emu.url]);
+    const fired = (await call(emu, 'GET', '/__emulator/faults')).body.faults[0].fired;
+    await call(emu, 'DELETE', '/__emulator/faults');
+    assert.ok(fired >= 2, `the import was repeated (${fired} answers lost)`);
+    assert.equal(run.code, 0, run.out + run.err);
+    assert.match(run.out, new RegExp(`Apply: ${COUNT} done, 0 failed`));
+    assert.match(run.out, /confirmed on the server after an unclear bulk answer/);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
 });
 
 describe('a rule that names exception lists is written on its own, keeping its links', () => {

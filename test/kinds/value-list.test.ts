@@ -85,6 +85,22 @@ describe('ValueList adapter', () => {
     assert.equal(adapter.normalizeDesired(manifests[0], RUN).version, 1);
   });
 
+  it('a list deleted between the find and the read of its values is left out of the listing, not an error (found by the fault campaign)', async () => {
+    await adapter.create(ctx, resource(KIND, 'going', { name: 'Going', description: 'd', type: 'keyword', items: ['a'] }));
+    // Every value read is held back; while the first waits, another writer deletes the list.
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'GET', path: '^/api/lists/items/_find$', delayMs: 300 }] });
+    try {
+      const listing = adapter.list(ctx, 'default');
+      while ((await call(emu, 'GET', '/__emulator/faults')).body.faults[0].fired === 0) await new Promise((r) => setTimeout(r, 10));
+      assert.equal((await call(emu, 'DELETE', '/api/lists?id=going')).status, 200);
+      const names = (await listing).map((o) => o.name);
+      assert.ok(!names.includes('going'), names.join(', '));
+      assert.ok(names.includes('blocked-ips'), 'the other lists are listed');
+    } finally {
+      await call(emu, 'DELETE', '/__emulator/faults');
+    }
+  });
+
   it('create is one list request and one import request, whatever the number of values', async () => {
     const since = await lastSeq(emu);
     await adapter.create(ctx, resource(KIND, 'many', { name: 'Many', description: 'd', type: 'ip', items: ips(500) }));

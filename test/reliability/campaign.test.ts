@@ -1,15 +1,28 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCampaign } from './campaign.js';
+import { runCampaign, type RunResult } from './campaign.js';
 
-describe('fault campaign (npm run campaign runs more; this is the small one)', () => {
-  it('converges with nothing duplicated, lost or misreported under ~10% injected faults', async () => {
-    const results = await runCampaign({ runs: 1, seed: 7, copies: 3, rate: 0.1 });
-    for (const r of results) {
-      assert.ok(r.converged, r.notes.join('\n'));
-      assert.equal(r.duplicated, 0, r.notes.join('\n'));
-      assert.equal(r.lost, 0, r.notes.join('\n'));
-      assert.equal(r.misreported, 0, r.notes.join('\n'));
-    }
+/** What a replay must repeat: every figure of the run, phase by phase. */
+const figures = (r: RunResult) => ({ faults: r.faults, failedChanges: r.failedChanges, applies: r.applies, phases: r.phases, notes: r.notes });
+
+describe('fault campaign (npm run campaign runs more; these are the small ones)', () => {
+  it('creates, updates and deletes every kind under ~10% injected faults with nothing duplicated, lost or misreported', async () => {
+    const [r] = await runCampaign({ runs: 1, seed: 7, copies: 3, rate: 0.1 });
+    assert.ok(r.converged, r.notes.join('\n'));
+    assert.equal(r.duplicated, 0, r.notes.join('\n'));
+    assert.equal(r.lost, 0, r.notes.join('\n'));
+    assert.equal(r.misreported, 0, r.notes.join('\n'));
+    assert.equal(r.kinds, 18);
+    const kinds = (phase: string) => Object.keys(r.phases.find((p) => p.phase === phase)?.planned ?? {}).length;
+    assert.deepEqual([kinds('create'), kinds('update'), kinds('delete')], [18, 18, 16], 'every kind created and updated, every deletable kind deleted');
+    assert.ok(r.faults > 0);
+  });
+
+  it('replays a seed exactly, though each phase starts with two applies at once', async () => {
+    const options = { runs: 1, seed: 21, copies: 1, rate: 0.4 };
+    const [first] = await runCampaign(options);
+    const [again] = await runCampaign(options);
+    assert.ok(first.faults > 20, `faults were injected (${first.faults})`);
+    assert.deepEqual(figures(again), figures(first));
   });
 });
