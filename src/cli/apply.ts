@@ -187,11 +187,11 @@ export const OVERWRITE_QUESTION = "Apply these changes over what the other apply
 async function approveOverwrites(plan: Plan, changed: PlannedChange[], io: Io, col: ReturnType<typeof colorsFor>): Promise<boolean> {
   const names = changed.map((c) => `${c.action} ${describeObject(c)}`);
   if (!io.stdinTty || !io.prompt) {
-    io.err(`Another apply changed ${changed.length === 1 ? 'an object' : `${changed.length} objects`} this plan changes again while this run waited for the lease: ${names.join(', ')}. Nothing was applied. Run plan again on the current manifests and review it.`);
+    io.err(`Another apply changed ${changed.length === 1 ? 'an object' : `${changed.length} objects`} while this run waited for the lease, and this plan would change ${changed.length === 1 ? 'it' : 'them'} back: ${names.join(', ')}. Nothing was applied. Run plan again on the current manifests and review it.`);
     return false;
   }
   io.err(renderPlanText(plan, col));
-  io.err(`\nAnother apply changed these while this run waited for the lease; this plan changes them again:\n${names.map((n) => `  ${n}`).join('\n')}`);
+  io.err(`\nAnother apply changed these while this run waited for the lease; this plan would change them back:\n${names.map((n) => `  ${n}`).join('\n')}`);
   if ((await io.prompt(OVERWRITE_QUESTION)).trim() === 'yes') return true;
   io.err('Apply cancelled: nothing was applied.');
   return false;

@@ -1,6 +1,8 @@
 import { computePlan, type Plan, type PlannedChange } from '../engine/plan.js';
 import { pairKey, type LiveState } from '../engine/live.js';
 import { canonicalJson } from '../kinds/normalize.js';
+import { getAt, hasAt } from '../common/pointer.js';
+import type { RunScope } from '../kinds/run-scope.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostics, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
@@ -17,25 +19,47 @@ export interface Planned {
   config: SvcformConfig;
   resources: Resource[];
   /**
-   * Changes of the plan whose object another apply changed while this run waited for the lease:
-   * this run read it before waiting, and the plan, made from what it read under the lease, would
-   * now change it again (revert what the other apply just did). apply asks about these, or
-   * refuses them without a terminal.
+   * Changes of the plan that would revert what another apply did while this run waited for the
+   * lease: this run read the object before waiting, the other apply changed it, and the plan, made
+   * from what was read under the lease, would put it back. apply asks about these, or refuses them
+   * without a terminal.
    */
   changedWhileWaiting: PlannedChange[];
 }
 
-/** The plan's changes whose object is not what it was when `seen` was read (before the lease). */
-function changedSince(plan: Plan, seen: LiveState | undefined): PlannedChange[] {
+/**
+ * The plan's changes that undo a change made to their object since `seen` was read (before the
+ * lease): recreating what was deleted, deleting what was created, or setting a field back to the
+ * value it had. A change that carries on in the same direction (the other apply ran the same
+ * manifests and did part of the work) reverts nothing.
+ */
+function revertsSince(plan: Plan, seen: LiveState | undefined, run: RunScope): PlannedChange[] {
   if (!seen) return [];
+  const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
   return plan.changes.filter((c) => {
     if (c.action === 'prerequisite') return false;
     const objects = seen.objects.get(pairKey(c.kind, c.space));
     if (!objects) return false;
     const before = objects.find((o) => o.name === c.name);
-    const now = c.action === 'create' ? undefined : c.live;
-    if (!before || !now) return !!before !== !!now;
-    return canonicalJson(before.body) !== canonicalJson(now.body);
+    if (c.action === 'create') return !!before;
+    if (c.action === 'delete') return !before;
+    if (!before || same(before.body, c.live.body)) return false;
+    const adapter = adapterFor(c.kind);
+    if (!adapter) return false;
+    let was: Record<string, unknown>;
+    try {
+      was = adapter.normalizeLive(before, run);
+    } catch {
+      return false;
+    }
+    return c.fields.some((f) => {
+      const old = hasAt(was, f.pointer) ? getAt(was, f.pointer) : undefined;
+      if (f.added || f.removed) {
+        const members = Array.isArray(old) ? old : [];
+        return (f.added ?? []).some((m) => members.some((x) => same(x, m))) || (f.removed ?? []).some((m) => !members.some((x) => same(x, m)));
+      }
+      return old === undefined ? !('after' in f) : 'after' in f && same(old, f.after);
+    });
   });
 }
 
@@ -115,7 +139,7 @@ export async function planFromArgs(
       missingReferences: config.references?.missing,
     });
     progress.done();
-    const changedWhileWaiting = aheadStands ? [] : changedSince(plan, await readAhead?.live());
+    const changedWhileWaiting = aheadStands ? [] : revertsSince(plan, await readAhead?.live(), target.ctx.run);
     return { plan, target, config, resources, changedWhileWaiting };
   } catch (err) {
     progress.done();

@@ -271,7 +271,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
       assert.equal(other.code, 0, other.out + other.err);
     });
     assert.equal(run.code, 1, run.out);
-    assert.match(run.out, /Another apply changed an object this plan changes again while this run waited for the lease: update MaintenanceWindow\/Weekly Linux patching \(space default\)\. Nothing was applied\./);
+    assert.match(run.out, /Another apply changed an object while this run waited for the lease, and this plan would change it back: update MaintenanceWindow\/Weekly Linux patching \(space default\)\. Nothing was applied\./);
     const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
     const weekly = found.body.maintenanceWindows.find((w: any) => w.title === 'Weekly Linux patching');
     assert.equal(weekly.schedule.custom.duration, '6h', 'the other apply\'s change stands');
