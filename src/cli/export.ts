@@ -23,10 +23,12 @@ import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type Com
 import { Selection } from '../engine/selection.js';
 import { VERSION } from '../common/version.js';
 
+/** How export (and `init --from-server`, which exports) reaches the server and reports. */
+export type ExportTargetOptions = Pick<CommonOptions, 'url' | 'concurrency' | 'timeout' | 'deadline' | 'caCert' | 'clientCert' | 'clientKey' | 'color' | 'quiet' | 'verbose'>;
+
 /** The options program.ts declares for `svcform export`. */
-export interface ExportCommandOptions {
+export interface ExportCommandOptions extends ExportTargetOptions {
   out: string;
-  url?: string;
   config?: string;
   kind?: string[];
   space?: string[];
@@ -36,15 +38,6 @@ export interface ExportCommandOptions {
   manageOut?: string;
   /** Directory holding the schemas (`svcform schemas --out`); modelines point there instead of the release URL. */
   schemas?: string;
-  concurrency?: string;
-  timeout?: string;
-  deadline?: string;
-  caCert?: string;
-  clientCert?: string;
-  clientKey?: string;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
 }
 
 interface Marker {

@@ -4,26 +4,16 @@ import { exportedScopes, schemaModeline } from '../engine/export.js';
 import { packageRoot } from '../manifest/schema.js';
 import { redactor } from '../manifest/redact.js';
 import { VERSION } from '../common/version.js';
-import { exportLive, inspectOutDir } from './export.js';
+import { exportLive, inspectOutDir, type ExportTargetOptions } from './export.js';
 import { releaseSchemaUrl } from './schemas.js';
 import { safeUrl, UsageError, type Io } from './context.js';
 import { adoptedConfig, EXAMPLE_FILE, exampleRule, IGNORED, manifestsReadme, MANIFESTS_DIR, starterConfig } from './init-templates.js';
 
 /** The options program.ts declares for `svcform init`. */
-export interface InitCommandOptions {
+export interface InitCommandOptions extends ExportTargetOptions {
   force?: boolean;
   fromServer?: boolean;
-  url?: string;
   space?: string[];
-  concurrency?: string;
-  timeout?: string;
-  deadline?: string;
-  caCert?: string;
-  clientCert?: string;
-  clientKey?: string;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
 }
 
 /** The GitHub Actions kit inside the package; copied file by file at run time, so its changes flow through. */

@@ -1,4 +1,4 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { VERSION } from '../../src/cli/program.js';
-import { call, emulator, postFile } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest, postFile } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 import { readTree, variablesEnv } from '../helpers/export-files.js';
 import { ok } from '../helpers/export-seed.js';
@@ -35,13 +35,7 @@ async function planSummary(repo: string, url: string, env: NodeJS.ProcessEnv = {
 
 describe('svcform init', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
+  emulatorResetPerTest((running) => (emu = running));
 
   it('init, validate, plan on an empty server: the example rule is the one create; apply, then plan is empty; removing the example deletes the rule', async () => {
     const repo = join(newRoot('fresh'), 'repo');

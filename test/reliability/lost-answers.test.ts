@@ -1,10 +1,10 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { call, emulator } from '../helpers/emulator.js';
+import { call, emulatorResetPerTest } from '../helpers/emulator.js';
 import { cli } from '../helpers/cli.js';
 
 /** examples/exceptions in a directory of its own, to be edited. */
@@ -42,14 +42,7 @@ async function faulted(emu: RunningEmulator, faults: unknown[], args: string[]) 
  */
 describe('lost answers are reported as what the server holds', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  after(() => emu.stop());
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-    await call(emu, 'DELETE', '/__emulator/faults');
-  });
+  emulatorResetPerTest((running) => (emu = running));
 
   it('a prebuilt-rules install whose answer is lost is done, not "not installed"', async () => {
     // The install lands, its answer is dropped; the client repeats it (installing is idempotent)
