@@ -1,0 +1,182 @@
+import type { License } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import { EXTRA_CONNECTOR_TYPES } from '../../facts/connector-types.js';
+
+/**
+ * The connector type catalogue and the validation of a connector's config and secrets against its
+ * type (platform error shape, the wording of the server's config-schema validator).
+ */
+
+type ValueCheck = 'string' | 'url' | 'boolean' | 'integer' | 'number' | 'object' | readonly string[];
+
+export interface ConnectorType {
+  id: string;
+  name: string;
+  featureIds: string[];
+  minimumLicense: License;
+  /** Config keys and their value checks; undefined for types whose shape the document leaves open. */
+  config?: Record<string, ValueCheck>;
+  requiredConfig?: string[];
+  /** Server-filled config defaults (wire-facts 1.3), computed from what was sent. */
+  defaults?: (config: Record<string, unknown>) => Record<string, unknown>;
+  secrets?: string[];
+  needsSecrets?: (config: Record<string, unknown>) => boolean;
+  isSystemActionType?: boolean;
+}
+
+const HEADERS_AND_TLS = { headers: 'object', verificationMode: ['full', 'certificate', 'none'] } as const;
+
+export const CONNECTOR_TYPES: ConnectorType[] = [
+  {
+    id: '.webhook', name: 'Webhook', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold',
+    config: { url: 'url', method: ['post', 'put'], hasAuth: 'boolean', authType: ['webhook-authentication-basic', 'webhook-authentication-ssl'], certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', ...HEADERS_AND_TLS },
+    requiredConfig: ['url'],
+    // hasAuth is `schema.boolean({ defaultValue: true })` in the webhook config schema (wire-facts
+    // §15 fact 4); authType has no default (its default sits inside schema.maybe, which never applies).
+    defaults: () => ({ method: 'post', hasAuth: true }),
+    secrets: ['user', 'password', 'crt', 'key', 'pfx'],
+    needsSecrets: (c) => c.hasAuth !== false,
+  },
+  {
+    id: '.email', name: 'Email', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
+    config: { from: 'string', host: 'string', port: 'integer', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'url' },
+    requiredConfig: ['from'],
+    defaults: () => ({ hasAuth: true, service: 'other' }),
+    secrets: ['user', 'password', 'clientSecret'],
+    needsSecrets: (c) => c.hasAuth !== false,
+  },
+  {
+    id: '.index', name: 'Index', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'basic',
+    config: { index: 'string', refresh: 'boolean', executionTimeField: 'string' },
+    requiredConfig: ['index'],
+    defaults: () => ({ refresh: false }),
+    secrets: [],
+  },
+  {
+    id: '.server-log', name: 'Server log', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'basic',
+    config: {},
+    secrets: [],
+  },
+  {
+    id: '.gen-ai', name: 'OpenAI', featureIds: ['generativeAIForSecurity', 'generativeAIForObservability', 'siem'], minimumLicense: 'enterprise',
+    config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'integer', temperature: 'number', ...HEADERS_AND_TLS },
+    requiredConfig: ['apiProvider', 'apiUrl'],
+    defaults: (c) => (c.apiProvider === 'Other' ? { verificationMode: 'full' } : {}),
+    secrets: ['apiKey', 'certificateData', 'privateKeyData', 'caData'],
+    needsSecrets: () => true,
+  },
+  {
+    id: '.chat', name: 'Chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
+    config: {},
+    secrets: ['webhookUrl'],
+    needsSecrets: () => true,
+  },
+  { id: '.incident', name: 'Incident management', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold' },
+  { id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'platinum' },
+  { id: '.team-chat', name: 'Team chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold' },
+  { id: '.issue-tracker', name: 'Issue tracker', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold' },
+  // The system action behind the per-space system connector; never creatable through the API.
+  { id: '.cases', name: 'Cases', featureIds: ['alerting'], minimumLicense: 'platinum', isSystemActionType: true, config: {}, secrets: [] },
+  // The rest of the real server's types (wire-facts §16 #12): config and secrets are taken as
+  // objects (their per-type schemas are not modelled), with the defaults the server fills in.
+  ...EXTRA_CONNECTOR_TYPES.map((t): ConnectorType => ({
+    id: t.id,
+    name: t.name,
+    featureIds: [...t.featureIds],
+    minimumLicense: t.minimumLicense,
+    defaults: t.defaults,
+    needsSecrets: t.secretKeys && ((c) => t.secretKeys!(c).length > 0),
+    isSystemActionType: t.systemAction,
+  })),
+];
+
+export const TYPES_BY_ID: Record<string, ConnectorType> = Object.fromEntries(CONNECTOR_TYPES.map((t) => [t.id, t]));
+export const CREATABLE_TYPE_IDS = CONNECTOR_TYPES.filter((t) => !t.isSystemActionType).map((t) => t.id);
+
+/** A value's type as config-schema names it in messages. */
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'Array';
+  return typeof v === 'object' ? 'Object' : typeof v;
+}
+
+function findEmptyString(value: unknown, path: string): string | undefined {
+  if (value === '') return path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = findEmptyString(value[i], `${path}.${i}`);
+      if (hit) return hit;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const hit = findEmptyString(v, `${path}.${k}`);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+function checkValue(key: string, value: unknown, check: ValueCheck): string | undefined {
+  if (value === null) return undefined;
+  if (Array.isArray(check)) {
+    return check.includes(value as string) ? undefined : `[${key}]: expected one of [${check.join(', ')}] but got [${String(value)}]`;
+  }
+  const ok =
+    check === 'string' || check === 'url' ? typeof value === 'string'
+      : check === 'boolean' ? typeof value === 'boolean'
+        : check === 'integer' ? Number.isInteger(value)
+          : check === 'number' ? typeof value === 'number'
+            : value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!ok) return `[${key}]: expected value of type [${check === 'url' ? 'string' : check}] but got [${describe(value)}]`;
+  if (check === 'url') {
+    try {
+      new URL(value as string);
+    } catch {
+      return `[${key}]: error validating url: invalid URL "${String(value)}"`;
+    }
+  }
+  return undefined;
+}
+
+function asObject(value: unknown, field: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(`[request body.${field}]: expected value of type [object] but got [${describe(value)}]`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Validates config and secrets for a type; returns the config as stored (server defaults filled in). */
+export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown, secretsIn: unknown): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
+  const config = asObject(configIn, 'config');
+  const secrets = asObject(secretsIn, 'secrets');
+  for (const [field, value] of [['config', config], ['secrets', secrets]] as const) {
+    const empty = findEmptyString(value, field);
+    if (empty) throw badRequest(`[request body.${empty}]: value '' is not valid`);
+  }
+  if (type.config) {
+    for (const [key, value] of Object.entries(config)) {
+      const check = Object.prototype.hasOwnProperty.call(type.config, key) ? type.config[key] : undefined;
+      if (!check) throw badRequest(`error validating action type config: [${key}]: definition for this key is missing`);
+      const problem = checkValue(key, value, check);
+      if (problem) throw badRequest(`error validating action type config: ${problem}`);
+    }
+    for (const key of type.requiredConfig ?? []) {
+      if (config[key] === undefined || config[key] === null) {
+        throw badRequest(`error validating action type config: invalid connector configuration: [${key}]: expected value of type [string] but got [undefined]`);
+      }
+    }
+  }
+  if (type.secrets) {
+    for (const [key, value] of Object.entries(secrets)) {
+      if (!type.secrets.includes(key)) throw badRequest(`error validating action type secrets: [${key}]: definition for this key is missing`);
+      if (value !== null && typeof value !== 'string') throw badRequest(`error validating action type secrets: [${key}]: expected value of type [string] but got [${describe(value)}]`);
+    }
+  }
+  const stored = { ...(type.defaults?.(config) ?? {}), ...dropUndefined(config) };
+  return { config: stored, secrets: { ...secrets } };
+}
+
+function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,76 @@
+import { after, before, beforeEach } from 'node:test';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from './server.js';
+
+export interface CallResult {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** JSON when the body is JSON; the text either way. */
+export async function readBody(res: Response): Promise<{ text: string; body: any }> {
+  const text = await res.text();
+  try {
+    return { text, body: text ? JSON.parse(text) : undefined };
+  } catch {
+    return { text, body: undefined };
+  }
+}
+
+async function readResult(res: Response): Promise<CallResult> {
+  const { text, body } = await readBody(res);
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+/** A raw HTTP call to the emulator: JSON in, JSON (or text) out, kbn-xsrf set unless told not to. */
+export async function call(
+  emu: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { headers?: Record<string, string>; xsrf?: boolean; raw?: BodyInit; contentType?: string } = {},
+): Promise<CallResult> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.xsrf !== false && method !== 'GET') headers['kbn-xsrf'] = 'true';
+  let payload: BodyInit | undefined = options.raw;
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  } else if (options.contentType) headers['content-type'] = options.contentType;
+  const res = await fetch(emu.url + path, { method, headers, body: payload });
+  return readResult(res);
+}
+
+/** A multipart/form-data body with one `file` part, as import endpoints take. */
+export function fileForm(content: string, filename = 'import.ndjson'): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([content]), filename);
+  return form;
+}
+
+export async function postFile(emu: { url: string }, path: string, content: string, filename?: string): Promise<CallResult> {
+  const res = await fetch(emu.url + path, { method: 'POST', headers: { 'kbn-xsrf': 'true' }, body: fileForm(content, filename) });
+  return readResult(res);
+}
+
+/** Starts an emulator on port 0 for one test file; call the returned stop in `after`. */
+export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, ...options });
+}
+
+/**
+ * One emulator for the enclosing describe block, reset before each of its tests: registers the
+ * hooks and hands the running emulator to `use` once started.
+ */
+export function emulatorResetPerTest(use: (emu: RunningEmulator) => void, options: EmulatorOptions = {}): void {
+  let running: RunningEmulator;
+  before(async () => {
+    running = await emulator(options);
+    use(running);
+  });
+  after(() => running.stop());
+  beforeEach(async () => {
+    await call(running, 'POST', '/__emulator/reset');
+  });
+}

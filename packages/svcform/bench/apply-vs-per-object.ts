@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:apply`: svcform's apply against per-object writes, in the same run.
+ *
+ * Realistic rules (bench/realistic.ts), the emulator in this process with latency (20 ms), and per
+ * run, each on its own freshly reset server where it matters:
+ *  - creates: `svcform apply` (child process) onto an empty server, against POST + read-back GET
+ *    per rule, 10 in flight, as a per-resource provider creates;
+ *  - full updates: every rule's description changed, `svcform apply` against PUT + read-back GET
+ *    per rule, 10 in flight.
+ * Each run's svcform applies start from an empty cache directory (the creates parse every query;
+ * the updates, whose queries are the same, find them in the cache); --no-cache runs without one.
+ * Prints every run and the ratios of the medians. The goal is >= 5x for both.
+ *
+ *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--latency MS] [--runs N] [--no-cache] [--keep]
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator } from '@svcform/emulator/server.js';
+import { loadAndValidate } from '../src/manifest/validate.js';
+import { KIND_CATALOG } from '../src/kinds/registry.js';
+import type { Resource } from '../src/manifest/types.js';
+import { writeRealisticRepository } from './realistic.js';
+import { control, fmt, median, option, PerObjectClient, setLatency, timeCli } from './wire.js';
+
+const GOAL = 5;
+
+function load(dir: string): Resource[] {
+  const loaded = loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
+  if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${dir} does not validate`);
+  return loaded.resources;
+}
+
+/** The write body a per-resource provider sends: the spec, rule_id, and each action's connector type. */
+function ruleBody(res: Resource, types: Map<string, string>): Record<string, any> {
+  const body: Record<string, any> = { ...res.spec, rule_id: res.name };
+  if (Array.isArray(body.actions)) body.actions = body.actions.map((a: any) => ({ ...a, action_type_id: types.get(a.id) }));
+  return body;
+}
+
+async function perObject(url: string, resources: Resource[], method: 'POST' | 'PUT'): Promise<{ seconds: number; requests: number }> {
+  const client = new PerObjectClient(url, 10);
+  const connectors = resources.filter((r) => r.kind === 'Connector');
+  const types = new Map(connectors.map((c) => [c.name, c.spec.connector_type_id as string]));
+  const rules = resources.filter((r) => r.kind === 'Rule');
+  const started = process.hrtime.bigint();
+  if (method === 'POST') await client.each(connectors, (c) => client.call('POST', `/api/actions/connector/${c.name}`, c.spec));
+  await client.each(rules, async (r) => {
+    await client.call(method, '/api/detection_engine/rules', ruleBody(r, types));
+    await client.call('GET', `/api/detection_engine/rules?rule_id=${encodeURIComponent(r.name)}`);
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await client.close();
+  return { seconds, requests: client.requests };
+}
+
+async function main(): Promise<number> {
+  const latency = option('latency', 20);
+  const runs = option('runs', 3);
+  const rules = option('rules', 2068);
+  const root = mkdtempSync(join(tmpdir(), 'svcform-bench-apply-'));
+  try {
+    const base = join(root, 'base');
+    const changed = join(root, 'changed');
+    mkdirSync(base);
+    mkdirSync(changed);
+    const repo = writeRealisticRepository(base, { rules, files: option('files', 42) });
+    writeRealisticRepository(changed, { rules, files: option('files', 42), change: '(revised)' });
+    console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB, in ${root}`);
+    const baseResources = load(base);
+
+    const emu = await startEmulator({ port: 0 });
+    const reset = async () => {
+      await control(emu.url, 'POST', '/reset');
+      await setLatency(emu.url, latency);
+    };
+    const noCache = process.argv.includes('--no-cache') ? ['--no-cache'] : [];
+    const applyArgs = (dir: string) => ['apply', dir, '--url', emu.url, '--quiet', ...noCache];
+    const rows = { svcCreate: [] as number[], perCreate: [] as number[], svcUpdate: [] as number[], perUpdate: [] as number[] };
+    try {
+      console.log(`latency ${latency} ms; ${runs} runs`);
+      for (let run = 1; run <= runs; run++) {
+        await reset();
+        const perCreate = await perObject(emu.url, baseResources, 'POST');
+        await reset();
+        const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) };
+        const svcCreate = await timeCli(applyArgs(base), root, cache);
+        if (svcCreate.code !== 0) throw new Error(`apply (creates) failed: ${svcCreate.err.slice(0, 2000)}`);
+        const svcUpdate = await timeCli(applyArgs(changed), root, cache);
+        if (svcUpdate.code !== 0) throw new Error(`apply (updates) failed: ${svcUpdate.err.slice(0, 2000)}`);
+        // The per-object updates write the base bodies back over the changed ones: the same amount of change.
+        const perUpdate = await perObject(emu.url, baseResources, 'PUT');
+        await setLatency(emu.url, 0);
+        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, cache);
+        if (converged.code !== 0) throw new Error(`plan after the per-object updates is not empty: ${(converged.out + converged.err).slice(-1500)}`);
+        rows.svcCreate.push(svcCreate.seconds);
+        rows.perCreate.push(perCreate.seconds);
+        rows.svcUpdate.push(svcUpdate.seconds);
+        rows.perUpdate.push(perUpdate.seconds);
+        console.log(
+          `run ${run}: creates: svcform ${fmt(svcCreate.seconds)} | POST+GET ${fmt(perCreate.seconds)} (${perCreate.requests} requests) | ${(perCreate.seconds / svcCreate.seconds).toFixed(2)}x;` +
+            ` updates: svcform ${fmt(svcUpdate.seconds)} | PUT+GET ${fmt(perUpdate.seconds)} | ${(perUpdate.seconds / svcUpdate.seconds).toFixed(2)}x`,
+        );
+      }
+      const createRatio = median(rows.perCreate) / median(rows.svcCreate);
+      const updateRatio = median(rows.perUpdate) / median(rows.svcUpdate);
+      console.log(`median creates: svcform ${fmt(median(rows.svcCreate))}, POST+GET ${fmt(median(rows.perCreate))}: ${createRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+      console.log(`median updates: svcform ${fmt(median(rows.svcUpdate))}, PUT+GET ${fmt(median(rows.perUpdate))}: ${updateRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+      return createRatio >= GOAL && updateRatio >= GOAL ? 0 : 1;
+    } finally {
+      await emu.stop();
+    }
+  } finally {
+    if (process.argv.includes('--keep')) console.log(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (err) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);

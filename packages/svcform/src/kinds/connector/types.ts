@@ -1,0 +1,93 @@
+import { EXTRA_CONNECTOR_TYPES, EXTRA_CONNECTOR_TYPES_BY_ID } from '../../common/connector-types.js';
+import { closest } from '@svcform/query/suggest.js';
+import type { Resource } from '../../manifest/types.js';
+import type { AdapterContext, TargetOffer } from '../types.js';
+
+/**
+ * What the Connector kind knows of connector types: the ten of service-api.md (config and secrets
+ * checked by the schema), the rest of the real server's types (src/common/connector-types.ts), and
+ * what a target offers (`GET /api/actions/connector_types`), the authority at plan time.
+ */
+
+/** The types of service-api.md, whose config and secrets the manifest schema checks. */
+export const DOCUMENTED_TYPES = ['.webhook', '.email', '.index', '.server-log', '.gen-ai', '.chat', '.incident', '.ticketing', '.team-chat', '.issue-tracker'] as const;
+
+/** Every type id svcform knows offline (system action types excepted: never created). */
+export const KNOWN_TYPE_IDS: readonly string[] = [...DOCUMENTED_TYPES, ...EXTRA_CONNECTOR_TYPES.filter((t) => !t.systemAction).map((t) => t.id)];
+
+/** Config defaults the server fills per type (wire-facts 1.3), as a function of what was sent. */
+export function configDefaults(typeId: string, config: Record<string, unknown>): Record<string, unknown> {
+  switch (typeId) {
+    case '.webhook':
+      // hasAuth: `schema.boolean({ defaultValue: true })` in the webhook config (wire-facts §15 fact 4).
+      return { method: 'post', hasAuth: true };
+    case '.email':
+      return { hasAuth: true, service: 'other' };
+    case '.index':
+      return { refresh: false };
+    case '.gen-ai':
+      return config.apiProvider === 'Other' ? { verificationMode: 'full' } : {};
+    default:
+      return EXTRA_CONNECTOR_TYPES_BY_ID.get(typeId)?.defaults?.(config) ?? {};
+  }
+}
+
+/**
+ * The secret keys a connector holds, for export's ${env:...} placeholders; undefined where svcform
+ * cannot know them (types whose secrets the API document leaves open, types it does not know).
+ */
+export function secretKeys(typeId: string, config: Record<string, unknown>): string[] | undefined {
+  switch (typeId) {
+    case '.webhook':
+      // The server defaults hasAuth to true; only an explicit false means no credentials.
+      if (config.hasAuth === false) return [];
+      // Certificate authentication carries the certificate in secrets, not a user and password.
+      if (config.authType === 'webhook-authentication-ssl') return config.certType === 'ssl-pfx' ? ['pfx'] : ['crt', 'key'];
+      return ['user', 'password'];
+    case '.gen-ai':
+      return ['apiKey'];
+    case '.email':
+      return config.hasAuth === false ? [] : ['user', 'password'];
+    case '.chat':
+      return ['webhookUrl'];
+    case '.index':
+    case '.server-log':
+      return [];
+    default:
+      return EXTRA_CONNECTOR_TYPES_BY_ID.get(typeId)?.secretKeys?.(config);
+  }
+}
+
+/** A type id svcform does not know: a warning (the target decides at plan), with a likely intended one. */
+export function unknownTypeWarning(typeId: string): string | undefined {
+  if (KNOWN_TYPE_IDS.includes(typeId)) return undefined;
+  const near = closest(typeId, [...KNOWN_TYPE_IDS]);
+  const hint = near ? ` (did you mean ${near}?)` : '';
+  return `spec.connector_type_id ${JSON.stringify(typeId)} is not a connector type svcform knows${hint}; plan checks it against the types the target offers`;
+}
+
+interface OfferedType {
+  id: string;
+  enabled?: boolean;
+  is_system_action_type?: boolean;
+}
+
+/** The target's connector types of a space, read once per space per run (service-api.md Connectors). */
+export const connectorTypesOffer: TargetOffer = {
+  description: 'connector types',
+  async read(ctx: AdapterContext, space: string) {
+    const res = await ctx.api.request<OfferedType[]>({ method: 'GET', path: '/api/actions/connector_types', space });
+    if (!Array.isArray(res.body)) throw new Error('GET /api/actions/connector_types did not answer an array');
+    return res.body.filter((t) => t && typeof t.id === 'string');
+  },
+  check(res: Resource, offered: unknown) {
+    const types = offered as OfferedType[];
+    const typeId = res.spec.connector_type_id;
+    const creatable = types.filter((t) => !t.is_system_action_type).map((t) => t.id);
+    const found = types.find((t) => t.id === typeId);
+    const path = ['spec', 'connector_type_id'];
+    if (found?.is_system_action_type) return { path, message: `connector type ${typeId} is a system action type of the target: its connector is built in and cannot be created` };
+    if (found) return undefined;
+    return { path, message: `connector type ${JSON.stringify(typeId)} is not offered by the target in space ${res.space}; it offers: ${creatable.join(', ')}` };
+  },
+};

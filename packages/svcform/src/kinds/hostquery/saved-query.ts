@@ -1,0 +1,170 @@
+import type { Resource } from '../../manifest/types.js';
+import { clone, isPlainObject, sortKeys } from '../normalize.js';
+import { listAllPages } from '../paging.js';
+import type { KindAdapter, LiveObject } from '../types.js';
+import { AREAS } from '../../client/areas.js';
+
+const KIND = 'HostQuerySavedQuery';
+const BASE = '/api/hostquery/saved_queries';
+/** Large pages, and ten of them still fit the search window (page × pageSize ≤ 10 000). */
+export const HOSTQUERY_PAGE_SIZE = 1000;
+
+/**
+ * What the server assumes when a query says nothing: the result type (wire-facts §8: server-defaulted)
+ * and the timeout, which clients fill with the host-query default of 60 seconds when it is absent
+ * (osquery QUERY_TIMEOUT.DEFAULT). Absent and 60 are therefore the same, and a manifest that drops
+ * its timeout is written as 60: the real update keeps an omitted field and the timeout codec
+ * (60 to 900) takes no empty value, so this is the only way to clear one there.
+ */
+const SAVED_QUERY_DEFAULTS = { snapshot: true, removed: false, timeout: 60 };
+
+/** `platform` is a comma-joined set: `darwin,linux` and `linux, darwin` are the same value. */
+export function canonicalPlatform(platform: unknown): string | undefined {
+  if (typeof platform !== 'string') return undefined;
+  const parts = [...new Set(platform.split(',').map((p) => p.trim()).filter(Boolean))].sort();
+  return parts.length > 0 ? parts.join(',') : undefined;
+}
+
+/**
+ * An ecs_mapping with sorted keys, or undefined when empty (empty and absent mean the same). Takes
+ * the map replies carry and the `[{key, value}]` array a pack's stored queries carry in a find reply.
+ */
+export function canonicalEcsMapping(mapping: unknown): Record<string, any> | undefined {
+  const asMap = Array.isArray(mapping) ? Object.fromEntries(mapping.filter(isPlainObject).map((e) => [e.key, e.value])) : mapping;
+  if (!isPlainObject(asMap) || Object.keys(asMap).length === 0) return undefined;
+  return sortKeys(clone(asMap));
+}
+
+export function trimmedOrUndefined(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t.length > 0 ? t : undefined;
+}
+
+/**
+ * A saved query in comparable form, from a manifest spec or a server reply alike: interval as an
+ * integer, platform as a sorted set, description trimmed, empty values dropped, result-type
+ * defaults filled. Server-managed fields (ids, audit, prebuilt) are not carried over.
+ */
+function canonical(source: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { query: source.query, interval: Number(source.interval) };
+  const description = trimmedOrUndefined(source.description);
+  const platform = canonicalPlatform(source.platform);
+  const version = trimmedOrUndefined(source.version);
+  const ecsMapping = canonicalEcsMapping(source.ecs_mapping);
+  if (description !== undefined) out.description = description;
+  if (platform !== undefined) out.platform = platform;
+  if (version !== undefined) out.version = version;
+  out.timeout = typeof source.timeout === 'number' ? source.timeout : SAVED_QUERY_DEFAULTS.timeout;
+  out.snapshot = typeof source.snapshot === 'boolean' ? source.snapshot : SAVED_QUERY_DEFAULTS.snapshot;
+  out.removed = typeof source.removed === 'boolean' ? source.removed : SAVED_QUERY_DEFAULTS.removed;
+  if (ecsMapping !== undefined) out.ecs_mapping = ecsMapping;
+  return out;
+}
+
+/**
+ * The write body for a spec. The API takes interval as a string of digits. Optional fields the
+ * manifest omits are sent empty ("" / {}) and the result-type flags and timeout with their
+ * defaults, so an update clears them whether the server replaces (service-api.md) or keeps what a
+ * body leaves out (the real route, wire-facts §15 fact 5).
+ */
+function writeBody(spec: Record<string, any>): Record<string, any> {
+  const body: Record<string, any> = {
+    query: spec.query,
+    interval: String(spec.interval),
+    description: spec.description ?? '',
+    platform: spec.platform ?? '',
+    version: spec.version ?? '',
+    ecs_mapping: spec.ecs_mapping ?? {},
+    snapshot: spec.snapshot ?? SAVED_QUERY_DEFAULTS.snapshot,
+    removed: spec.removed ?? SAVED_QUERY_DEFAULTS.removed,
+    timeout: spec.timeout ?? SAVED_QUERY_DEFAULTS.timeout,
+  };
+  return body;
+}
+
+function toLive(space: string, body: Record<string, any>): LiveObject {
+  return {
+    kind: KIND,
+    space,
+    name: body.id,
+    serverId: body.saved_object_id,
+    body,
+    readOnly: body.prebuilt ? 'prebuilt saved query' : undefined,
+  };
+}
+
+/** Saved host queries. metadata.name is the query `id`; paths use the server's `saved_object_id`. */
+export const hostQuerySavedQueryAdapter: KindAdapter = {
+  kind: KIND,
+  schema: 'HostQuerySavedQuery.schema.json',
+  area: AREAS.hostquery,
+
+  references() {
+    return [];
+  },
+
+  async list(ctx, space) {
+    const items = await listAllPages<Record<string, any>>(ctx.api, {
+      path: BASE,
+      space,
+      // A fixed order so that pages fetched together neither overlap nor skip.
+      query: { sort: 'createdAt', sortOrder: 'asc' },
+      sizeParam: 'pageSize',
+      pageSize: HOSTQUERY_PAGE_SIZE,
+      items: (body) => body?.data ?? [],
+      total: (body) => body?.total ?? 0,
+    });
+    return items.map((item) => toLive(space, item));
+  },
+
+  normalizeDesired(res: Resource) {
+    return canonical(res.spec);
+  },
+
+  normalizeLive(live: LiveObject) {
+    return canonical(live.body);
+  },
+
+  async create(ctx, res) {
+    await ctx.api.request({
+      method: 'POST',
+      path: BASE,
+      space: res.space,
+      idempotent: true,
+      body: { id: res.name, ...writeBody(res.spec) },
+    });
+  },
+
+  // service-api.md: "update always needs new_id (the name) and replaces"; the real route reads the
+  // name from `id` and ignores `new_id` (wire-facts §15 fact 5). Both go along, so either works.
+  async update(ctx, res, live) {
+    await ctx.api.request({
+      method: 'PUT',
+      path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
+      space: live.space,
+      body: { new_id: res.name, id: res.name, ...writeBody(res.spec) },
+    });
+  },
+
+  async delete(ctx, live) {
+    await ctx.api.request({
+      method: 'DELETE',
+      path: `${BASE}/${encodeURIComponent(live.serverId ?? '')}`,
+      space: live.space,
+    });
+  },
+
+  toSpec(live) {
+    const n = canonical(live.body);
+    const spec: Record<string, any> = { query: n.query, interval: n.interval };
+    if (n.description !== undefined) spec.description = n.description;
+    if (n.platform !== undefined) spec.platform = n.platform;
+    if (n.version !== undefined) spec.version = n.version;
+    if (n.timeout !== SAVED_QUERY_DEFAULTS.timeout) spec.timeout = n.timeout;
+    if (n.snapshot !== SAVED_QUERY_DEFAULTS.snapshot) spec.snapshot = n.snapshot;
+    if (n.removed !== SAVED_QUERY_DEFAULTS.removed) spec.removed = n.removed;
+    if (n.ecs_mapping !== undefined) spec.ecs_mapping = n.ecs_mapping;
+    return { spec };
+  },
+};

@@ -1,0 +1,55 @@
+import type { KindAdapter } from './types.js';
+import type { KindCatalog } from '../manifest/types.js';
+import { connectorAdapter } from './connector/connector.js';
+import { ruleAdapter } from './rule/rule.js';
+import { valueListAdapter } from './value-list.js';
+import { agentPolicyAdapter } from './fleet/agent-policy.js';
+import { packagePolicyAdapter } from './fleet/package-policy.js';
+import { hostQueryPackAdapter } from './hostquery/pack.js';
+import { hostQuerySavedQueryAdapter } from './hostquery/saved-query.js';
+import { maintenanceWindowAdapter } from './maintenance-window.js';
+import { integrationPackageAdapter } from './fleet/integration-package.js';
+import { uptimeSettingsAdapter } from './uptime-settings.js';
+import { caseConfigurationAdapter } from './case-configuration.js';
+import { agentToolAdapter } from './agent-builder/tool.js';
+import { agentAdapter } from './agent-builder/agent.js';
+import { attackDiscoveryScheduleAdapter } from './attack-discovery-schedule.js';
+import { savedObjectAdapter } from './saved-object.js';
+import { exceptionListAdapter } from './exception/list.js';
+import { prebuiltRulesAdapter } from './rule/prebuilt-rules.js';
+import { timelineTemplateAdapter } from './timeline-template.js';
+
+/** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
+export const ADAPTERS: KindAdapter[] = [
+  connectorAdapter,
+  ruleAdapter,
+  valueListAdapter,
+  agentPolicyAdapter,
+  packagePolicyAdapter,
+  hostQueryPackAdapter,
+  hostQuerySavedQueryAdapter,
+  maintenanceWindowAdapter,
+  integrationPackageAdapter,
+  uptimeSettingsAdapter,
+  caseConfigurationAdapter,
+  agentToolAdapter,
+  agentAdapter,
+  attackDiscoveryScheduleAdapter,
+  savedObjectAdapter,
+  exceptionListAdapter,
+  prebuiltRulesAdapter,
+  timelineTemplateAdapter,
+];
+
+const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));
+
+export function adapterFor(kind: string): KindAdapter | undefined {
+  return BY_KIND.get(kind);
+}
+
+export function knownKinds(): string[] {
+  return ADAPTERS.map((a) => a.kind);
+}
+
+/** The kinds as manifest validation sees them. */
+export const KIND_CATALOG: KindCatalog = { kinds: knownKinds, lookup: adapterFor };

@@ -1,0 +1,107 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildId } from '../../src/common/build-id.js';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { emulator } from '@svcform/emulator/testing.js';
+import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
+import { blockRuleYaml } from '../helpers/repo.js';
+
+/**
+ * Manifest files' documents kept between runs by the hash of their bytes (issue 10): every
+ * command reads them, all but apply keep them. Each run is a child process, so what it knows
+ * comes from disk.
+ */
+
+// Each rule misspells a field of its own: one field misspelt in many rules is one line of output.
+const TYPOS: Record<string, string> = { one: 'proces.name', two: 'user.nmae', three: 'host.nmae', four: 'file.pth' };
+const rule = (name: string, extra = '') => blockRuleYaml(name, ['A rule with a note', 'on two lines.'], ['process.name:"cmd.exe" and', `${TYPOS[name] ?? 'proces.name'}:x${extra}`]);
+
+function repository(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svcform-manifest-cache-'));
+  writeFileSync(join(dir, 'svcform.yaml'), 'space: default\n');
+  writeFileSync(join(dir, 'a.yaml'), [rule('one'), rule('two')].join('---\n'));
+  writeFileSync(join(dir, 'b.yaml'), rule('three').replace('risk_score: 21', 'risk_score: 210'));
+  writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: svcform/v1\nkind: Rule\nmetadata: {name: [x\n');
+  return dir;
+}
+
+const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache;/m.exec(err)?.slice(1).map(Number);
+const entries = (dir: string) => readdirSync(join(dir, '.svcform', 'cache', buildId()!)).filter((n) => n.startsWith('manifest-'));
+
+describe('manifest documents kept between runs (.svcform/cache)', () => {
+  it('validate keeps the files it read whole; the next validate parses only the others and reports the same findings at the same places', async () => {
+    const dir = repository();
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(first.code, 1);
+    assert.deepEqual(counts(first.err), [3, 0]);
+    assert.equal(entries(dir).length, 2, 'a.yaml and b.yaml; broken.yaml has a YAML error and is not kept');
+    assert.deepEqual(counts(second.err), [1, 2]);
+    // Schema errors, query warnings (inside a folded scalar) and the YAML error, at their places.
+    assert.match(first.err, /b\.yaml:12:3: Rule\/three: spec\.risk_score must be <= 100/);
+    assert.match(first.err, /a\.yaml:16:5: warning: Rule\/one: query: field "proces\.name"/);
+    assert.match(first.err, /broken\.yaml:3:\d+: invalid YAML/);
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
+    assert.equal(findingLines(first.err).length, 4, first.err);
+  });
+
+  it('a changed file is parsed again; a damaged entry is ignored', async () => {
+    const dir = repository();
+    await runBuiltCli(['validate', '.'], dir);
+    writeFileSync(join(dir, 'b.yaml'), rule('three'));
+    for (const name of entries(dir)) writeFileSync(join(dir, '.svcform', 'cache', buildId()!, name), 'garbage');
+    const run = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.deepEqual(counts(run.err), [3, 0]);
+    assert.doesNotMatch(run.err, /spec\.risk_score/);
+  });
+
+  it('--no-cache reads and keeps nothing', async () => {
+    const dir = repository();
+    await runBuiltCli(['validate', '.'], dir);
+    const run = await runBuiltCli(['validate', '.', '--verbose', '--no-cache'], dir);
+    assert.equal(counts(run.err), undefined);
+    assert.match(run.err, /broken\.yaml/);
+  });
+
+  describe('plan and apply', () => {
+    let emu: RunningEmulator;
+    before(async () => {
+      emu = await emulator();
+    });
+    after(() => emu.stop());
+
+    const valid = (dir: string) => {
+      writeFileSync(join(dir, 'b.yaml'), rule('three'));
+      writeFileSync(join(dir, 'broken.yaml'), rule('four'));
+      return dir;
+    };
+
+    it('a plan keeps what it parsed and the next reads it; the plan and its findings are the same either way', async () => {
+      const dir = valid(repository());
+      const first = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.equal(first.code, 0, first.err);
+      assert.deepEqual(counts(first.err), [3, 0]);
+      assert.equal(entries(dir).length, 3);
+      const second = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.deepEqual(counts(second.err), [0, 3]);
+      assert.equal(second.out, first.out);
+      assert.deepEqual(findingLines(second.err), findingLines(first.err));
+      assert.equal(findingLines(second.err).length, 4, 'the query warning of each rule, at its place');
+    });
+
+    it('apply reads what a plan kept and keeps nothing itself', async () => {
+      const fresh = valid(repository());
+      const applied = await runBuiltCli(['apply', '.', '--url', emu.url, '--verbose', '--auto-approve'], fresh);
+      assert.equal(applied.code, 0, applied.err);
+      assert.deepEqual(counts(applied.err), [3, 0]);
+      assert.deepEqual(entries(fresh), [], 'apply keeps no manifest (the directory holds its query facts)');
+      await runBuiltCli(['plan', '.', '--url', emu.url], fresh);
+      const again = await runBuiltCli(['apply', '.', '--url', emu.url, '--verbose', '--auto-approve'], fresh);
+      assert.equal(again.code, 0, again.err);
+      assert.deepEqual(counts(again.err), [0, 3]);
+    });
+  });
+});
