@@ -8,6 +8,8 @@
  * Plain scalars inside flow collections (`[a, b]`) are not decoded (the caller falls back).
  */
 
+import { decodeEscape } from './yaml-escapes.js';
+
 export interface DecodedScalar {
   value: string;
   /** sources[i]: offset in the text of what produced value[i] (the character, its escape, or the line break it folds). */
@@ -18,11 +20,6 @@ const isBreak = (c: string | undefined) => c === '\n' || c === '\r';
 const isWhite = (c: string | undefined) => c === ' ' || c === '\t';
 const breakLength = (text: string, i: number) => (text[i] === '\r' && text[i + 1] === '\n' ? 2 : 1);
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
-  N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-};
-const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
 
 class Builder {
   value = '';
@@ -126,17 +123,10 @@ function doubleQuoted(text: string, start: number): DecodedScalar | undefined {
         i = next;
         continue;
       }
-      if (n !== undefined && n in SIMPLE_ESCAPES) {
-        out.push(SIMPLE_ESCAPES[n]!, i);
-        i += 2;
-        continue;
-      }
-      const digits = n === undefined ? undefined : HEX_ESCAPES[n];
-      if (digits === undefined) return undefined;
-      const hex = text.slice(i + 2, i + 2 + digits);
-      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) return undefined;
-      out.push(String.fromCodePoint(parseInt(hex, 16)), i);
-      i += 2 + digits;
+      const escape = decodeEscape(text, i);
+      if (!escape) return undefined;
+      out.push(escape.chars, i);
+      i += escape.length;
       continue;
     }
     const folded = foldedFrom(out, text, i);

@@ -5,14 +5,12 @@
  * gives for the same source; test/unit/yaml-differential.test.ts holds them to it.
  */
 
+import { decodeEscape } from './yaml-escapes.js';
+
 /** Thrown to abandon the fast path for the current document; never escapes the reader. */
 export class Unsupported extends Error {}
 export const unsupported = new Unsupported();
 
-const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\', '\t': '\t',
-};
 
 /** The YAML 1.2 core schema resolution of a plain scalar (as the full parser does it). */
 export function resolvePlain(s: string): unknown {
@@ -98,19 +96,15 @@ export function doubleQuotedValue(body: string): string {
       }
       out += fold || ' ';
     } else if (ch === '\\') {
-      const e = body[++i];
-      if (e === '\n') {
+      if (body[i + 1] === '\n') {
+        i++;
         while (isWhite(body[i + 1])) i++;
-      } else if (e in ESCAPES) out += ESCAPES[e];
-      else if (e === 'x' || e === 'u' || e === 'U') {
-        const length = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-        const hex = body.substr(i + 1, length);
-        if (hex.length !== length || !/^[0-9a-fA-F]+$/.test(hex)) throw unsupported;
-        const code = parseInt(hex, 16);
-        if (code > 0x10ffff) throw unsupported;
-        out += String.fromCodePoint(code);
-        i += length;
-      } else throw unsupported;
+        continue;
+      }
+      const escape = decodeEscape(body, i);
+      if (!escape) throw unsupported;
+      out += escape.chars;
+      i += escape.length - 1;
     } else if (ch === ' ' || ch === '\t') {
       // White space right before a line break is not content.
       const from = i;

@@ -146,6 +146,11 @@ describe('scalar value offsets map back to the YAML source', () => {
     assert.ok(checked > total * 0.8, `only ${checked} of ${total} shapes were valid YAML`);
   });
 
+  it('decodes escapes as the fast reader does, and gives up on one beyond Unicode instead of throwing', () => {
+    assert.deepEqual(decodeScalar('"a\\x41\\u00e9\\U0001F600\\t"', 0), { value: 'aAé😀\t', sources: [1, 2, 6, 12, 12, 22] });
+    for (const escape of ['\\UFFFFFFFF', '\\x4', '\\q']) assert.equal(decodeScalar(`"${escape}"`, 0), undefined, escape);
+  });
+
   it('points at the character inside quoted and block strings', () => {
     const text = 'spec:\n  query: |\n    a:b and\n    (c:d\n';
     const start = text.indexOf('|');
