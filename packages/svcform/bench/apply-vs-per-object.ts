@@ -25,8 +25,8 @@ import { control, fmt, median, option, PerObjectClient, setLatency, timeCli } fr
 
 const GOAL = 5;
 
-function load(dir: string): Resource[] {
-  const loaded = loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
+async function load(dir: string): Promise<Resource[]> {
+  const loaded = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${dir} does not validate`);
   return loaded.resources;
 }
@@ -67,7 +67,7 @@ async function main(): Promise<number> {
     const repo = writeRealisticRepository(base, { rules, files: option('files', 42) });
     writeRealisticRepository(changed, { rules, files: option('files', 42), change: '(revised)' });
     console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB, in ${root}`);
-    const baseResources = load(base);
+    const baseResources = await load(base);
 
     const emu = await startEmulator({ port: 0 });
     const reset = async () => {

@@ -36,7 +36,7 @@ async function main(): Promise<number> {
       console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB (${(repo.bytes / repo.rules / 1024).toFixed(1)} KB per rule), in ${dir}`);
     }
     // The rule ids a per-resource provider keeps in its state.
-    const loaded = loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
+    const loaded = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
     const ruleIds = loaded.resources.filter((r) => r.kind === 'Rule').map((r) => r.name);
 
     const emu = await startEmulator({ port: 0 });

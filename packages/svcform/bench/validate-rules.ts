@@ -55,7 +55,7 @@ async function main(): Promise<number> {
     let best = Infinity;
     for (let run = 1; run <= runs; run++) {
       const started = process.hrtime.bigint();
-      const result = loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG, strict: true, projectFields: new Set() });
+      const result = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG, strict: true, projectFields: new Set() });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       best = Math.min(best, seconds);
       const errors = result.diagnostics.filter((d) => d.severity === 'error');

@@ -4,7 +4,7 @@ import { canonicalJson } from '../kinds/normalize.js';
 import { getAt, hasAt } from '../common/pointer.js';
 import type { RunScope } from '../kinds/run-scope.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
-import { formatDiagnostics, hasErrors, loadAndValidate, loadAndValidateYielding } from '../manifest/validate.js';
+import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
@@ -69,7 +69,7 @@ function revertsSince(plan: Plan, seen: LiveState | undefined, run: RunScope): P
  */
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true): Promise<Resource[]> {
   const setup = await setUpValidation(opts, config, io, keepManifests);
-  const result = readAhead ? await loadAndValidateYielding(paths, setup.options, (kinds) => readAhead.start(kinds)) : loadAndValidate(paths, setup.options);
+  const result = await loadAndValidate(paths, setup.options, readAhead && ((kinds) => readAhead.start(kinds)));
   setup.finish();
   for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
   if (hasErrors(result.diagnostics)) {

@@ -21,7 +21,7 @@ export interface TestOptions extends CommonOptions {
 export async function testCommand(paths: string[], opts: TestOptions, io: Io): Promise<number> {
   const config = readConfig(opts, paths);
   const setup = await setUpValidation(opts, config, io);
-  const validated = loadAndValidate(paths, { ...setup.options, offlineSecrets: true });
+  const validated = await loadAndValidate(paths, { ...setup.options, offlineSecrets: true });
   setup.finish();
   const diagnostics: Diagnostic[] = [...validated.diagnostics];
   const suites: RuleTests[] = [];

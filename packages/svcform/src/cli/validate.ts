@@ -30,7 +30,7 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
   const config = readConfig(opts, paths);
   const started = Date.now();
   const setup = await setUpValidation(opts, config, io);
-  const result = loadAndValidate(paths, { ...setup.options, offlineSecrets: !!opts.offlineSecrets });
+  const result = await loadAndValidate(paths, { ...setup.options, offlineSecrets: !!opts.offlineSecrets });
   if (opts.verbose) {
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);

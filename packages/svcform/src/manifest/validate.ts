@@ -55,23 +55,15 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** load -> interpolate -> schema -> adapter checks -> cross-document checks, all errors collected. */
-export function loadAndValidate(paths: string[], options: ValidateOptions): ValidationResult {
+/**
+ * The one way in: load -> interpolate -> schema -> adapter checks -> cross-document checks, all
+ * errors collected. With `onRead`, the files are parsed as loadFilesYielding does: `onRead` sees the
+ * kinds they declare before any is parsed, and the event loop turns between files, so that reads of
+ * live state started from it (cli/read-ahead.ts) go out while the files are parsed.
+ */
+export async function loadAndValidate(paths: string[], options: ValidateOptions, onRead?: (kinds: Map<string, number>) => void): Promise<ValidationResult> {
   const expanded = expandPaths(paths);
-  const loaded = loadFiles(expanded.files, options.manifestCache);
-  options.manifestCache?.prune();
-  const result = validateDocs(loaded.docs, options);
-  return {
-    resources: result.resources,
-    diagnostics: [...expanded.diagnostics, ...loaded.diagnostics, ...result.diagnostics],
-    files: expanded.files,
-  };
-}
-
-/** loadAndValidate with the files parsed as loadFilesYielding does (`onRead` sees the kinds they declare first). */
-export async function loadAndValidateYielding(paths: string[], options: ValidateOptions, onRead: (kinds: Map<string, number>) => void): Promise<ValidationResult> {
-  const expanded = expandPaths(paths);
-  const loaded = await loadFilesYielding(expanded.files, onRead, options.manifestCache);
+  const loaded = onRead ? await loadFilesYielding(expanded.files, onRead, options.manifestCache) : loadFiles(expanded.files, options.manifestCache);
   options.manifestCache?.prune();
   const result = validateDocs(loaded.docs, options);
   return {

@@ -137,9 +137,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
   });
 });
 
+const { resources } = await loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
+
 describe('drift: changes made outside Git', () => {
   let emu: RunningEmulator;
-  const { resources } = loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
   const rule = resources.find((r) => r.kind === 'Rule')!;
   const connector = resources.find((r) => r.kind === 'Connector')!;
   const list = resources.find((r) => r.kind === 'ValueList' && Array.isArray(r.spec.items))!;
@@ -192,7 +193,7 @@ describe('ownership', () => {
     const foreignRule = { rule_id: 'hand-made', name: 'Hand made', description: 'made in the UI', type: 'query', query: 'x:1', severity: 'low', risk_score: 1, tags: ['team:other'] };
     assert.equal((await call(emu, 'POST', '/api/detection_engine/rules', foreignRule)).status, 200);
     assert.equal((await call(emu, 'POST', '/api/actions/connector/ops-log', { name: 'ops log', connector_type_id: '.server-log' })).status, 200);
-    const { resources } = loadAndValidate([dir], { kinds: KIND_CATALOG });
+    const { resources } = await loadAndValidate([dir], { kinds: KIND_CATALOG });
     const managedRule = resources.find((r) => r.kind === 'Rule' && (r.spec.tags ?? []).includes('managed-by:svcform'))!;
     const unscopedRule = resources.find((r) => r.kind === 'Rule' && !(r.spec.tags ?? []).includes('managed-by:svcform'));
     const drop = (name: string) => {
@@ -280,7 +281,7 @@ describe('saved plans and partial failures', () => {
     const second = await cli(['apply', EXAMPLES, '--url', emu.url]);
     assert.equal(second.code, 0, second.out + second.err);
     assert.equal((await cli(['plan', EXAMPLES, '--url', emu.url, '--detailed-exitcode'])).code, 0);
-    const { resources } = loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
+    const { resources } = await loadAndValidate([EXAMPLES], { kinds: KIND_CATALOG });
     // Custom rules only: the example PrebuiltRules set installs the vendor's rules besides them.
     const rules = (await call(emu, 'GET', `/api/detection_engine/rules/_find?per_page=1000&filter=${encodeURIComponent('alert.attributes.params.immutable: false')}`)).body;
     assert.equal(rules.total, resources.filter((r) => r.kind === 'Rule').length, 'no rule lost or duplicated');

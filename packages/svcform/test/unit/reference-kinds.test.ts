@@ -9,8 +9,8 @@ import { ADAPTERS, adapterFor, KIND_CATALOG } from '../../src/kinds/registry.js'
  * would go unchecked, so the declaration must cover every reference the manifests make.
  */
 describe('referenceKinds declares every kind a reference can name', () => {
-  it('for every reference in examples/', () => {
-    const { resources } = loadAndValidate(['examples'], { kinds: KIND_CATALOG });
+  it('for every reference in examples/', async () => {
+    const { resources } = await loadAndValidate(['examples'], { kinds: KIND_CATALOG });
     const missing = new Set<string>();
     for (const r of resources) {
       const adapter = adapterFor(r.kind)!;
