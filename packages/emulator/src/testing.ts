@@ -60,6 +60,19 @@ export async function emulator(options: EmulatorOptions = {}): Promise<RunningEm
 }
 
 /**
+ * Two API keys for privilege tests: `ApiKey full` (user ops, every privilege) and `ApiKey viewer`
+ * (read-only), with the request options that send each.
+ */
+export const KEYS = {
+  credentials: [
+    { type: 'apiKey', secret: 'full', user: 'ops' },
+    { type: 'apiKey', secret: 'viewer', user: 'viewer', readOnly: true },
+  ] satisfies EmulatorOptions['credentials'],
+  full: { headers: { authorization: 'ApiKey full' } },
+  viewer: { headers: { authorization: 'ApiKey viewer' } },
+};
+
+/**
  * One emulator for the enclosing describe block, reset before each of its tests: registers the
  * hooks and hands the running emulator to `use` once started.
  */

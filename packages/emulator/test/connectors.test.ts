@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, emulator } from '../src/testing.js';
+import { call, emulator, KEYS } from '../src/testing.js';
 import type { RunningEmulator } from '../src/server.js';
 import type { ConnectorsState } from '../src/areas/connectors/index.js';
 
@@ -9,17 +9,11 @@ const DOCUMENTED_TYPES = ['.webhook', '.email', '.index', '.server-log', '.gen-a
 describe('emulator: connectors (/api/actions)', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator({
-      spaces: ['other'],
-      credentials: [
-        { type: 'apiKey', secret: 'full', user: 'ops' },
-        { type: 'apiKey', secret: 'viewer', user: 'viewer', readOnly: true },
-      ],
-    });
+    emu = await emulator({ spaces: ['other'], credentials: KEYS.credentials });
   });
   after(() => emu.stop());
 
-  const auth = { headers: { authorization: 'ApiKey full' } };
+  const auth = KEYS.full;
   const api = (method: string, path: string, body?: unknown) => call(emu, method, path, body, auth);
   const state = (space = 'default') => emu.store.data.bySpace[space].connectors as ConnectorsState;
   const webhook = (url = 'https://hooks.example.com/in') => ({ name: 'Hook', connector_type_id: '.webhook', config: { url } });

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, emulator } from '../src/testing.js';
+import { call, emulator, KEYS } from '../src/testing.js';
 import type { RunningEmulator } from '../src/server.js';
 
 const SETTINGS = '/api/uptime/settings';
@@ -117,18 +117,12 @@ describe('emulator uptime settings', () => {
 describe('emulator uptime settings privileges', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator({
-      credentials: [
-        { type: 'apiKey', secret: 'full', user: 'ops' },
-        { type: 'apiKey', secret: 'viewer', user: 'viewer', readOnly: true },
-      ],
-    });
+    emu = await emulator({ credentials: KEYS.credentials });
   });
   after(() => emu.stop());
 
   it('read needs read and update needs all (service-api.md Authentication 6: "uptime settings read needs read and update needs all")', async () => {
-    const viewer = { headers: { authorization: 'ApiKey viewer' } };
-    const full = { headers: { authorization: 'ApiKey full' } };
+    const { viewer, full } = KEYS;
     assert.equal((await call(emu, 'GET', SETTINGS, undefined, viewer)).status, 200);
     const denied = await call(emu, 'PUT', SETTINGS, { cert_age_threshold: 5 }, viewer);
     assert.equal(denied.status, 403);

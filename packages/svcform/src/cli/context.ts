@@ -120,6 +120,14 @@ export interface CommonOptions {
 
 export { UsageError };
 
+/** How to reach the target and how to speak while doing it: what a command hands on to another (init to export). */
+export type ConnectionOptions = Pick<CommonOptions, 'url' | 'concurrency' | 'timeout' | 'deadline' | 'caCert' | 'clientCert' | 'clientKey' | 'color' | 'quiet' | 'verbose'>;
+
+export function connectionOptions(opts: ConnectionOptions): ConnectionOptions {
+  const { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, color, quiet, verbose } = opts;
+  return { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, color, quiet, verbose };
+}
+
 export const EMBEDDED_STATE = '.svcform/emulator-state.json';
 
 /**

@@ -19,7 +19,7 @@ import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { exportSchemaLocation } from './schemas.js';
 import { liveReadProgress } from './progress.js';
-import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io } from './context.js';
+import { connectionOptions, defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io } from './context.js';
 import { Selection } from '../engine/selection.js';
 import { VERSION } from '../common/version.js';
 
@@ -79,19 +79,7 @@ export async function exportLive(opts: ExportCommandOptions, io: Io, keep: Reado
   if (layout !== 'per-kind' && layout !== 'per-object') throw new UsageError(`--layout must be per-kind or per-object, not ${opts.layout}`);
   const selection = selectionOf(opts.select);
   const kinds = chooseKinds(opts.kind, selection);
-  const common: CommonOptions = {
-    url: opts.url,
-    config: opts.config,
-    concurrency: opts.concurrency,
-    timeout: opts.timeout,
-    deadline: opts.deadline,
-    caCert: opts.caCert,
-    clientCert: opts.clientCert,
-    clientKey: opts.clientKey,
-    color: opts.color,
-    quiet: opts.quiet,
-    verbose: opts.verbose,
-  };
+  const common: CommonOptions = { ...connectionOptions(opts), config: opts.config };
   const config = readConfig(common, []);
   const spaces = opts.space?.length ? [...new Set(opts.space.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))] : [defaultSpace(common, config)];
   for (const s of spaces) if (!SPACE_ID.test(s)) throw new UsageError(`--space ${JSON.stringify(s)} is not a space id (lowercase letters, digits, _ and -)`);

@@ -6,7 +6,7 @@ import { redactor } from '../manifest/redact.js';
 import { VERSION } from '../common/version.js';
 import { exportLive, inspectOutDir, type ExportTargetOptions } from './export.js';
 import { releaseSchemaUrl } from './schemas.js';
-import { safeUrl, UsageError, type Io } from './context.js';
+import { connectionOptions, safeUrl, UsageError, type Io } from './context.js';
 import { adoptedConfig, EXAMPLE_FILE, exampleRule, IGNORED, manifestsReadme, MANIFESTS_DIR, starterConfig } from './init-templates.js';
 
 /** The options program.ts declares for `svcform init`. */
@@ -76,20 +76,7 @@ export async function initCommand(dir: string, opts: InitCommandOptions, io: Io)
   let exported: { objects: number; files: number; variables: number } | undefined;
   if (opts.fromServer) {
     const outcome = await exportLive(
-      {
-        out: manifests,
-        url: opts.url,
-        space: spaces,
-        concurrency: opts.concurrency,
-        timeout: opts.timeout,
-        deadline: opts.deadline,
-        caCert: opts.caCert,
-        clientCert: opts.clientCert,
-        clientKey: opts.clientKey,
-        color: opts.color,
-        quiet: opts.quiet,
-        verbose: opts.verbose,
-      },
+      { out: manifests, space: spaces, ...connectionOptions(opts) },
       io,
       keep,
     );

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { withEmulatorCommand } from '../helpers/emulator-command.js';
 import { precompiledUse } from '../helpers/spawn-cli.js';
 
 /**
@@ -131,30 +132,15 @@ describe('Dockerfile (checked structurally: no Docker engine here)', () => {
       // The image's CLI finds its precompiled program and V8 takes the code cache under its flags.
       assert.equal(precompiledUse(join(workdir, PACKAGE, 'dist/src/cli'), env), 'accepted');
 
-      const emu = spawn('svcform', ['emulator', '--host', '127.0.0.1', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      emu.stderr.on('data', (d) => (err += d));
-      const exited = new Promise<number | null>((done) => emu.on('close', done));
-      try {
-        const end = Date.now() + 15_000;
-        let url: string | undefined;
-        while (!(url = /listening on (http:\/\/\S+)/.exec(err)?.[1])) {
-          assert.ok(Date.now() < end, `the emulator did not start: ${err}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        const health = await fetch(`${url}/__emulator/health`);
-        assert.equal(health.status, 200);
-        assert.equal((await health.json()).status, 'ok');
+      await withEmulatorCommand(env, ROOT, async (url) => {
+        assert.equal((await (await fetch(`${url}/__emulator/health`)).json()).status, 'ok');
         const applied = spawn('svcform', ['apply', 'examples/', '--url', url, '--quiet', '--no-color'], { cwd: join(ROOT, PACKAGE), env, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         applied.stdout.on('data', (d) => (out += d));
         applied.stderr.on('data', (d) => (out += d));
         const code = await new Promise<number | null>((done) => applied.on('close', done));
         assert.equal(code, 0, out);
-      } finally {
-        emu.kill('SIGTERM');
-      }
-      assert.equal(await exited, 0, err);
+      });
     } finally {
       rmSync(image, { recursive: true, force: true });
     }

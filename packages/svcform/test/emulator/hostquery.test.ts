@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call, emulator, KEYS } from '@svcform/emulator/testing.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { createSavedQuery, PACKS, SQ, unique, UUID } from '../helpers/hostquery.js';
 
@@ -208,17 +208,10 @@ describe('emulator host queries: saved queries', () => {
 describe('emulator host queries: live queries, privileges and spaces', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator({
-      spaces: ['other'],
-      credentials: [
-        { type: 'apiKey', secret: 'full', user: 'ops' },
-        { type: 'apiKey', secret: 'viewer', user: 'viewer', readOnly: true },
-      ],
-    });
+    emu = await emulator({ spaces: ['other'], credentials: KEYS.credentials });
   });
   after(() => emu.stop());
-  const full = { headers: { authorization: 'ApiKey full' } };
-  const viewer = { headers: { authorization: 'ApiKey viewer' } };
+  const { full, viewer } = KEYS;
 
   it('a live query answers 400 because no agent is enrolled (service-api.md Host queries: "Live queries need at least one enrolled agent running the host-query integration")', async () => {
     const res = await call(emu, 'POST', '/api/hostquery/live_queries', { query: 'SELECT 1;', agent_all: true }, full);

@@ -1,4 +1,6 @@
 import type { ApiRequest, ApiResponse, Requester } from '../../src/client/types.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+import type { AdapterContext } from '../../src/kinds/types.js';
 import { readBody } from '@svcform/emulator/testing.js';
 
 /**
@@ -37,4 +39,9 @@ export function fetchRequester(baseUrl: string): Requester & { count: number } {
     },
   };
   return self;
+}
+
+/** What an adapter call gets in a test: a fetchRequester on `baseUrl`, a silent log, a run scope of its own. */
+export function adapterContext(baseUrl: string): AdapterContext & { api: { count: number } } {
+  return { api: fetchRequester(baseUrl), log: () => {}, run: new RunScope() };
 }

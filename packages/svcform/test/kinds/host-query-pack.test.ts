@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterContext, fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { hostQueryPackAdapter as adapter } from '../../src/kinds/hostquery/pack.js';
 import { hostQuerySavedQueryAdapter } from '../../src/kinds/hostquery/saved-query.js';
@@ -31,7 +31,7 @@ describe('HostQueryPack adapter', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
   });
   after(() => emu.stop());
 
@@ -211,7 +211,7 @@ describe('HostQueryPack adapter and the find reply in stored form (wire-facts §
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator();
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
   });
   after(() => emu.stop());
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterContext, fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { hostQuerySavedQueryAdapter as adapter } from '../../src/kinds/hostquery/saved-query.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -22,7 +22,7 @@ describe('HostQuerySavedQuery adapter', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
   });
   after(() => emu.stop());
 
@@ -162,7 +162,7 @@ for (const [label, realRoutes] of [['document', []], ['real', ['saved-query-upda
     let ctx: AdapterContext;
     before(async () => {
       emu = await emulator({ realRoutes });
-      ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+      ctx = adapterContext(emu.url);
     });
     after(() => emu.stop());
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterContext } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { maintenanceWindowAdapter as adapter, canonicalDuration, WINDOW_PAGE_SIZE } from '../../src/kinds/maintenance-window.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -19,7 +19,7 @@ describe('MaintenanceWindow adapter', () => {
   let ctx: AdapterContext & { api: { count: number } };
   before(async () => {
     emu = await emulator({ spaces: ['ops', 'bulk'], now: () => new Date('2026-03-02T12:00:00Z') });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
   });
   after(() => emu.stop());
 

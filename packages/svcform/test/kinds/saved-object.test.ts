@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterContext } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { savedObjectAdapter as adapter } from '../../src/kinds/saved-object.js';
@@ -53,7 +53,7 @@ describe('SavedObject kind', () => {
   });
   beforeEach(async () => {
     await call(emu, 'POST', '/__emulator/reset');
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
   });
   after(() => emu.stop());
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterContext } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { valueListAdapter as adapter, INLINE_ITEMS_MAX } from '../../src/kinds/value-list.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -45,7 +45,7 @@ describe('ValueList adapter', () => {
   let dir: string;
   before(async () => {
     emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
     dir = mkdtempSync(join(tmpdir(), 'svcform-lists-'));
   });
   after(() => emu.stop());
@@ -213,7 +213,7 @@ describe('ValueList adapter with 100,000 values', () => {
   let ctx: AdapterContext;
   before(async () => {
     emu = await emulator();
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+    ctx = adapterContext(emu.url);
     await adapter.prerequisite!.ensure(ctx, 'default');
   });
   after(() => emu.stop());

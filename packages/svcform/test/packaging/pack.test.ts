@@ -1,9 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
+import { withEmulatorCommand } from '../helpers/emulator-command.js';
 import { precompiledUse } from '../helpers/spawn-cli.js';
 
 const ROOT = resolve('.');
@@ -130,24 +131,10 @@ describe('packaging: npm pack, then a global install of the tarball', { timeout:
       assert.equal(precompiledUse(join(prefix, 'lib/node_modules/svcform/dist/src/cli'), env), 'accepted');
 
       // `svcform emulator` runs the installed @svcform/emulator, with the Fleet packages it ships.
-      const emu = spawn('svcform', ['emulator', '--host', '127.0.0.1', '--port', '0'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      emu.stderr.on('data', (d) => (err += d));
-      const exited = new Promise<number | null>((done) => emu.on('close', done));
-      try {
-        const end = Date.now() + 15_000;
-        let url: string | undefined;
-        while (!(url = /listening on (http:\/\/\S+)/.exec(err)?.[1])) {
-          assert.ok(Date.now() < end, `the emulator did not start: ${err}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        assert.equal((await fetch(`${url}/__emulator/health`)).status, 200);
+      await withEmulatorCommand(env, home, async (url) => {
         const system = await fetch(`${url}/api/fleet/epm/packages/system`);
         assert.equal(system.status, 200, await system.text());
-      } finally {
-        emu.kill('SIGTERM');
-      }
-      assert.equal(await exited, 0, err);
+      });
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -1,8 +1,8 @@
 import type { Resource } from '../../manifest/types.js';
 import { asSet, isPlainObject, sortKeys } from '../normalize.js';
-import { listAllPages } from '../paging.js';
-import { canonicalEcsMapping, canonicalPlatform, HOSTQUERY_PAGE_SIZE, trimmedOrUndefined } from './saved-query.js';
-import type { KindAdapter, LiveObject, Reference } from '../types.js';
+import { listHostQueryObjects } from './listing.js';
+import { canonicalEcsMapping, canonicalPlatform, trimmedOrUndefined } from './saved-query.js';
+import type { KindAdapter, Reference } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 
 const KIND = 'HostQueryPack';
@@ -92,17 +92,6 @@ function writeBody(res: Resource): Record<string, any> {
   };
 }
 
-function toLive(space: string, body: Record<string, any>): LiveObject {
-  return {
-    kind: KIND,
-    space,
-    name: body.name,
-    serverId: body.saved_object_id,
-    body,
-    readOnly: body.read_only ? 'prebuilt pack (read_only)' : undefined,
-  };
-}
-
 /** Host-query packs. metadata.name is the pack name; paths use the server's `saved_object_id`. */
 export const hostQueryPackAdapter: KindAdapter = {
   kind: KIND,
@@ -142,16 +131,7 @@ export const hostQueryPackAdapter: KindAdapter = {
   // the comparison when a listing lacks them (unreported). Two packs of one name are both
   // returned; the engine reports the clash.
   async list(ctx, space) {
-    const items = await listAllPages<Record<string, any>>(ctx.api, {
-      path: BASE,
-      space,
-      query: { sort: 'createdAt', sortOrder: 'asc' },
-      sizeParam: 'pageSize',
-      pageSize: HOSTQUERY_PAGE_SIZE,
-      items: (body) => body?.data ?? [],
-      total: (body) => body?.total ?? 0,
-    });
-    return items.map((item) => toLive(space, item));
+    return listHostQueryObjects(ctx, space, { kind: KIND, path: BASE, name: (body) => body.name, readOnly: (body) => (body.read_only ? 'prebuilt pack (read_only)' : undefined) });
   },
 
   normalizeDesired(res) {

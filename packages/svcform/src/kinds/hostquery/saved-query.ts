@@ -1,13 +1,11 @@
 import type { Resource } from '../../manifest/types.js';
 import { clone, isPlainObject, sortKeys } from '../normalize.js';
-import { listAllPages } from '../paging.js';
+import { listHostQueryObjects } from './listing.js';
 import type { KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 
 const KIND = 'HostQuerySavedQuery';
 const BASE = '/api/hostquery/saved_queries';
-/** Large pages, and ten of them still fit the search window (page × pageSize ≤ 10 000). */
-export const HOSTQUERY_PAGE_SIZE = 1000;
 
 /**
  * What the server assumes when a query says nothing: the result type (wire-facts §8: server-defaulted)
@@ -83,17 +81,6 @@ function writeBody(spec: Record<string, any>): Record<string, any> {
   return body;
 }
 
-function toLive(space: string, body: Record<string, any>): LiveObject {
-  return {
-    kind: KIND,
-    space,
-    name: body.id,
-    serverId: body.saved_object_id,
-    body,
-    readOnly: body.prebuilt ? 'prebuilt saved query' : undefined,
-  };
-}
-
 /** Saved host queries. metadata.name is the query `id`; paths use the server's `saved_object_id`. */
 export const hostQuerySavedQueryAdapter: KindAdapter = {
   kind: KIND,
@@ -105,17 +92,7 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
   },
 
   async list(ctx, space) {
-    const items = await listAllPages<Record<string, any>>(ctx.api, {
-      path: BASE,
-      space,
-      // A fixed order so that pages fetched together neither overlap nor skip.
-      query: { sort: 'createdAt', sortOrder: 'asc' },
-      sizeParam: 'pageSize',
-      pageSize: HOSTQUERY_PAGE_SIZE,
-      items: (body) => body?.data ?? [],
-      total: (body) => body?.total ?? 0,
-    });
-    return items.map((item) => toLive(space, item));
+    return listHostQueryObjects(ctx, space, { kind: KIND, path: BASE, name: (body) => body.id, readOnly: (body) => (body.prebuilt ? 'prebuilt saved query' : undefined) });
   },
 
   normalizeDesired(res: Resource) {
