@@ -113,7 +113,9 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       }
     }
     if (plan.errors.length) {
-      io.out(renderPlanText(plan, col));
+      // --json keeps its promise of one JSON document on stdout: the plan with its errors, nothing applied.
+      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }, target.ctx.run), plan: planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run) }, null, 2));
+      else io.out(renderPlanText(plan, col));
       io.err('The plan has errors; nothing was applied.');
       return 1;
     }

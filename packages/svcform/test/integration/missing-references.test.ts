@@ -121,6 +121,13 @@ describe('references to objects managed elsewhere', () => {
     const applied = await run(['apply', dir, '--auto-approve']);
     assert.equal(applied.code, 1, applied.out + applied.err);
     assert.match(applied.err, /The plan has errors; nothing was applied/);
+    // With --json, stdout is one JSON document: the plan with its errors, and nothing applied.
+    const json = await run(['apply', dir, '--auto-approve', '--json']);
+    assert.equal(json.code, 1, json.out + json.err);
+    const answer = JSON.parse(json.out);
+    assert.deepEqual(answer.summary, { done: 0, failed: 0, skipped: 0 });
+    assert.deepEqual(answer.plan.errors.map((e: any) => e.message.split(' names ')[0]), FIELDS);
+    assert.match(json.err, /The plan has errors; nothing was applied/);
     assert.equal((await ruleOnServer('lateral-smb')).status, 404);
     assert.deepEqual(emu.log.all().filter((r) => r.method !== 'GET' && r.path.startsWith('/api/detection_engine')), [], 'no rule write reached the server');
   });
