@@ -49,6 +49,12 @@ export async function fetchLive(
   const spaceless = listSpaceless(spacelessKinds, adapterFor, home, (adapter) =>
     withAnswerCheck(contextFor(ctx, adapter), `listing ${adapter.kind} of every space`, (c) => adapter.spaceless!.list(c, home)),
   ).catch((err: Error) => err);
+  // An adapter whose listing builds on another kind's (a note per package policy) waits for that
+  // read instead of making it again; spaceless kinds are recorded once placed, at the end.
+  for (const { kind, space } of unique.values()) {
+    const adapter = adapterFor(kind);
+    if (adapter && !adapter.spaceless) ctx.run.expectListing(kind, space);
+  }
   await Promise.all(
     [...unique.entries()].map(async ([key, { kind, space }]) => {
       const adapter = adapterFor(kind);
@@ -57,6 +63,7 @@ export async function fetchLive(
       const wantsOffer = !!adapter.offers && needPrerequisite(kind, space);
       if (read && (!adapter.prerequisite || ahead!.prerequisites.has(key)) && (!wantsOffer || ahead!.offers?.has(key))) {
         state.objects.set(key, read);
+        if (!adapter.spaceless) ctx.run.recordListing(kind, space, read);
         if (adapter.prerequisite) state.prerequisites.set(key, ahead!.prerequisites.get(key)!);
         if (wantsOffer) state.offers!.set(key, ahead!.offers!.get(key));
         return;
@@ -69,10 +76,12 @@ export async function fetchLive(
           wantsOffer ? readOffer(bound, adapter, space) : Promise.resolve(undefined),
         ]);
         state.objects.set(key, objects);
+        if (!adapter.spaceless) ctx.run.recordListing(kind, space, objects);
         if (adapter.prerequisite) state.prerequisites.set(key, prereq);
         if (offer !== undefined) state.offers!.set(key, offer);
       } catch (err) {
         state.failures.push({ kind, space, error: err as Error });
+        if (!adapter.spaceless) ctx.run.recordListing(kind, space, undefined);
       }
     }),
   );

@@ -290,13 +290,19 @@ for (const kind of knownKinds()) {
       }
     });
 
-    it(`7. a field in metadata.ignore (${c.edit.pointer}) keeps its out-of-band value through an update of another field`, async () => {
+    const check7 = c.change ? `7. a field in metadata.ignore (${c.edit.pointer}) keeps its out-of-band value through an update of another field` : `7. a field in metadata.ignore (${c.edit.pointer}) keeps its out-of-band value: a plan shows no change (the kind has one field: ${c.oneField})`;
+    it(check7, async () => {
       await reset();
       const ignored = withFields(c.a, [[['metadata', 'ignore'], [c.edit.pointer]]]);
       await applyOk([manifests(`${tag}-ignore`, [c.deps, ignored, c.b])]);
       await c.edit.apply(emu);
       const quiet = await run(['plan', manifests(`${tag}-ignore-same`, [c.deps, ignored, c.b]), '--detailed-exitcode']);
       assert.equal(quiet.code, 0, `an ignored field's drift is not a change:\n${shown(quiet)}`);
+      if (!c.change) {
+        assert.ok(c.oneField, 'a case without `change` says why its kind has one field');
+        assert.deepEqual(await c.edit.read(emu), c.edit.value);
+        return;
+      }
 
       const changed = withFields(ignored, [[pointerPath(c.change.pointer), c.change.value]]);
       const dir = manifests(`${tag}-ignore-changed`, [c.deps, changed, c.b]);
