@@ -10,18 +10,26 @@
  *    kept), then again with the cache that run left (a repeated plan: nothing parsed), then after
  *    a `validate`, as the pull-request workflow of examples/ci runs them;
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
- * Prints every run and the ratios of the medians. The goal is plan >= 3x faster (aim 5x).
+ * Prints every run (wall and CPU seconds) and the ratios of the medians. The goal is plan >= 3x
+ * faster (aim 5x). With --against DIR, the build in DIR (a checkout after `npm run build`) runs
+ * the same plans by turns with this one, against the same server, each with its own medians.
  *
- *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--keep]
+ *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--against DIR] [--keep]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startEmulator } from '../src/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import { writeRealisticRepository } from './realistic.js';
-import { fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+import { CLI, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+
+interface Timed {
+  wall: number;
+  /** User + system seconds of the child (GNU time). */
+  cpu: number;
+}
 
 const GOAL = 3;
 
@@ -46,36 +54,51 @@ async function main(): Promise<number> {
       console.log(`applied ${ruleIds.length} rules (no latency) in ${fmt(applied.seconds)}`);
       await setLatency(emu.url, latency);
       console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, again, and after a validate | one GET per rule, 10 in flight`);
-      const cold: number[] = [];
-      const warm: number[] = [];
-      const validated: number[] = [];
+      // This build, and with --against DIR another one (its dist/src/cli/main.js), run by turns in
+      // each run against the same server: on a shared machine only such pairs compare.
+      const against = stringOption('against');
+      const builds = [{ label: 'this build', cli: CLI }, ...(against ? [{ label: against, cli: join(resolve(against), 'dist', 'src', 'cli', 'main.js') }] : [])];
+      const rows = builds.map(() => ({ cold: [] as Timed[], warm: [] as Timed[], validated: [] as Timed[] }));
       const refreshes: number[] = [];
       for (let run = 1; run <= runs; run++) {
-        const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
-        const plan = async () => {
-          const timed = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir, { SVCFORM_CACHE_DIR: cache });
-          if (timed.code !== 0) throw new Error(`plan is not empty after apply (exit ${timed.code}): ${(timed.out + timed.err).slice(-2000)}`);
-          return timed.seconds;
-        };
-        try {
-          cold.push(await plan());
-          warm.push(await plan());
-          const validate = await timeCli(['validate', dir, '--quiet'], dir, { SVCFORM_CACHE_DIR: cache });
-          if (validate.code !== 0) throw new Error(`validate failed (exit ${validate.code}): ${validate.err.slice(-2000)}`);
-          validated.push(await plan());
-        } finally {
-          rmSync(cache, { recursive: true, force: true });
+        for (const [i, build] of (run % 2 ? builds : [...builds].reverse()).entries()) {
+          const row = rows[run % 2 ? i : builds.length - 1 - i]!;
+          const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
+          const env = { SVCFORM_CACHE_DIR: cache };
+          const plan = async (): Promise<Timed> => {
+            const timed = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir, env, { cli: build.cli, cpu: true });
+            if (timed.code !== 0) throw new Error(`plan is not empty after apply (exit ${timed.code}): ${(timed.out + timed.err).slice(-2000)}`);
+            return { wall: timed.seconds, cpu: timed.cpuSeconds ?? Number.NaN };
+          };
+          try {
+            row.cold.push(await plan());
+            row.warm.push(await plan());
+            const validate = await timeCli(['validate', dir, '--quiet'], dir, env, { cli: build.cli });
+            if (validate.code !== 0) throw new Error(`validate failed (exit ${validate.code}): ${validate.err.slice(-2000)}`);
+            row.validated.push(await plan());
+          } finally {
+            rmSync(cache, { recursive: true, force: true });
+          }
         }
         const client = new PerObjectClient(emu.url, 10);
         const refresh = await client.each(ruleIds, (id) => client.call('GET', `/api/detection_engine/rules?rule_id=${encodeURIComponent(id)}`));
         await client.close();
         refreshes.push(refresh);
-        const ratios = [cold, warm, validated].map((t) => `${(refresh / t.at(-1)!).toFixed(2)}x`).join(', ');
-        console.log(`run ${run}: plan ${fmt(cold.at(-1)!)} empty cache, ${fmt(warm.at(-1)!)} repeated, ${fmt(validated.at(-1)!)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
+        for (const [i, build] of builds.entries()) {
+          const r = rows[i]!;
+          const ratios = [r.cold, r.warm, r.validated].map((t) => `${(refresh / t.at(-1)!.wall).toFixed(2)}x`).join(', ');
+          const shown = (t: Timed[]) => `${fmt(t.at(-1)!.wall)} (${fmt(t.at(-1)!.cpu)} CPU)`;
+          console.log(`run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: plan ${shown(r.cold)} empty cache, ${shown(r.warm)} repeated, ${shown(r.validated)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
+        }
       }
-      const ratio = (plans: number[]) => median(refreshes) / median(plans);
-      const line = (label: string, plans: number[]) => `${label} ${fmt(median(plans))}: ${ratio(plans).toFixed(2)}x faster`;
-      console.log(`median: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goal >= ${GOAL}x, aim 5x)`);
+      const ratio = (plans: Timed[]) => median(refreshes) / median(plans.map((t) => t.wall));
+      const line = (label: string, plans: Timed[]) => `${label} ${fmt(median(plans.map((t) => t.wall)))} (${fmt(median(plans.map((t) => t.cpu)))} CPU): ${ratio(plans).toFixed(2)}x faster`;
+      for (const [i, build] of builds.entries()) {
+        const { cold, warm, validated } = rows[i]!;
+        console.log(`median${builds.length > 1 ? ` [${build.label}]` : ''}: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goal >= ${GOAL}x, aim 5x)`);
+      }
+      console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      const { cold, warm, validated } = rows[0]!;
       return Math.min(ratio(cold), ratio(warm), ratio(validated)) >= GOAL ? 0 : 1;
     } finally {
       await emu.stop();
