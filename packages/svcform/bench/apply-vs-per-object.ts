@@ -1,27 +1,29 @@
 /**
  * `npm run bench:apply`: svcform's apply against per-object writes, in the same run.
  *
- * Realistic rules (bench/realistic.ts), the emulator in this process with latency (20 ms), and per
- * run, each on its own freshly reset server where it matters:
+ * Realistic rules (bench/realistic.ts) or a directory of manifests (--dir: the real rules that
+ * scripts/corpus-check.mjs converts; copied, never written to), the emulator in this process with
+ * latency (20 ms), and per run, each on its own freshly reset server where it matters:
  *  - creates: `svcform apply` (child process) onto an empty server, against POST + read-back GET
  *    per rule, 10 in flight, as a per-resource provider creates;
- *  - full updates: every rule's description changed, `svcform apply` against PUT + read-back GET
- *    per rule, 10 in flight.
+ *  - full updates: every rule's description changed (with --dir, " (revised)" appended to each
+ *    Rule's), `svcform apply` against PUT + read-back GET per rule, 10 in flight.
  * Each run's svcform applies start from an empty cache directory (the creates parse every query;
  * the updates, whose queries are the same, find them in the cache); --no-cache runs without one.
  * Prints every run and the ratios of the medians. The goal is >= 5x for both.
  *
- *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--latency MS] [--runs N] [--no-cache] [--keep]
+ *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--dir DIR] [--latency MS] [--runs N] [--no-cache] [--keep]
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import type { Resource } from '../src/manifest/types.js';
 import { writeRealisticRepository } from './realistic.js';
-import { control, fmt, median, option, PerObjectClient, setLatency, timeCli } from './wire.js';
+import { control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
 
 const GOAL = 5;
 
@@ -29,6 +31,35 @@ async function load(dir: string): Promise<Resource[]> {
   const loaded = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${dir} does not validate`);
   return loaded.resources;
+}
+
+/**
+ * A copy of the manifests of `from` in `base`, and in `changed` the same with " (revised)" appended
+ * to each Rule's description (through the yaml package's documents, so every scalar style stays
+ * what it was); returns how many rules were changed.
+ */
+function copyWithChange(from: string, base: string, changed: string): number {
+  cpSync(from, base, { recursive: true });
+  cpSync(from, changed, { recursive: true });
+  let rules = 0;
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (/\.ya?ml$/.test(entry.name)) {
+        const docs = parseAllDocuments(readFileSync(path, 'utf8'));
+        if (!Array.isArray(docs)) continue;
+        for (const doc of docs) {
+          if (doc.get('kind') !== 'Rule' || typeof doc.getIn(['spec', 'description']) !== 'string') continue;
+          doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (revised)`);
+          rules++;
+        }
+        writeFileSync(path, docs.map((d) => d.toString({ lineWidth: 0 })).join(''));
+      }
+    }
+  };
+  visit(changed);
+  return rules;
 }
 
 /** The write body a per-resource provider sends: the spec, rule_id, and each action's connector type. */
@@ -62,11 +93,17 @@ async function main(): Promise<number> {
   try {
     const base = join(root, 'base');
     const changed = join(root, 'changed');
-    mkdirSync(base);
-    mkdirSync(changed);
-    const repo = writeRealisticRepository(base, { rules, files: option('files', 42) });
-    writeRealisticRepository(changed, { rules, files: option('files', 42), change: '(revised)' });
-    console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB, in ${root}`);
+    const given = stringOption('dir');
+    if (given) {
+      const count = copyWithChange(given, base, changed);
+      console.log(`copied ${given} into ${root}; ${count} rules with a changed description`);
+    } else {
+      mkdirSync(base);
+      mkdirSync(changed);
+      const repo = writeRealisticRepository(base, { rules, files: option('files', 42) });
+      writeRealisticRepository(changed, { rules, files: option('files', 42), change: '(revised)' });
+      console.log(`generated ${repo.rules} rules in ${repo.files.length} files, ${(repo.bytes / 1048576).toFixed(1)} MB, in ${root}`);
+    }
     const baseResources = await load(base);
 
     const emu = await startEmulator({ port: 0 });

@@ -10,20 +10,53 @@
  *    kept), then again with the cache that run left (a repeated plan: nothing parsed), then after
  *    a `validate`, as the pull-request workflow of examples/ci runs them;
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
- * Prints every run and the ratios of the medians. The goal is plan >= 3x faster (aim 5x).
+ * Prints the floor (node's start + a JSON.parse of the same documents + the listing's pages one
+ * after another), every run (wall and CPU seconds), the ratios of the medians and plan/floor. The goal is plan >= 3x
+ * faster (aim 5x). With --against DIR, the build in DIR (a checkout after `npm run build`) runs
+ * the same plans by turns with this one, against the same server, each with its own medians.
  *
- *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--keep]
+ *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--against DIR] [--keep]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import { writeRealisticRepository } from './realistic.js';
-import { fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+import { CLI, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+
+interface Timed {
+  wall: number;
+  /** User + system seconds of the child (GNU time). */
+  cpu: number;
+}
 
 const GOAL = 3;
+
+/**
+ * What a plan cannot go below (issue 29): node's start, a JSON-speed parse of the same documents,
+ * and the rule listing's pages (1,000 rules each, rule-list.ts) one after another at the latency.
+ */
+async function floorOf(specs: unknown[], rules: number, latency: number): Promise<{ seconds: number; start: number; parse: number; pages: number }> {
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const began = process.hrtime.bigint();
+    await new Promise((done) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('close', done));
+    starts.push(Number(process.hrtime.bigint() - began) / 1e9);
+  }
+  const text = JSON.stringify(specs);
+  const parses: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const began = process.hrtime.bigint();
+    JSON.parse(text);
+    parses.push(Number(process.hrtime.bigint() - began) / 1e9);
+  }
+  const pages = Math.max(1, Math.ceil(rules / 1000));
+  const [start, parse] = [median(starts), median(parses)];
+  return { seconds: start + parse + (pages * latency) / 1000, start, parse, pages };
+}
 
 async function main(): Promise<number> {
   const latency = option('latency', 20);
@@ -39,6 +72,9 @@ async function main(): Promise<number> {
     const loaded = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
     const ruleIds = loaded.resources.filter((r) => r.kind === 'Rule').map((r) => r.name);
 
+    const floor = await floorOf(loaded.resources.map((r) => r.spec), ruleIds.length, latency);
+    console.log(`floor ${fmt(floor.seconds)}: node start ${fmt(floor.start)} + JSON.parse of the documents ${fmt(floor.parse)} + ${floor.pages} pages x ${latency} ms`);
+
     const emu = await startEmulator({ port: 0 });
     try {
       const applied = await timeCli(['apply', dir, '--url', emu.url, '--quiet', '--no-lock'], dir);
@@ -46,36 +82,53 @@ async function main(): Promise<number> {
       console.log(`applied ${ruleIds.length} rules (no latency) in ${fmt(applied.seconds)}`);
       await setLatency(emu.url, latency);
       console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, again, and after a validate | one GET per rule, 10 in flight`);
-      const cold: number[] = [];
-      const warm: number[] = [];
-      const validated: number[] = [];
+      // This build, and with --against DIR another one (a checkout of the workspace, or of the
+      // single package before it), run by turns in
+      // each run against the same server: on a shared machine only such pairs compare.
+      const against = stringOption('against');
+      const builds = [{ label: 'this build', cli: CLI }, ...(against ? [{ label: against, cli: cliOf(against) }] : [])];
+      const rows = builds.map(() => ({ cold: [] as Timed[], warm: [] as Timed[], validated: [] as Timed[] }));
       const refreshes: number[] = [];
       for (let run = 1; run <= runs; run++) {
-        const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
-        const plan = async () => {
-          const timed = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir, { SVCFORM_CACHE_DIR: cache });
-          if (timed.code !== 0) throw new Error(`plan is not empty after apply (exit ${timed.code}): ${(timed.out + timed.err).slice(-2000)}`);
-          return timed.seconds;
-        };
-        try {
-          cold.push(await plan());
-          warm.push(await plan());
-          const validate = await timeCli(['validate', dir, '--quiet'], dir, { SVCFORM_CACHE_DIR: cache });
-          if (validate.code !== 0) throw new Error(`validate failed (exit ${validate.code}): ${validate.err.slice(-2000)}`);
-          validated.push(await plan());
-        } finally {
-          rmSync(cache, { recursive: true, force: true });
+        for (const [i, build] of (run % 2 ? builds : [...builds].reverse()).entries()) {
+          const row = rows[run % 2 ? i : builds.length - 1 - i]!;
+          const cache = mkdtempSync(join(tmpdir(), 'svcform-bench-cache-'));
+          const env = { SVCFORM_CACHE_DIR: cache };
+          const plan = async (): Promise<Timed> => {
+            const timed = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir, env, { cli: build.cli, cpu: true });
+            if (timed.code !== 0) throw new Error(`plan is not empty after apply (exit ${timed.code}): ${(timed.out + timed.err).slice(-2000)}`);
+            return { wall: timed.seconds, cpu: timed.cpuSeconds ?? Number.NaN };
+          };
+          try {
+            row.cold.push(await plan());
+            row.warm.push(await plan());
+            const validate = await timeCli(['validate', dir, '--quiet'], dir, env, { cli: build.cli });
+            if (validate.code !== 0) throw new Error(`validate failed (exit ${validate.code}): ${validate.err.slice(-2000)}`);
+            row.validated.push(await plan());
+          } finally {
+            rmSync(cache, { recursive: true, force: true });
+          }
         }
         const client = new PerObjectClient(emu.url, 10);
         const refresh = await client.each(ruleIds, (id) => client.call('GET', `/api/detection_engine/rules?rule_id=${encodeURIComponent(id)}`));
         await client.close();
         refreshes.push(refresh);
-        const ratios = [cold, warm, validated].map((t) => `${(refresh / t.at(-1)!).toFixed(2)}x`).join(', ');
-        console.log(`run ${run}: plan ${fmt(cold.at(-1)!)} empty cache, ${fmt(warm.at(-1)!)} repeated, ${fmt(validated.at(-1)!)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
+        for (const [i, build] of builds.entries()) {
+          const r = rows[i]!;
+          const ratios = [r.cold, r.warm, r.validated].map((t) => `${(refresh / t.at(-1)!.wall).toFixed(2)}x`).join(', ');
+          const shown = (t: Timed[]) => `${fmt(t.at(-1)!.wall)} (${fmt(t.at(-1)!.cpu)} CPU)`;
+          console.log(`run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: plan ${shown(r.cold)} empty cache, ${shown(r.warm)} repeated, ${shown(r.validated)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
+        }
       }
-      const ratio = (plans: number[]) => median(refreshes) / median(plans);
-      const line = (label: string, plans: number[]) => `${label} ${fmt(median(plans))}: ${ratio(plans).toFixed(2)}x faster`;
-      console.log(`median: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goal >= ${GOAL}x, aim 5x)`);
+      const ratio = (plans: Timed[]) => median(refreshes) / median(plans.map((t) => t.wall));
+      const line = (label: string, plans: Timed[]) => `${label} ${fmt(median(plans.map((t) => t.wall)))} (${fmt(median(plans.map((t) => t.cpu)))} CPU): ${ratio(plans).toFixed(2)}x faster`;
+      for (const [i, build] of builds.entries()) {
+        const { cold, warm, validated } = rows[i]!;
+        console.log(`median${builds.length > 1 ? ` [${build.label}]` : ''}: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goal >= ${GOAL}x, aim 5x)`);
+      }
+      console.log(`plan/floor: empty cache ${(median(rows[0]!.cold.map((t) => t.wall)) / floor.seconds).toFixed(1)}x, repeated ${(median(rows[0]!.warm.map((t) => t.wall)) / floor.seconds).toFixed(1)}x (goal: repeated within 3x)`);
+      console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      const { cold, warm, validated } = rows[0]!;
       return Math.min(ratio(cold), ratio(warm), ratio(validated)) >= GOAL ? 0 : 1;
     } finally {
       await emu.stop();
@@ -93,3 +146,9 @@ main().then(
     process.exitCode = 1;
   },
 );
+
+/** The CLI of the build in a checkout: the workspace's svcform package, or a checkout from before the workspace. */
+function cliOf(checkout: string): string {
+  const workspace = join(resolve(checkout), 'packages', 'svcform', 'dist', 'src', 'cli', 'main.js');
+  return existsSync(workspace) ? workspace : join(resolve(checkout), 'dist', 'src', 'cli', 'main.js');
+}

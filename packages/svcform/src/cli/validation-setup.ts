@@ -33,7 +33,7 @@ export async function setUpValidation(opts: CommonOptions & { strict?: boolean }
       const { parsed, reused } = saveQueryFacts();
       if (!opts.verbose) return;
       if (parsed + reused > 0) io.err(`checked ${parsed + reused} queries: ${parsed} parsed, ${reused} known from the cache or an identical query`);
-      if (manifestCache) io.err(`manifest files: ${manifestCache.counts.parsed} parsed, ${manifestCache.counts.kept} read from the cache; ${manifestCache.counts.knownClean} documents' checks skipped (found clean before)`);
+      if (manifestCache) io.err(`manifest files: ${manifestCache.counts.parsed} parsed, ${manifestCache.counts.kept} read from the cache; ${manifestCache.counts.knownClean} documents' checks skipped (known from before); ${manifestCache.counts.reparsed} files parsed again for positions`);
     },
   };
 }

@@ -21,6 +21,8 @@ import { displayPath, readManifestText, type LoadedDoc } from './load.js';
  */
 
 const FORMAT = 1;
+/** 2: the entries of CleanDocuments keep the warnings of warned documents too. */
+const CLEAN_FORMAT = 2;
 const PREFIX = 'manifest-';
 const CLEAN_PREFIX = 'clean-';
 /** An entry no writing run has read for this long is removed. */
@@ -40,10 +42,11 @@ function isKept(d: unknown): d is KeptDocument {
 
 export class ManifestCache {
   /**
-   * Files whose documents came from the cache, files parsed (files.ts counts those), and documents
-   * whose checks were skipped as found clean before (CleanDocuments), in this run.
+   * Files whose documents came from the cache, files parsed (files.ts counts those), kept files
+   * parsed again for the positions of a message, and documents whose checks were skipped as known
+   * from before (CleanDocuments), in this run.
    */
-  readonly counts = { kept: 0, parsed: 0, knownClean: 0 };
+  readonly counts = { kept: 0, parsed: 0, reparsed: 0, knownClean: 0 };
 
   constructor(
     private readonly disk: DiskCache,
@@ -64,7 +67,13 @@ export class ManifestCache {
     const shown = displayPath(file);
     const dir = dirname(resolve(file));
     let parsed: LoadedDoc[] | undefined;
-    const parsedDoc = (index: number) => (parsed ??= readManifestText(text(), file).docs).find((d) => d.index === index);
+    const parsedDoc = (index: number) => {
+      if (!parsed) {
+        this.counts.reparsed++;
+        parsed = readManifestText(text(), file).docs;
+      }
+      return parsed.find((d) => d.index === index);
+    };
     return (stored.docs as KeptDocument[]).map((d) => {
       const start = { file: shown, line: d.line, col: d.col };
       return {
@@ -104,18 +113,34 @@ function documentKey(fileKey: string, index: number): string {
   return `${fileKey}/${index}`;
 }
 
+/** A warning the checks of a document found, kept with its place in the document's file. */
+export interface KeptFinding {
+  line: number;
+  col: number;
+  message: string;
+  group?: string;
+}
+
+function isFinding(f: unknown): f is KeptFinding {
+  const k = f as KeptFinding | null;
+  return !!k && Number.isInteger(k.line) && Number.isInteger(k.col) && typeof k.message === 'string' && (k.group === undefined || typeof k.group === 'string');
+}
+
 /**
- * Documents of kept files whose checks (envelope, interpolation, schema, the kind's own) found
- * nothing, not even a warning, and looked at nothing but the document: no `${...}`, no file read.
+ * Documents of kept files whose checks (envelope, interpolation, schema, the kind's own) found no
+ * error, and looked at nothing but the document: no `${env:...}` or `${file:...}`, no file read.
  * What the checks say of such a document depends only on its bytes, this build and the check
- * options, so a run that meets it again skips them (validate.ts). One entry per set of check
- * options holds the keys of all such documents. On 2,068 rules the checks were about 0.15 s of a
- * repeated plan's 1.1 s.
+ * options, so a run that meets it again skips them (validate.ts) and repeats the warnings they
+ * found, kept with their places: a warned document is neither checked nor parsed again for the
+ * positions of its messages. One entry per set of check options holds the keys of all such
+ * documents. On 2,068 rules the checks were about 0.15 s of a repeated plan's 1.1 s; when every
+ * document carried a warning, a repeated plan cost as much as the first (issue 29).
  */
 export class CleanDocuments {
-  private stored?: Set<string>;
-  /** Keys of this run's documents found clean, now or before. */
-  private readonly seen = new Set<string>();
+  /** Key -> the warnings its checks found (none: clean). */
+  private stored?: Map<string, KeptFinding[]>;
+  /** This run's documents known or found so, with their warnings. */
+  private readonly seen = new Map<string, KeptFinding[]>();
 
   constructor(
     private readonly disk: DiskCache,
@@ -124,25 +149,32 @@ export class CleanDocuments {
     private readonly counts: { knownClean: number },
   ) {}
 
-  private storedKeys(): Set<string> {
+  private storedKeys(): Map<string, KeptFinding[]> {
     if (!this.stored) {
-      const entry = this.disk.read(this.name) as { format?: unknown; keys?: unknown } | undefined;
-      const keys = entry?.format === FORMAT && Array.isArray(entry.keys) ? entry.keys.filter((k): k is string => typeof k === 'string') : [];
-      this.stored = new Set(keys);
+      const entry = this.disk.read(this.name) as { format?: unknown; keys?: unknown; warned?: unknown } | undefined;
+      this.stored = new Map();
+      if (entry?.format === CLEAN_FORMAT && Array.isArray(entry.keys)) {
+        for (const k of entry.keys) if (typeof k === 'string') this.stored.set(k, NONE);
+        const warned = entry.warned instanceof Map ? (entry.warned as Map<unknown, unknown>) : new Map();
+        for (const [k, findings] of warned) if (typeof k === 'string' && Array.isArray(findings) && findings.every(isFinding)) this.stored.set(k, findings);
+      }
     }
     return this.stored;
   }
 
-  /** Whether `doc` was found clean before (under the same options). */
-  has(doc: LoadedDoc): boolean {
-    if (doc.cacheKey === undefined || !this.storedKeys().has(doc.cacheKey)) return false;
-    this.seen.add(doc.cacheKey);
+  /** The warnings of `doc` when its checks ran before under the same options and found no error; else undefined. */
+  known(doc: LoadedDoc): readonly KeptFinding[] | undefined {
+    if (doc.cacheKey === undefined) return undefined;
+    const findings = this.storedKeys().get(doc.cacheKey);
+    if (findings === undefined) return undefined;
+    this.seen.set(doc.cacheKey, findings);
     this.counts.knownClean++;
-    return true;
+    return findings;
   }
 
-  add(doc: LoadedDoc): void {
-    if (doc.cacheKey !== undefined) this.seen.add(doc.cacheKey);
+  /** Records that the checks of `doc` found `findings` (warnings only, in its own file) and nothing else. */
+  add(doc: LoadedDoc, findings: KeptFinding[]): void {
+    if (doc.cacheKey !== undefined) this.seen.set(doc.cacheKey, findings.length === 0 ? NONE : findings);
   }
 
   /**
@@ -154,13 +186,21 @@ export class CleanDocuments {
     if (!this.writes || this.seen.size === 0) return;
     const stored = this.storedKeys();
     let added = 0;
-    for (const key of this.seen) if (!stored.has(key)) added++;
+    for (const key of this.seen.keys()) if (!stored.has(key)) added++;
     if (added === 0) {
       this.disk.touch(this.name);
       return;
     }
     const unmet = stored.size - (this.seen.size - added);
-    const keys = unmet > this.seen.size + 10_000 ? [...this.seen] : [...stored, ...[...this.seen].filter((k) => !stored.has(k))];
-    this.disk.write(this.name, { format: FORMAT, keys });
+    const kept = unmet > this.seen.size + 10_000 ? this.seen : new Map([...stored, ...this.seen]);
+    const keys: string[] = [];
+    const warned = new Map<string, KeptFinding[]>();
+    for (const [key, findings] of kept) {
+      if (findings.length === 0) keys.push(key);
+      else warned.set(key, findings);
+    }
+    this.disk.write(this.name, { format: CLEAN_FORMAT, keys, warned });
   }
 }
+
+const NONE: KeptFinding[] = [];

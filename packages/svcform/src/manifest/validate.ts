@@ -1,6 +1,6 @@
 import type { LoadedDoc } from './load.js';
 import { expandPaths, loadFiles, loadFilesYielding } from './files.js';
-import type { CleanDocuments, ManifestCache } from './manifest-cache.js';
+import type { CleanDocuments, KeptFinding, ManifestCache } from './manifest-cache.js';
 import { confinedReadsAsked } from './confined-file.js';
 import { CREDENTIAL_VARIABLES, interpolate } from './interpolate.js';
 import { shellStyleMessage, shellStyleReferences } from './shell-style.js';
@@ -11,7 +11,7 @@ import { groupRepeats } from '../common/group-repeats.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
-import { scanDocument } from './scan.js';
+import { scanDocument, type DocumentScan } from './scan.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -140,8 +140,12 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     return undefined;
   }
   const root = options.root ?? process.cwd();
-  // Its checks found nothing before and read nothing but the document: what they say is known.
-  if (name !== undefined && clean?.has(doc)) return resourceOf(doc, raw, kind, name, new Set(), root, options);
+  // Its checks found no error before and read nothing but the document: what they say is known.
+  const known = name !== undefined ? clean?.known(doc) : undefined;
+  if (known) {
+    for (const f of known) out.push({ severity: 'warning', pos: { file: doc.start.file, line: f.line, col: f.col }, subject, message: f.message, ...(f.group === undefined ? {} : { group: f.group }) });
+    return resourceOf(doc, raw, kind, name!, new Set(), root, options);
+  }
   const readsBefore = confinedReadsAsked();
   // One walk finds what interpolation, the shell-style warning and the number check look at.
   const scan = scanDocument(raw);
@@ -193,8 +197,30 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     const pos = issue.pos ?? ((issue.at && doc.posInScalar(issue.path, issue.at.offset, issue.at.value)) || doc.posOf(issue.path));
     out.push({ severity: issue.severity ?? 'error', pos, subject, message: issue.message, ...(issue.group === undefined ? {} : { group: issue.group }) });
   }
-  if (out.length === 0 && scan.templated.length === 0 && confinedReadsAsked() === readsBefore) clean?.add(doc);
+  if (clean && confinedReadsAsked() === readsBefore && readsNothingElse(scan.templated, interpolated.value === raw)) {
+    const kept = keptFindings(out, doc.start.file);
+    if (kept) clean.add(doc, kept);
+  }
   return res;
+}
+
+/**
+ * Whether a document's checks read nothing but its bytes as far as interpolation goes: no
+ * `${env:...}` or `${file:...}` anywhere (a shell-style `${NAME}` is text, and only warned about),
+ * and interpolation left the value as it was (an escaped `$${` changes it).
+ */
+function readsNothingElse(templated: DocumentScan['templated'], unchanged: boolean): boolean {
+  return unchanged && templated.every((t) => !t.text.includes('${env:') && !t.text.includes('${file:'));
+}
+
+/** A document's findings as CleanDocuments keeps them, or undefined when one is an error or sits in another file. */
+function keptFindings(found: Diagnostic[], file: string): KeptFinding[] | undefined {
+  const kept: KeptFinding[] = [];
+  for (const d of found) {
+    if (d.severity !== 'warning' || d.pos.file !== file) return undefined;
+    kept.push({ line: d.pos.line, col: d.pos.col, message: d.message, ...(d.group === undefined ? {} : { group: d.group }) });
+  }
+  return kept;
 }
 
 /** The resource a document that passed its checks declares (`value` interpolated). */

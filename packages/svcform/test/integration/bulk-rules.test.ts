@@ -7,6 +7,7 @@ import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
 import { connectorManifests, ruleManifest } from '../../bench/generate.js';
+import { ruleYaml } from '../helpers/repo.js';
 
 /**
  * Bulk writes of rules (design.md "Layout": a wave's rule creates and updates through `_import`,
@@ -196,6 +197,26 @@ describe('deletes of managed rules go through the bulk action, each rule reporte
     // Everything the apply sent: the listings of its plan, the lease, the two bulk deletes.
     assert.ok(log.length < 12, log.map((r) => `${r.method} ${r.path}`).join('\n'));
     assert.equal((await call(emu, 'GET', `${RULES}/_find?per_page=100`)).body.total, 0);
+  });
+
+  it('deleting 100 managed rules sends fewer than 10 requests in all (issue 29)', async () => {
+    // Rules alone: the listings a plan of connectors needs are not part of deleting rules.
+    const only = mkdtempSync(join(tmpdir(), 'svcform-bulk-delete-100-'));
+    try {
+      writeFileSync(join(only, 'svcform.yaml'), 'manage:\n  - kind: Rule\n');
+      writeFileSync(join(only, 'rules.yaml'), Array.from({ length: 100 }, (_, i) => ruleYaml(`hundred-${i}`)).join('---\n'));
+      assert.equal((await cli(['apply', only, '--url', emu.url, '--auto-approve'])).code, 0);
+      writeFileSync(join(only, 'rules.yaml'), '');
+      emu.log.clear();
+      const run = await cli(['apply', only, '--url', emu.url, '--auto-approve']);
+      assert.equal(run.code, 0, run.out + run.err);
+      assert.match(run.out, /Apply: 100 done, 0 failed, 0 skipped\./);
+      const log = emu.log.all();
+      assert.ok(log.length < 10, `${log.length} requests:\n${log.map((r) => `${r.method} ${r.path}`).join('\n')}`);
+      assert.equal((await call(emu, 'GET', `${RULES}/_find?per_page=100`)).body.total, 0);
+    } finally {
+      rmSync(only, { recursive: true, force: true });
+    }
   });
 
   it('a bulk delete that lands and loses its answer is confirmed gone by one listing, never sent rule by rule', async () => {

@@ -4,11 +4,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 import { blockRuleYaml, repo } from '../helpers/repo.js';
+import { emulator } from '@svcform/emulator/testing.js';
 
 /**
- * Documents whose checks found nothing are not checked again by the next run with the same check
- * options (manifest-cache.ts, CleanDocuments): the checks of 2,068 rules were about 0.15 s of a
- * repeated plan (issue 10). What a skipped check would have said must never differ from what it
+ * Documents whose checks found no error are not checked again by the next run with the same check
+ * options (manifest-cache.ts, CleanDocuments), and their warnings are repeated from what was kept:
+ * the checks of 2,068 rules were about 0.15 s of a repeated plan (issue 10), and a warning on
+ * every rule made a repeated plan as slow as the first (issue 29). What a skipped check would have said must never differ from what it
  * says: a document with `${...}` or one whose checks read a file is checked at every run.
  */
 
@@ -19,6 +21,7 @@ function repository(files: Record<string, string>): string {
 }
 
 /** [files parsed, files read from the cache, documents whose checks were skipped] of a --verbose run. */
+const reparsed = (err: string) => Number(/(\d+) files parsed again for positions$/m.exec(err)?.[1]);
 const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache; (\d+) documents' checks skipped/m.exec(err)?.slice(1).map(Number);
 
 describe('checks of documents found clean before are skipped (.svcform/cache)', () => {
@@ -38,13 +41,40 @@ describe('checks of documents found clean before are skipped (.svcform/cache)', 
     assert.deepEqual(counts((await runBuiltCli(['validate', '.', '--verbose'], dir)).err), [0, 2, 3], 'the first options are still known');
   });
 
-  it('a document with a finding is checked at every run and its finding shown every time', async () => {
-    const dir = repository({ 'a.yaml': [rule('one'), rule('two').replace('event.code', 'evnt.code')].join('---\n') });
+  it('a warned document is neither checked nor parsed again: its warnings come back at the same places, in validate and in a plan', async () => {
+    // A near miss of a field and a shell-style ${NAME} in the description: two warnings, each with a place inside the file.
+    const dir = repository({ 'a.yaml': [rule('one'), rule('two', 'Run ${CMD} by hand.').replace('event.code', 'evnt.code')].join('---\n') });
     const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
     const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
-    assert.deepEqual(counts(second.err), [0, 1, 1], 'rule one only');
-    assert.equal(findingLines(first.err).length, 1, first.err);
+    assert.equal(first.code, 0, first.err);
+    assert.deepEqual(counts(second.err), [0, 1, 2], 'both documents known, the warned one too');
+    assert.equal(reparsed(second.err), 0, 'no position asked of the file');
+    assert.equal(findingLines(first.err).length, 2, first.err);
     assert.deepEqual(findingLines(second.err), findingLines(first.err));
+    assert.equal(second.out, first.out);
+    const emu = await emulator();
+    try {
+      const plan = await runBuiltCli(['plan', '.', '--url', emu.url, '--verbose'], dir);
+      assert.equal(plan.code, 0, plan.err);
+      assert.deepEqual(counts(plan.err), [0, 1, 2]);
+      assert.equal(reparsed(plan.err), 0);
+      assert.deepEqual(findingLines(plan.err), findingLines(first.err));
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('a document with an error is checked at every run; a warning under other check options is found again', async () => {
+    const dir = repository({ 'a.yaml': [rule('one'), rule('two').replace('risk_score: 21', 'risk_score: 210'), rule('three').replace('event.code', 'evnt.code')].join('---\n') });
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(second.code, 1);
+    assert.deepEqual(counts(second.err), [0, 1, 2], 'rule two, with its error, is checked again');
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
+    // --strict makes the unknown field an error: under those options nothing of the warning is reused.
+    const strict = await runBuiltCli(['validate', '.', '--verbose', '--strict'], dir);
+    assert.deepEqual(counts(strict.err), [0, 1, 0]);
+    assert.match(strict.err, /a\.yaml:\d+:\d+: Rule\/three: query: field "evnt\.code"/);
   });
 
   it('a document with ${env:...} is checked at every run: the variable may be gone', async () => {

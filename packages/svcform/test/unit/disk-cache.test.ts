@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskCache } from '../../src/common/disk-cache.js';
@@ -36,6 +36,28 @@ describe('the disk cache (src/common/disk-cache.ts)', () => {
     cache.write('entry', { a: 1 });
     writeFileSync(join(base, buildId()!, 'entry'), 'not what v8.serialize writes');
     assert.equal(cache.read('entry'), undefined);
+  });
+
+  it('touch marks an entry read with an old time, and leaves one marked within the day as it is', () => {
+    const base = fresh();
+    const cache = DiskCache.open(base)!;
+    cache.write('old', 1);
+    cache.write('recent', 2);
+    const path = (name: string) => join(base, buildId()!, name);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
+    utimesSync(path('old'), daysAgo(3), daysAgo(3));
+    utimesSync(path('recent'), daysAgo(0.5), daysAgo(0.5));
+    const reader = DiskCache.open(base)!;
+    assert.equal(reader.read('old'), 1);
+    assert.equal(reader.read('recent'), 2);
+    reader.touch('old');
+    reader.touch('recent');
+    assert.ok(statSync(path('old')).mtimeMs > Date.now() - 60_000, 'marked now');
+    assert.ok(Math.abs(statSync(path('recent')).mtimeMs - daysAgo(0.5).getTime()) < 5_000, 'left as it was');
+    // An entry this run did not read is marked whatever its time.
+    utimesSync(path('recent'), daysAgo(0.5), daysAgo(0.5));
+    DiskCache.open(base)!.touch('recent');
+    assert.ok(statSync(path('recent')).mtimeMs > Date.now() - 60_000);
   });
 
   it('a write that cannot happen (the cache path is a file, a read-only checkout) returns false and throws nothing', () => {
