@@ -123,6 +123,7 @@ export async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise
     }),
     'package policy',
   );
+  await ok(call(emu, 'POST', `${p}/api/endpoint/protection_updates_note/soc-system`, { note: 'Updates follow the latest release.' }), 'protection-updates note');
   await ok(call(emu, 'POST', `${p}/api/hostquery/saved_queries`, { id: 'users-query', query: 'SELECT * FROM users;', interval: '3600', description: 'Local users', platform: 'linux,darwin' }), 'saved query');
   const queries = { users: { query: 'SELECT * FROM users;', interval: 3600, saved_query_id: 'users-query' }, ports: { query: 'SELECT * FROM listening_ports;', interval: 600, snapshot: true } };
   await ok(call(emu, 'POST', `${p}/api/hostquery/packs`, { name: 'incident-response', description: 'Collected during an incident', enabled: true, policy_ids: ['soc-linux'], queries }), 'pack');

@@ -276,11 +276,13 @@ describe('export reads with list endpoints only', () => {
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.
     const packRead = '/api/hostquery/packs/:id';
+    // The API lists no protection-updates notes: one GET per package policy (one per policy seeded).
+    const noteRead = '/api/endpoint/protection_updates_note/:package_policy_id';
     // The prebuilt review routes read over POST (review_rule_installation_route.ts, review_rule_upgrade_route.ts).
     const postReads = new Set(['/internal/detection_engine/prebuilt_rules/installation/_review', '/internal/detection_engine/prebuilt_rules/upgrade/_review']);
     assert.ok(requests.every((r) => r.method === 'GET' || (r.method === 'POST' && postReads.has(r.route))), 'reads only');
     for (const route of postReads) listRoutes.add(route);
-    const unexpected = requests.filter((r) => !listRoutes.has(r.route) && r.route !== packageInfo && r.route !== packRead);
+    const unexpected = requests.filter((r) => !listRoutes.has(r.route) && r.route !== packageInfo && r.route !== packRead && r.route !== noteRead);
     assert.deepEqual(unexpected.map((r) => `${r.method} ${r.path}`), []);
     const infoPaths = requests.filter((r) => r.route === packageInfo).map((r) => r.path);
     assert.equal(new Set(infoPaths).size, infoPaths.length, 'each package version read at most once');
@@ -292,7 +294,9 @@ describe('export reads with list endpoints only', () => {
     const packReads = requests.filter((r) => r.route === packRead).map((r) => r.path);
     assert.equal(new Set(packReads).size, packReads.length, 'each pack read at most once');
     assert.ok(packReads.length <= DEFAULT_WORKLOAD.packs + 1, `${packReads.length} pack reads`); // plus the prebuilt pack
-    assert.ok(requests.length - packReads.length < 150, `${requests.length} requests`);
+    const noteReads = requests.filter((r) => r.route === noteRead).map((r) => r.path);
+    assert.equal(new Set(noteReads).size, noteReads.length, 'each package policy\'s note read at most once');
+    assert.ok(requests.length - packReads.length - noteReads.length < 150, `${requests.length} requests`);
   });
 });
 

@@ -40,6 +40,7 @@ const ACCEPTED: Accepted[] = [
   { method: 'POST', route: '/api/fleet/agent_policies/delete', status: 404, source: 'src/kinds/fleet/agent-policy.ts delete' },
   { method: 'DELETE', route: '/api/fleet/package_policies/:packagePolicyId', status: 404, source: 'src/kinds/fleet/package-policy.ts delete' },
   { method: 'GET', route: '/api/fleet/epm/packages/:pkgName/:pkgVersion', status: 404, source: 'src/kinds/fleet/packages.ts package info' },
+  { method: 'GET', route: '/api/endpoint/protection_updates_note/:package_policy_id', status: 404, source: 'src/kinds/protection-updates-note.ts list (a package policy without a note)' },
   { method: 'POST', route: '/api/actions/connector/:id', status: 409, path: /\/svcform-lease-\d+$/, source: 'src/kinds/connector/lease-store.ts create' },
   { method: 'DELETE', route: '/api/actions/connector/:id', status: 404, path: /\/svcform-lease-\d+$/, source: 'src/kinds/connector/lease-store.ts remove' },
 ];
@@ -81,6 +82,7 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   MaintenanceWindow: (doc) => doc.setIn(['spec', 'schedule', 'custom', 'duration'], '90m'),
   IntegrationPackage: (doc) => doc.setIn(['spec', 'keep_policies_up_to_date'], doc.getIn(['spec', 'keep_policies_up_to_date']) !== true),
   UptimeSettings: (doc) => doc.setIn(['spec', 'certAgeThreshold'], 400),
+  ProtectionUpdatesNote: (doc) => doc.setIn(['spec', 'note'], `${doc.getIn(['spec', 'note'])} (changed)`),
   CaseConfiguration: (doc) => doc.setIn(['spec', 'closure_type'], doc.getIn(['spec', 'closure_type']) === 'close-by-user' ? 'close-by-pushing' : 'close-by-user'),
   AgentTool: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   Agent: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),

@@ -91,6 +91,7 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   UptimeSettings: (s) => {
     s.certAgeThreshold += 1;
   },
+  ProtectionUpdatesNote: (s) => appended(s, 'note'),
   CaseConfiguration: (s) => {
     s.closure_type = s.closure_type === 'close-by-user' ? 'close-by-pushing' : 'close-by-user';
   },
@@ -145,6 +146,7 @@ const REMOVED: Record<string, string[]> = {
   PackagePolicy: ['soc-linux-bastions-system'],
   HostQueryPack: ['linux-incident-response'],
   UptimeSettings: ['settings'],
+  ProtectionUpdatesNote: ['soc-linux-servers-system'],
   CaseConfiguration: ['securitySolution'],
   AgentTool: ['soc.runbooks.search'],
   Agent: ['soc-triage'],
