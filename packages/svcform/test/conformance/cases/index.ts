@@ -16,6 +16,8 @@ import { savedObject } from './saved-object.js';
 import { exceptionList } from './exception-list.js';
 import { prebuiltRules } from './prebuilt-rules.js';
 import { timelineTemplate } from './timeline-template.js';
+import { fleetOutput } from './fleet-output.js';
+import { anonymizationField } from './anonymization-field.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -25,5 +27,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
     integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
     prebuiltRules, timelineTemplate,
+    fleetOutput,
+    anonymizationField,
   ].map((c) => [c.kind, c]),
 );
