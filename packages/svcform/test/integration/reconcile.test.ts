@@ -111,6 +111,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/saved_objects/_find': 1,
       '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run
       '/api/exception_lists/items/_find': 1, // one per 50 lists, never one per list or item
+      '/api/fleet/outputs': 1, // outputs belong to no space: once per run
+      '/api/security_ai_assistant/anonymization_fields/_find': 1,
     });
   });
 

@@ -84,6 +84,16 @@ describe('FleetOutput kind', () => {
     assert.equal((await call(emu, 'GET', `${OUT}/fleet-default-output`)).body.item.name, 'renamed');
   });
 
+  it('a change of type is one update: the server clears the old type\'s fields, svcform clears the dropped common ones', async () => {
+    const kafka = resource('FleetOutput', 'soc-out', { name: 'Out', type: 'kafka', hosts: ['kafka:9092'], auth_type: 'none', topic: 'logs', config_yaml: 'a: 1' });
+    await adapter.create(ctx, kafka);
+    const live = (await adapter.spaceless!.list(ctx, 'default')).find((o) => o.name === 'soc-out')!;
+    const logstash = resource('FleetOutput', 'soc-out', { name: 'Out', type: 'logstash', hosts: ['ls:5044'] });
+    await adapter.update(ctx, logstash, live, { rotateSecrets: false });
+    const after = (await adapter.spaceless!.list(ctx, 'default')).find((o) => o.name === 'soc-out')!;
+    assert.deepEqual(adapter.normalizeLive(after, RUN), adapter.normalizeDesired(logstash, RUN));
+  });
+
   it('secrets are write-only: never compared, sent on create and with every update, exported as ${env:} placeholders', async () => {
     const res = resource('FleetOutput', 'soc-es', { name: 'ES', type: 'elasticsearch', hosts: ['https://es.example:9200'], secrets: { ssl: { key: 'KEY-ONE' } } });
     await adapter.create(ctx, res);

@@ -14,7 +14,9 @@ import { KAFKA_OUTPUT_DEFAULTS, PRESET_OUTPUT_TYPES, presetFor, storedHost } fro
  *
  * - `secrets` are write-only (the server keeps them in its secret store and answers only their
  *   ids): never compared, sent on create and with every update (KindRules.writeOnly).
- * - The PUT merges (a saved-object update): a field the manifest dropped is sent as null.
+ * - The PUT merges (a saved-object update): a field the manifest dropped is sent as null where the
+ *   API takes null. The other fields (kafka's topic, key, headers, hash...) cannot be cleared
+ *   through the API: a manifest that drops one keeps showing the change (README, Fleet outputs).
  * - The default output: exactly one output is the default for data (`is_default`) and one for
  *   monitoring; making another the default unsets the flag on the old one, and the server refuses
  *   `false` on the current default ("make another output the default first"), so svcform never
@@ -27,6 +29,12 @@ const PATH = '/api/fleet/outputs';
 const RESPONSE_ONLY = ['id', 'is_preconfigured', 'allow_edit', 'secrets'];
 const FALSE_BY_DEFAULT = ['is_default', 'is_default_monitoring', 'is_internal', 'sync_integrations', 'sync_uninstalled_integrations'];
 const DEFAULT_FLAGS = ['is_default', 'is_default_monitoring'];
+/**
+ * Fields the update body takes as null (OAS update_output_*: `nullable: true`), the only way to
+ * clear a field through the merging PUT. The first six are in every type's body.
+ */
+const CLEARABLE_ANY_TYPE = ['ca_sha256', 'ca_trusted_fingerprint', 'config_yaml', 'proxy_id', 'ssl', 'shipper'];
+const CLEARABLE = [...CLEARABLE_ANY_TYPE, 'write_to_logs_streams', 'kibana_api_key', 'kibana_url', 'service_token', 'sasl'];
 
 /** Whether config_yaml turns the shipper on (else the server drops `shipper`). */
 function shipperEnabled(configYaml: unknown): boolean {
@@ -139,8 +147,11 @@ export const fleetOutputAdapter: KindAdapter = {
   async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
     const body = writeBody(res);
     const wanted = canonical(res.spec);
-    // The PUT keeps what it is not sent: a field the manifest dropped is cleared with null.
-    for (const field of Object.keys(canonical(live.body))) if (!(field in wanted) && !(field in body)) body[field] = null;
+    // The PUT keeps what it is not sent: a field the manifest dropped is cleared with null where
+    // the body takes null. A change of type clears the old type's own fields on the server, and
+    // the new type's body would refuse them, so then only the fields of every type are sent.
+    const clearable = live.body.type === res.spec.type ? CLEARABLE : CLEARABLE_ANY_TYPE;
+    for (const field of Object.keys(canonical(live.body))) if (!(field in wanted) && !(field in body) && clearable.includes(field)) body[field] = null;
     // Never `false` for a default flag (the server refuses it on the default; elsewhere it is already false).
     for (const flag of DEFAULT_FLAGS) if (body[flag] !== true) delete body[flag];
     await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, body });
