@@ -15,9 +15,11 @@ import { savedObjectsArea } from './saved-objects.js';
 import { exceptionListsArea } from './exceptions/index.js';
 import { timelinesArea } from './timelines/index.js';
 import { endpointArea } from './endpoint/protection-updates-note.js';
+import { anonymizationFieldsArea } from './anonymization-fields.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
   spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
   agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea, timelinesArea, endpointArea,
+  anonymizationFieldsArea,
 ];

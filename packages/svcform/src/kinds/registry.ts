@@ -19,6 +19,8 @@ import { exceptionListAdapter } from './exception/list.js';
 import { prebuiltRulesAdapter } from './rule/prebuilt-rules.js';
 import { timelineTemplateAdapter } from './timeline-template.js';
 import { protectionUpdatesNoteAdapter } from './protection-updates-note.js';
+import { fleetOutputAdapter } from './fleet/output.js';
+import { anonymizationFieldAdapter } from './anonymization-field.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -41,6 +43,8 @@ export const ADAPTERS: KindAdapter[] = [
   prebuiltRulesAdapter,
   timelineTemplateAdapter,
   protectionUpdatesNoteAdapter,
+  fleetOutputAdapter,
+  anonymizationFieldAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -68,6 +68,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$': 'a version such as 1.60.0',
   '^([+-]?[1-5])?(MO|TU|WE|TH|FR|SA|SU)$': 'a weekday MO, TU, WE, TH, FR, SA or SU, optionally numbered (e.g. +1MO, -1FR)',
   '^\\S+$': 'without spaces',
+  '^[Hh][Tt][Tt][Pp][Ss]?://': 'a URL starting with http:// or https://',
   '^#[0-9a-fA-F]{6}$': 'a hex colour such as #0077cc',
   '^(#[0-9a-fA-F]{6})?$': 'a hex colour such as #0077cc, or "" (no avatar)',
   '^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$': 'lower-case letters, digits, _ and -, starting and ending with a letter or digit',

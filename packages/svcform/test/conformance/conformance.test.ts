@@ -249,7 +249,7 @@ for (const kind of knownKinds()) {
       const docs = [...readTree(out).entries()]
         .filter(([f]) => f.endsWith('.yaml'))
         .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS()));
-      assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort(), [`${kind}/${names.a}`, `${kind}/${names.b}`].sort());
+      assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort(), [`${kind}/${names.a}`, `${kind}/${names.b}`, ...(c.preexisting ?? []).map((n) => `${kind}/${n}`)].sort());
 
       const dirs = [out, ...(c.deps.trim() ? [manifests(`${tag}-export-deps`, [c.deps])] : [])];
       const vars = variablesEnv(out);

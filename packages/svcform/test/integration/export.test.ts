@@ -247,8 +247,9 @@ describe('export reads with list endpoints only', () => {
     assert.equal(run.code, 0, run.err);
     const others = DEFAULT_WORKLOAD.connectors + DEFAULT_WORKLOAD.valueLists + DEFAULT_WORKLOAD.agentPolicies + DEFAULT_WORKLOAD.packagePolicies + DEFAULT_WORKLOAD.savedQueries + DEFAULT_WORKLOAD.packs + DEFAULT_WORKLOAD.maintenanceWindows;
     assert.equal(others, 500);
-    // The package policies' package is installed by their creation: one IntegrationPackage.
-    assert.match(run.err, new RegExp(`Exported ${DEFAULT_WORKLOAD.rules + others + 1} objects`));
+    // The package policies' package is installed by their creation: one IntegrationPackage. The
+    // server's own default output and default anonymization fields (eight in the emulator) too.
+    assert.match(run.err, new RegExp(`Exported ${DEFAULT_WORKLOAD.rules + others + 1 + 1 + 8} objects`));
 
     const { requests } = (await call(emu, 'GET', '/__emulator/requests')).body as { requests: Array<{ method: string; route: string; path: string; query: string }> };
     const listRoutes = new Set([
@@ -272,6 +273,8 @@ describe('export reads with list endpoints only', () => {
       '/api/attack_discovery/schedules/_find',
       '/api/saved_objects/_find',
       '/api/timelines',
+      '/api/fleet/outputs',
+      '/api/security_ai_assistant/anonymization_fields/_find',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

@@ -108,7 +108,9 @@ describe('svcform init', () => {
     const repo = newRoot('adopt');
     const run = await cli(['init', repo, '--from-server', '--url', emu.url]);
     assert.equal(run.code, 0, run.err);
-    assert.match(run.out, /^ {2}manifests\/ {2}4 exported objects in \d+ files$/m);
+    // Besides the four made here: the server's own default output and its default anonymization fields.
+    const seeded = 1 + 8;
+    assert.match(run.out, new RegExp(`^ {2}manifests/ {2}${4 + seeded} exported objects in \\d+ files$`, 'm'));
     assert.match(run.out, /set the 1 variable listed in manifests\/variables\.txt/);
     assert.match(run.out, /svcform plan manifests --url http:\/\/127\.0\.0\.1:\d+ +# nothing to change/);
     assert.doesNotMatch(run.out + run.err, /SECRET-init-1/);
@@ -116,16 +118,19 @@ describe('svcform init', () => {
     const config = parse(readFileSync(join(repo, 'manifests/svcform.yaml'), 'utf8'));
     assert.equal(config.space, 'default');
     const owned = Object.fromEntries(config.manage.map((s: { kind: string; spaces: string[]; selector: { names: string[] } }) => [s.kind, [s.spaces, s.selector.names]]));
-    assert.deepEqual(owned, { Connector: [['default'], ['soc-chat', 'soc-log']], Rule: [['default'], ['ssh-brute-force']], ValueList: [['default'], ['blocked-ips']] });
+    const { FleetOutput: outputs, AnonymizationField: fields, ...made } = owned;
+    assert.deepEqual(made, { Connector: [['default'], ['soc-chat', 'soc-log']], Rule: [['default'], ['ssh-brute-force']], ValueList: [['default'], ['blocked-ips']] });
+    assert.deepEqual(outputs, [['default'], ['fleet-default-output']]);
+    assert.equal(fields[1].length, 8);
     for (const [rel, text] of readTree(join(KIT, '.github'))) assert.equal(readFileSync(join(repo, '.github', rel), 'utf8'), text, rel);
 
     const env = variablesEnv(join(repo, 'manifests'));
     assert.deepEqual(Object.keys(env).length, 1);
     const validated = await cli(['validate', join(repo, 'manifests')], env);
     assert.equal(validated.code, 0, validated.err);
-    assert.match(validated.out, /^4 resources in \d+ files: valid/);
+    assert.match(validated.out, new RegExp(`^${4 + seeded} resources in \\d+ files: valid`));
     const plan = await planSummary(repo, emu.url, env);
-    assert.deepEqual([plan.code, plan.changes, plan.summary.unchanged], [0, [], 4]);
+    assert.deepEqual([plan.code, plan.changes, plan.summary.unchanged], [0, [], 4 + seeded]);
 
     // Not vacuous: a change made on the server since shows, and a new object stays unmanaged.
     await ok(call(emu, 'PATCH', '/api/detection_engine/rules', { rule_id: 'ssh-brute-force', severity: 'low' }), 'severity changed by hand');
@@ -178,7 +183,7 @@ describe('svcform init', () => {
     const again = await cli(['init', fresh, '--from-server', '--url', emu.url, '--force']);
     assert.equal(again.code, 0, again.err);
     const config = parse(readFileSync(join(fresh, 'manifests/svcform.yaml'), 'utf8'));
-    assert.deepEqual(config.manage, [{ kind: 'Connector', spaces: ['default'], selector: { names: ['soc-log', 'soc-log-2'] } }]);
+    assert.deepEqual(config.manage.filter((s: { kind: string }) => !['FleetOutput', 'AnonymizationField'].includes(s.kind)), [{ kind: 'Connector', spaces: ['default'], selector: { names: ['soc-log', 'soc-log-2'] } }]);
     assert.deepEqual((await planSummary(fresh, emu.url)).changes, []);
   });
 

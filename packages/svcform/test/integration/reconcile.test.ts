@@ -112,6 +112,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run
       '/api/exception_lists/items/_find': 1, // one per 50 lists, never one per list or item
       '/api/endpoint/protection_updates_note/:package_policy_id': 3, // the API lists no notes: one per package policy (3), from the policies' own listing
+      '/api/fleet/outputs': 1, // outputs belong to no space: once per run
+      '/api/security_ai_assistant/anonymization_fields/_find': 1,
     });
   });
 

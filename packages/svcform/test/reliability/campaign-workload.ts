@@ -112,6 +112,10 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
     first.risk_score += 1;
   },
   TimelineTemplate: (s) => appended(s, 'description'),
+  FleetOutput: (s) => appended(s, 'name'),
+  AnonymizationField: (s) => {
+    s.anonymized = s.anonymized !== true;
+  },
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -138,7 +142,7 @@ export function updateEvery(dir: string): Map<string, number> {
  * The documents the delete phase removes: odd copies of the multiplied kinds (nothing references
  * a copy), and of the other kinds one document each whose removal leaves no reference dangling
  * (a pack names both agent policies, so the bastions' policy goes with the pack and its package
- * policy). IntegrationPackage and PrebuiltRules have no manage scope in examples/svcform.yaml:
+ * policy). IntegrationPackage, PrebuiltRules and AnonymizationField have no manage scope in examples/svcform.yaml:
  * svcform never deletes them, so they are not removed.
  */
 const REMOVED: Record<string, string[]> = {
@@ -153,9 +157,11 @@ const REMOVED: Record<string, string[]> = {
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
   TimelineTemplate: ['soc-network-peer'],
+  // Named by the bastions' policy, which goes too: the policy is deleted first.
+  FleetOutput: ['soc-monitoring'],
 };
 
-export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules'];
+export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'AnonymizationField'];
 
 /**
  * Removes the delete phase's documents; answers how many per kind. What stays stops naming a

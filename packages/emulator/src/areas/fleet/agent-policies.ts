@@ -7,6 +7,7 @@ import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { BulkGetAgentPoliciesBody, DeleteAgentPolicyBody } from './small-bodies.js';
 import { validateRequest, type Schema } from '../../config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
+import { checkPolicyOutputs } from './outputs.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
 import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
@@ -131,6 +132,7 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const spaces: string[] = body.space_ids ?? [req.space];
   idTaken(ctx, [req.space, ...spaces], id);
   for (const space of spaces) nameTaken(ctx, space, body.name);
+  checkPolicyOutputs(ctx, body);
   const record = newAgentPolicy(ctx, req, body, id);
   state.agentPolicies[id] = record;
   if (system) {
@@ -159,6 +161,7 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   const spaces: string[] = body.space_ids ?? policySpaces(existing, storageSpaceOf(ctx, existing) ?? req.space);
   idTaken(ctx, spaces, existing.id, existing);
   for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
+  checkPolicyOutputs(ctx, body, existing);
   Object.assign(existing, incoming);
   bumpRevision(ctx, existing, req.user);
   return { body: { item: formatAgentPolicy(ctx, req.space, existing, { packagePolicies: false }) } };

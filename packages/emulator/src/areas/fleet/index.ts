@@ -3,11 +3,12 @@ import { registerAgentPolicies } from './agent-policies.js';
 import { registerAgentPolicyExtras } from './agent-policy-extras.js';
 import { registerAgentless } from './agentless.js';
 import { registerEpm } from './epm.js';
+import { registerOutputs } from './outputs.js';
 import { registerPackagePolicies } from './package-policies.js';
 
 /**
- * Fleet: agent policies, package (integration) policies, agentless policies and the package
- * manager. Policies live per space; package install state is global to the deployment.
+ * Fleet: agent policies, package (integration) policies, agentless policies, outputs and the
+ * package manager. Policies live per space; package install state is global to the deployment.
  *
  * Emulator choices where the documents leave room:
  * - An agent policy created without `monitoring_enabled` has none: the server fills no default
@@ -27,5 +28,6 @@ export const fleetArea: EmulatorArea = {
     registerPackagePolicies(router);
     registerAgentless(router);
     registerEpm(router);
+    registerOutputs(router);
   },
 };

@@ -1,4 +1,4 @@
-import type { Resource } from '../../manifest/types.js';
+import type { Reference, Resource } from '../../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
@@ -29,6 +29,8 @@ const REQUEST_FLAGS = ['sys_monitoring', 'force', 'bump_revision', 'bumpRevision
 const FALSE_BY_DEFAULT = ['is_managed', 'is_default', 'is_default_fleet_server', 'has_fleet_server', 'is_protected', 'supports_agentless', 'keep_monitoring_alive', 'monitoring_pprof_enabled', 'has_agent_version_conditions', 'is_verifier'];
 /** Ids whose null means "the default" (default output, download source, Fleet server host). */
 const NULLABLE_IDS = ['data_output_id', 'monitoring_output_id', 'download_source_id', 'fleet_server_host_id', 'min_agent_version'];
+/** Fields that name a FleetOutput. */
+const OUTPUT_FIELDS = ['data_output_id', 'monitoring_output_id'];
 /** Objects whose `{}` (or null) is the same as not set. */
 const EMPTY_OBJECTS = ['overrides', 'advanced_settings', 'agentless', 'monitoring_diagnostics'];
 /** Arrays that compare as sets, whose `[]` (or null) is the same as not set. */
@@ -116,8 +118,16 @@ export const agentPolicyAdapter: KindAdapter = {
   area: AREAS.fleet,
   setFields: ['/monitoring_enabled', '/global_data_tags', '/required_versions', '/package_agent_version_conditions', '/agent_features', '/space_ids'],
 
-  references() {
-    return [];
+  referenceKinds: ['FleetOutput'],
+
+  references(spec) {
+    const refs: Reference[] = [];
+    for (const field of OUTPUT_FIELDS) {
+      const id = spec[field];
+      // The server checks only the licence, never that the output exists (agent_policies/outputs_helpers.ts validateOutputForPolicy).
+      if (typeof id === 'string' && id !== '') refs.push({ kind: 'FleetOutput', name: id, path: ['spec', field], whenMissing: 'accepted', missingEffect: "the policy's agents get no output to send to until it exists" });
+    }
+    return refs;
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {

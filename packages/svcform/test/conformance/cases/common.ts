@@ -51,6 +51,11 @@ export interface ConformanceCase {
    * then selects a and b by name.
    */
   names?: { a: string; b: string; s: string };
+  /**
+   * Names of the objects of the kind a fresh server already holds (Fleet's default output, the
+   * default anonymization fields): export writes them beside a and b.
+   */
+  preexisting?: string[];
   /** Spaces of a, b and s for a kind with one object per space (default: all in `default`). */
   spaces?: { a: string; b: string; s: string };
   /** Variables the samples read besides the secret (not checked for leaks). */

@@ -17,6 +17,8 @@ import { exceptionList } from './exception-list.js';
 import { prebuiltRules } from './prebuilt-rules.js';
 import { timelineTemplate } from './timeline-template.js';
 import { protectionUpdatesNote } from './protection-updates-note.js';
+import { fleetOutput } from './fleet-output.js';
+import { anonymizationField } from './anonymization-field.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -26,5 +28,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
     integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
     prebuiltRules, timelineTemplate, protectionUpdatesNote,
+    fleetOutput,
+    anonymizationField,
   ].map((c) => [c.kind, c]),
 );
