@@ -3,7 +3,7 @@ import { asSet, canonicalJson, clone } from '../kinds/normalize.js';
 import { getAt, hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { describeObject, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
+import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
 import { alignKeyed } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, missingReference, referrerPairs } from './references.js';
@@ -159,8 +159,9 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const ref of adapter.references(res.spec)) {
       // Only a kind the plan could read tells whether the object exists.
       if (ref.whenMissing === 'installed' || !live.objects.has(pairKey(ref.kind, res.space))) continue;
-      const isDeclared = referenceTarget(declaredSpaceless, ref.kind, res.space, ref.name, live.home, (shared) => shared) !== undefined;
-      const isLive = referenceTarget(liveIndex, ref.kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined;
+      const kinds = referenceKinds(ref);
+      const isDeclared = kinds.some((kind) => referenceTarget(declaredSpaceless, kind, res.space, ref.name, live.home, (shared) => shared) !== undefined);
+      const isLive = kinds.some((kind) => referenceTarget(liveIndex, kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined);
       if (isDeclared || isLive) continue;
       const finding = missingReference(ref, options.missingReferences ?? 'warn');
       (finding.severity === 'error' ? errors : warnings).push({ subject, source: res.posOf(ref.path), message: finding.message });

@@ -19,6 +19,7 @@ import { exceptionListAdapter } from './exception/list.js';
 import { prebuiltRulesAdapter } from './rule/prebuilt-rules.js';
 import { timelineTemplateAdapter } from './timeline-template.js';
 import { spaceAdapter } from './space.js';
+import { dataViewAdapter } from './data-view.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -41,6 +42,7 @@ export const ADAPTERS: KindAdapter[] = [
   prebuiltRulesAdapter,
   timelineTemplateAdapter,
   spaceAdapter,
+  dataViewAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -111,6 +111,8 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
     first.risk_score += 1;
   },
   TimelineTemplate: (s) => appended(s, 'description'),
+  Space: (s) => appended(s, 'description'),
+  DataView: (s) => appended(s, 'name'),
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -150,10 +152,12 @@ const REMOVED: Record<string, string[]> = {
   Agent: ['soc-triage'],
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
+  DataView: ['soc-endpoint-events'],
   TimelineTemplate: ['soc-network-peer'],
 };
 
-export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules'];
+// A Space is deleted only with --allow-space-delete, which the campaign never gives.
+export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'Space'];
 
 /**
  * Removes the delete phase's documents; answers how many per kind. What stays stops naming a

@@ -17,6 +17,7 @@ import { exceptionList } from './exception-list.js';
 import { prebuiltRules } from './prebuilt-rules.js';
 import { timelineTemplate } from './timeline-template.js';
 import { space } from './space.js';
+import { dataView } from './data-view.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -27,5 +28,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
     prebuiltRules, timelineTemplate,
     space,
+    dataView,
   ].map((c) => [c.kind, c]),
 );
