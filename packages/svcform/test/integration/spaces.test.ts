@@ -86,6 +86,18 @@ describe('spaces as objects', () => {
     assert.equal((await call(emu, 'GET', '/api/spaces/space/ops')).status, 200);
   });
 
+  it('a saved plan keeps its approval of a space delete: apply --plan carries it out', async () => {
+    const dir = repo({ 'soc.yaml': spaceYaml('soc') });
+    assert.equal((await run(['apply', dir])).code, 0);
+    const root = repo({ 'svcform.yaml': 'manage:\n  - kind: Space\n', 'manifests/ops.yaml': spaceYaml('ops') });
+    const saved = join(root, 'plan.json');
+    const planned = await run(['plan', join(root, 'manifests'), '--config', join(root, 'svcform.yaml'), '--allow-space-delete', 'soc', '--out', saved]);
+    assert.equal(planned.code, 0, shown(planned));
+    const applied = await run(['apply', '--plan', saved]);
+    assert.equal(applied.code, 0, shown(applied));
+    assert.equal((await call(emu, 'GET', '/api/spaces/space/soc')).status, 404);
+  });
+
   it('deletes what it owns in a space before the space, and refuses to write into a space it deletes', async () => {
     const dir = repo({ 'soc.yaml': spaceYaml('soc'), 'hook.yaml': connectorIn('soc', 'soc-hook') });
     assert.equal((await run(['apply', dir])).code, 0);
