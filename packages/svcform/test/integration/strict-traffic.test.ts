@@ -102,6 +102,8 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.setIn(['spec', 'customize', ruleId, 'risk_score'], 80);
   },
   TimelineTemplate: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  Space: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  DataView: (doc) => doc.setIn(['spec', 'name'], `${doc.getIn(['spec', 'name'])} (changed)`),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */
