@@ -47,6 +47,13 @@ export class Store {
     }
   }
 
+  /** The space and everything in it are gone (DELETE /api/spaces/space/{id}). */
+  removeSpace(space: string): void {
+    this.data.spaces = this.data.spaces.filter((s) => s !== space);
+    delete this.data.bySpace[space];
+    this.touch();
+  }
+
   area<T>(space: string, name: string, init: () => T): T {
     const slot = (this.data.bySpace[space] ??= {});
     if (!(name in slot)) slot[name] = init();

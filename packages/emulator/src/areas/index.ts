@@ -16,10 +16,11 @@ import { exceptionListsArea } from './exceptions/index.js';
 import { timelinesArea } from './timelines/index.js';
 import { endpointArea } from './endpoint/protection-updates-note.js';
 import { anonymizationFieldsArea } from './anonymization-fields.js';
+import { dataViewsArea } from './data-views.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
   spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
   agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea, timelinesArea, endpointArea,
-  anonymizationFieldsArea,
+  anonymizationFieldsArea, dataViewsArea,
 ];

@@ -20,7 +20,7 @@ export const SAVED_OBJECT_TYPES = ['dashboard', 'visualization', 'index-pattern'
 /** The search backend's result window: page × per_page beyond it is refused. */
 const MAX_RESULT_WINDOW = 10_000;
 
-interface StoredObject {
+export interface StoredObject {
   type: string;
   id: string;
   attributes: Record<string, unknown>;
@@ -47,11 +47,11 @@ const UpdateBody = schema.object({
   upsert: schema.maybe(schema.recordOf(schema.any())),
 });
 
-function objectsOf(ctx: EmulatorContext, space: string): Record<string, StoredObject> {
+export function objectsOf(ctx: EmulatorContext, space: string): Record<string, StoredObject> {
   return ctx.store.area<{ objects: Record<string, StoredObject> }>(space, 'saved_objects', () => ({ objects: {} })).objects;
 }
 
-const keyOf = (type: string, id: string) => `${type}:${id}`;
+export const keyOf = (type: string, id: string) => `${type}:${id}`;
 
 function supportedType(type: string): void {
   if (!SAVED_OBJECT_TYPES.includes(type)) throw badRequest(`Unsupported saved object type: '${type}': Bad Request`);

@@ -24,6 +24,8 @@ export interface ApplyCommandOptions extends CommonOptions {
   ifMatches?: string[];
   json?: boolean;
   rotateSecrets?: boolean;
+  /** Spaces the plan may delete with everything in them. */
+  allowSpaceDelete?: string[];
   /** Seconds to wait for another apply's lease (default 0: fail at once). */
   lockTimeout?: string;
   /** `--no-lock` sets this false. */
@@ -87,7 +89,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     if (paths.length > 0) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
     const inputs = resolveInputs(saved, opts.plan, opts.config);
     paths = inputs.paths;
-    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets };
+    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets, allowSpaceDelete: saved.inputs.allow_space_delete };
   } else if (paths.length === 0) paths = ['.'];
   // Read first: a reviewed plan that cannot be read stops the run before the server is asked anything.
   const reviewed = opts.ifMatches?.map(readReviewedPlan);

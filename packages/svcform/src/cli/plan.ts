@@ -15,6 +15,8 @@ export interface PlanCommandOptions extends CommonOptions {
   /** Markdown without the target URL. */
   hideTarget?: boolean;
   showUnmanaged?: boolean;
+  /** Spaces the plan may delete with everything in them. */
+  allowSpaceDelete?: string[];
 }
 
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
@@ -33,6 +35,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
           space: opts.space,
           select: opts.select ?? [],
           rotate_secrets: !!opts.rotateSecrets,
+          ...(opts.allowSpaceDelete?.length ? { allow_space_delete: opts.allowSpaceDelete } : {}),
         },
         plan: planToJson(plan, targetInfo, target.ctx.run),
       };

@@ -6,6 +6,8 @@ import type { RunScope } from '../kinds/run-scope.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
+import { missingSpaces } from '../client/spaces.js';
+import { declaredSpaces } from '../engine/space-objects.js';
 import { redactor } from '../manifest/redact.js';
 import type { Resource } from '../manifest/types.js';
 import type { SvcformConfig } from './config.js';
@@ -93,7 +95,7 @@ export interface LiveStateGuard {
 /** validate -> open the target -> read live state -> plan. The caller closes the target. */
 export async function planFromArgs(
   paths: string[],
-  opts: CommonOptions & { rotateSecrets?: boolean },
+  opts: CommonOptions & { rotateSecrets?: boolean; allowSpaceDelete?: string[] },
   io: Io,
   /** apply's lease: taken once the manifests are valid, before the plan uses any live state. */
   guard?: LiveStateGuard,
@@ -116,15 +118,21 @@ export async function planFromArgs(
     throw err;
   }
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
+  // A space a Space manifest declares need not exist yet: the plan creates it first and reads
+  // what is in it as empty. Every other space must exist (and the embedded emulator makes those).
+  const declared = declaredSpaces(resources, adapterFor);
+  const required = spaces.filter((s) => !declared.has(s));
   let target: Target;
   try {
-    target = readAhead ? await readAhead.target(spaces) : await openTarget(opts, config, io, spaces);
+    target = readAhead ? await readAhead.target(required) : await openTarget(opts, config, io, required);
   } catch (err) {
     progress.done();
     throw err;
   }
   try {
-    const aheadStands = guard ? await guard.take(target, spaces) : true;
+    const absent = new Set(await missingSpaces(target.client, spaces.filter((s) => declared.has(s))));
+    // No lease can be taken in a space that does not exist; its Space is created under the home space's.
+    const aheadStands = guard ? await guard.take(target, spaces.filter((s) => !absent.has(s))) : true;
     const plan = await computePlan({
       resources,
       manage: config.manage,
@@ -137,6 +145,8 @@ export async function planFromArgs(
       kinds: knownKinds(),
       readAhead: aheadStands ? readAhead?.live() : undefined,
       missingReferences: config.references?.missing,
+      absentSpaces: [...absent],
+      allowSpaceDeletes: opts.allowSpaceDelete,
     });
     progress.done();
     const changedWhileWaiting = aheadStands ? [] : revertsSince(plan, await readAhead?.live(), target.ctx.run);

@@ -94,6 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--rotate-secrets', 'plan to re-send connector secrets')
     .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON plan always lists them)')
+    .option('--allow-space-delete <id>', 'approve deleting this space and everything in it (repeatable); a manage scope alone never deletes a space', collect)
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io)));
 
   common(program.command('apply').description('compute the plan (or load a saved one) and carry it out').argument('[paths...]'))
@@ -104,6 +105,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: fail at once)")
     .option('--no-lock', 'take no lease (only when you know no other apply can run)')
     .option('--auto-approve', "apply deletes without asking (without a terminal, needed unless CI=true)")
+    .option('--allow-space-delete <id>', 'approve deleting this space and everything in it (repeatable); a manage scope alone never deletes a space', collect)
     .action(async (paths: string[], opts) => setExit(await applyCommand(paths, opts, io)));
 
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))

@@ -28,6 +28,8 @@ export interface SavedPlan {
     file_root?: string;
     select: string[];
     rotate_secrets: boolean;
+    /** `--allow-space-delete`: the spaces the plan was approved to delete (absent in older plans: none). */
+    allow_space_delete?: string[];
   };
   plan: ReturnType<typeof planToJson>;
 }

@@ -2,6 +2,7 @@ import { compareText } from '../common/compare-text.js';
 import type { KindAdapter } from '../kinds/types.js';
 import type { PlanError, PlannedChange } from './changes.js';
 import { liveReferences } from './references.js';
+import { referenceKinds } from '../manifest/types.js';
 import { isSpaceless, referenceTarget } from './spaceless.js';
 import type { RunScope } from '../kinds/run-scope.js';
 
@@ -20,8 +21,10 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
     for (const ref of adapter.references(c.resource.spec)) {
-      const dep = target(ref.kind, c.space, ref.name);
-      if (dep && dep.action !== 'delete' && dep.id !== c.id && !c.dependsOn.includes(dep.id)) c.dependsOn.push(dep.id);
+      for (const kind of referenceKinds(ref)) {
+        const dep = target(kind, c.space, ref.name);
+        if (dep && dep.action !== 'delete' && dep.id !== c.id && !c.dependsOn.includes(dep.id)) c.dependsOn.push(dep.id);
+      }
     }
   }
   // Deletes: whoever references a deleted object today (and is deleted or updated) goes first,
@@ -33,8 +36,10 @@ export function linkDependencies(changes: PlannedChange[], adapterFor: (kind: st
     const adapter = adapterFor(c.kind);
     if (!adapter) continue;
     for (const ref of liveReferences(c.live, adapter, run)) {
-      const dep = target(ref.kind, c.space, ref.name);
-      if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
+      for (const kind of referenceKinds(ref)) {
+        const dep = target(kind, c.space, ref.name);
+        if (dep?.action === 'delete' && !dep.dependsOn.includes(c.id)) dep.dependsOn.push(c.id);
+      }
     }
   }
 }

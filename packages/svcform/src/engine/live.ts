@@ -1,6 +1,7 @@
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { contextFor, withAnswerCheck } from './context.js';
 import { listSpaceless } from './spaceless.js';
+import type { SpaceContents } from './space-objects.js';
 
 export interface LiveState {
   /** Objects per `kind\0space`. */
@@ -16,6 +17,8 @@ export interface LiveState {
   failures: Array<{ kind: string; space: string; error: Error }>;
   /** The run's home space, where objects of no space are placed (spaceless.ts). */
   home?: string;
+  /** What is in each space the plan deletes (space-objects.ts), read from every kind. */
+  spaceContents?: Map<string, SpaceContents>;
 }
 
 export const pairKey = (kind: string, space: string) => `${kind}\u0000${space}`;

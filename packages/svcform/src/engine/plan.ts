@@ -3,7 +3,7 @@ import { asSet, canonicalJson, clone } from '../kinds/normalize.js';
 import { getAt, hasAt, setAt } from '../common/pointer.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
-import { describeObject, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
+import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
 import { alignKeyed } from './diff.js';
 import { fetchLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, missingReference, referrerPairs } from './references.js';
@@ -13,6 +13,7 @@ import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
 import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
 import { referenceTarget, rehome } from './spaceless.js';
+import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
 
 export type { Action, CreateChange, DeleteChange, PlanError, PlanNotice, PlannedChange, PlanWarning, PrerequisiteChange, UnmanagedObject, UpdateChange } from './changes.js';
 import type { ChangeBase, CreateChange, PlanError, PlanNotice, PlannedChange, PlanWarning, UnmanagedObject, UpdateChange } from './changes.js';
@@ -51,6 +52,10 @@ export interface PlanOptions {
   readAhead?: Promise<LiveState | undefined>;
   /** svcform.yaml `references.missing`: whether a reference the server accepts to an object nobody holds is a warning (default) or an error. */
   missingReferences?: MissingReferencePolicy;
+  /** Spaces the manifests declare (Space) that the server does not hold yet: read as empty. */
+  absentSpaces?: readonly string[];
+  /** `--allow-space-delete`: the spaces the plan may delete, with everything in them (space-objects.ts). */
+  allowSpaceDeletes?: readonly string[];
 }
 
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
@@ -69,13 +74,32 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const declaredPerPair = new Map<string, number>();
   for (const r of resources) declaredPerPair.set(pairKey(r.kind, r.space), (declaredPerPair.get(pairKey(r.kind, r.space)) ?? 0) + 1);
   const expected = (kind: string, space: string) => declaredPerPair.get(pairKey(kind, space));
-  const live = await fetchLive(ctx, pairs, adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, expected, home);
+  // A declared space the server does not hold yet has nothing in it: its pairs are not read
+  // (the server would answer 404), and its prerequisites are not in place.
+  const absent = new Set(options.absentSpaces ?? []);
+  const inAbsent = (p: { kind: string; space: string }) => absent.has(p.space) && !adapterFor(p.kind)?.spaceless;
+  const live = await fetchLive(ctx, pairs.filter((p) => !inAbsent(p)), adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, expected, home);
+  for (const p of pairs.filter(inAbsent)) {
+    live.objects.set(pairKey(p.kind, p.space), []);
+    if (adapterFor(p.kind)?.prerequisite) live.prerequisites.set(pairKey(p.kind, p.space), false);
+  }
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
   if (referrers.length) {
     const more = await fetchLive(ctx, referrers, adapterFor, () => false, undefined, undefined, home);
     for (const [key, objects] of more.objects) if (!live.objects.has(key)) live.objects.set(key, objects);
     live.failures.push(...more.failures);
+  }
+  // A space the plan deletes takes everything in it along: every kind is read there, so the plan
+  // can say what (a kind that cannot be read there is named, not a plan error).
+  const doomed = spacesToDelete(live.objects.values(), declared, options.manage, adapterFor);
+  if (doomed.length > 0) {
+    const inside = (options.kinds ?? []).filter((kind) => !adapterFor(kind)?.containsSpaces && !adapterFor(kind)?.spaceless);
+    const read = await fetchLive(ctx, doomed.flatMap((space) => inside.map((kind) => ({ kind, space }))), adapterFor, () => false, undefined, undefined, home);
+    live.spaceContents = new Map(doomed.map((space) => [space, {
+      objects: inside.flatMap((kind) => read.objects.get(pairKey(kind, space)) ?? []),
+      unread: read.failures.filter((f) => f.space === space).map((f) => ({ kind: f.kind, error: f.error })),
+    }]));
   }
   return planFromLive({ ...options, resources }, live);
 }
@@ -135,8 +159,9 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const ref of adapter.references(res.spec)) {
       // Only a kind the plan could read tells whether the object exists.
       if (ref.whenMissing === 'installed' || !live.objects.has(pairKey(ref.kind, res.space))) continue;
-      const isDeclared = referenceTarget(declaredSpaceless, ref.kind, res.space, ref.name, live.home, (shared) => shared) !== undefined;
-      const isLive = referenceTarget(liveIndex, ref.kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined;
+      const kinds = referenceKinds(ref);
+      const isDeclared = kinds.some((kind) => referenceTarget(declaredSpaceless, kind, res.space, ref.name, live.home, (shared) => shared) !== undefined);
+      const isLive = kinds.some((kind) => referenceTarget(liveIndex, kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined);
       if (isDeclared || isLive) continue;
       const finding = missingReference(ref, options.missingReferences ?? 'warn');
       (finding.severity === 'error' ? errors : warnings).push({ subject, source: res.posOf(ref.path), message: finding.message });
@@ -203,6 +228,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   }
 
   linkDependencies(changes, adapterFor, run, live.home);
+  linkSpaceDependencies(changes, adapterFor);
   if (options.select?.narrowed) {
     // What the plan could touch: every manifest, and every live object a manage scope owns.
     const candidates = [...resources, ...changes.filter((c) => c.action === 'delete')];
@@ -212,6 +238,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   }
   const selected = options.select?.narrowed ? selectChanges(changes, options.select) : changes;
   checkDeletedReferences(selected, live, resources, adapterFor, errors, run);
+  checkSpaceDeletes(selected, (space) => contentsOf(live, space), options.allowSpaceDeletes ?? [], adapterFor, errors, notices);
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);
@@ -247,6 +274,15 @@ function withFingerprints(plan: Omit<Plan, 'liveFingerprint' | 'desiredFingerpri
     liveFingerprint: { enumerable: true, get: () => (liveHash ??= live()) },
     desiredFingerprint: { enumerable: true, get: () => (desiredHash ??= desired()) },
   }) as Plan;
+}
+
+/** What the plan saw in a space: the objects it read there anyway and those read because the space goes. */
+function contentsOf(live: LiveState, space: string): SpaceContents {
+  const seen = new Map<string, LiveObject>();
+  for (const objects of live.objects.values()) for (const o of objects) if (o.space === space && !o.spaceless) seen.set(`${o.kind}/${o.name}`, o);
+  const extra = live.spaceContents?.get(space);
+  for (const o of extra?.objects ?? []) seen.set(`${o.kind}/${o.name}`, o);
+  return { objects: [...seen.values()], unread: extra?.unread ?? [] };
 }
 
 function baseChange(res: Resource): ChangeBase {

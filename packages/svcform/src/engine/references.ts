@@ -1,7 +1,7 @@
 import type { KindAdapter, LiveObject, Reference } from '../kinds/types.js';
 import type { RunScope } from '../kinds/run-scope.js';
 import { displayField } from '../manifest/schema.js';
-import { describeObject, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
+import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { pairKey, type LiveState } from './live.js';
 import { isOwned, type ManageScope } from './ownership.js';
 import type { PlanError, PlannedChange } from './changes.js';
@@ -69,7 +69,9 @@ export function checkDeletedReferences(
   const declared = new Map(resources.map((r) => [idOf(r.kind, r.space, r.name), r]));
   const reported = new Set<string>();
   const check = (referrer: { kind: string; space: string; name: string }, ref: Reference, managed: boolean, source: SourcePos | undefined) => {
-    const target = referenceTarget(deletes, ref.kind, referrer.space, ref.name, live.home, (d) => d.action === 'delete' && !!d.live.spaceless);
+    const target = referenceKinds(ref)
+      .map((kind) => referenceTarget(deletes, kind, referrer.space, ref.name, live.home, (d) => d.action === 'delete' && !!d.live.spaceless))
+      .find((t) => t !== undefined);
     const key = `${idOf(referrer.kind, referrer.space, referrer.name)}\u0000${target?.id}`;
     if (!target || reported.has(key)) return;
     reported.add(key);

@@ -21,6 +21,8 @@ import { timelineTemplateAdapter } from './timeline-template.js';
 import { protectionUpdatesNoteAdapter } from './protection-updates-note.js';
 import { fleetOutputAdapter } from './fleet/output.js';
 import { anonymizationFieldAdapter } from './anonymization-field.js';
+import { spaceAdapter } from './space.js';
+import { dataViewAdapter } from './data-view.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -45,6 +47,8 @@ export const ADAPTERS: KindAdapter[] = [
   protectionUpdatesNoteAdapter,
   fleetOutputAdapter,
   anonymizationFieldAdapter,
+  spaceAdapter,
+  dataViewAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

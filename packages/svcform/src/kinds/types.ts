@@ -176,6 +176,13 @@ export interface KindAdapter extends KindRules {
    */
   spaceless?: SpacelessObjects;
   /**
+   * Set on the kind whose objects are the spaces themselves (Space; it is also `spaceless`). The
+   * engine then orders every write in space S after the create of the Space S a run declares,
+   * plans a declared space that does not exist yet as empty, and deletes a Space only with its own
+   * approval, listing what lives in it (engine/space-objects.ts).
+   */
+  containsSpaces?: boolean;
+  /**
    * What the server reports about a declared object that is not a difference to apply, shown with
    * the plan (a prebuilt rule's vendor upgrade). Never changes what apply does.
    */

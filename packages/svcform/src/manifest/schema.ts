@@ -70,6 +70,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^\\S+$': 'without spaces',
   '^[Hh][Tt][Tt][Pp][Ss]?://': 'a URL starting with http:// or https://',
   '^#[0-9a-fA-F]{6}$': 'a hex colour such as #0077cc',
+  '^#[a-zA-Z0-9]{6}$': '# and 6 letters or digits, a colour such as #BD271E',
+  '^data:image': 'a data URL starting with data:image',
   '^(#[0-9a-fA-F]{6})?$': 'a hex colour such as #0077cc, or "" (no avatar)',
   '^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$': 'lower-case letters, digits, _ and -, starting and ending with a letter or digit',
   '^(?:[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?)(?:\\.(?:[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?))*$': 'dot-separated segments of lower-case letters, digits, _ and -, each starting and ending with a letter or digit (e.g. soc.alerts.by_host)',

@@ -92,6 +92,17 @@ export interface Reference {
   whenMissing: MissingOnWrite;
   /** For `accepted` references: what goes wrong while the object is missing, for the plan's warning. */
   missingEffect?: string;
+  /**
+   * Other kinds that declare the same server object (a data view is also an index-pattern
+   * SavedObject): a manifest of any of them satisfies the reference, orders the write and is
+   * guarded on delete. `kind` is the one whose listing tells whether the object exists.
+   */
+  alsoKinds?: readonly string[];
+}
+
+/** Every kind a reference may be declared as. */
+export function referenceKinds(ref: Reference): readonly string[] {
+  return ref.alsoKinds ? [ref.kind, ...ref.alsoKinds] : [ref.kind];
 }
 
 /** `references.missing` of svcform.yaml: what a missing `accepted` reference is (default `warn`). */

@@ -33,7 +33,7 @@ describe('client requests against the emulator', () => {
   });
 
   it('sends kbn-xsrf on writes: the emulator answers 405 for the missing route, not its 400 xsrf error (wire-facts 0.2)', async () => {
-    const res = await client.request({ method: 'POST', path: '/api/spaces/space', body: { id: 'x' }, accept: [405] });
+    const res = await client.request({ method: 'POST', path: '/api/status', body: { id: 'x' }, accept: [405] });
     assert.equal(res.status, 405);
   });
 

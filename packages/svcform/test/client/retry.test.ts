@@ -48,9 +48,9 @@ describe('client retries against emulator faults', () => {
   });
 
   it('does not repeat a non-idempotent POST after a gateway error: it may have been carried out (ambiguous)', async () => {
-    await faults([{ method: 'POST', path: '^/api/spaces/space$', status: 504, times: 1 }]);
+    await faults([{ method: 'POST', path: '^/api/status$', status: 504, times: 1 }]);
     const { client: c, retries } = client();
-    const err = await c.request({ method: 'POST', path: '/api/spaces/space', body: {}, accept: [405] }).catch((e: unknown) => e);
+    const err = await c.request({ method: 'POST', path: '/api/status', body: {}, accept: [405] }).catch((e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 504);
     assert.equal(err.ambiguous, true);
@@ -60,12 +60,12 @@ describe('client retries against emulator faults', () => {
 
   it('repeats a create of a client-chosen id (idempotent: true) after 502 and 504, and 500 on a GET', async () => {
     await faults([
-      { method: 'POST', path: '^/api/spaces/space$', status: 502, times: 1 },
-      { method: 'POST', path: '^/api/spaces/space$', status: 504, times: 1 },
+      { method: 'POST', path: '^/api/status$', status: 502, times: 1 },
+      { method: 'POST', path: '^/api/status$', status: 504, times: 1 },
       { method: 'GET', path: '^/api/spaces/space$', status: 500, times: 1 },
     ]);
     const { client: c, retries } = client();
-    const res = await c.request({ method: 'POST', path: '/api/spaces/space', body: {}, accept: [405], idempotent: true });
+    const res = await c.request({ method: 'POST', path: '/api/status', body: {}, accept: [405], idempotent: true });
     assert.equal(res.status, 405);
     assert.equal((await c.request({ method: 'GET', path: '/api/spaces/space' })).status, 200);
     assert.deepEqual(retries.map((r) => r.reason.slice(0, 3)), ['502', '504', '500']);
@@ -96,32 +96,32 @@ describe('client retries against emulator faults', () => {
   });
 
   it('does not retry a non-idempotent POST whose connection was dropped: TransportError after one attempt', async () => {
-    await faults([{ method: 'POST', path: '^/api/spaces/space$', drop: true, times: 1 }]);
+    await faults([{ method: 'POST', path: '^/api/status$', drop: true, times: 1 }]);
     const { client: c, retries } = client();
-    const err = await c.request({ method: 'POST', path: '/api/spaces/space', body: { id: 'x' } }).catch((e: unknown) => e);
+    const err = await c.request({ method: 'POST', path: '/api/status', body: { id: 'x' } }).catch((e: unknown) => e);
     assert.ok(err instanceof TransportError, String(err));
     assert.equal(err.attempts, 1);
     assert.equal(err.method, 'POST');
-    assert.equal(err.path, '/api/spaces/space');
-    assert.match(err.message, /^POST \/api\/spaces\/space failed: .+; not retried: the request is not idempotent/);
+    assert.equal(err.path, '/api/status');
+    assert.match(err.message, /^POST \/api\/status failed: .+; not retried: the request is not idempotent/);
     assert.ok(err.cause instanceof Error);
     assert.deepEqual(retries, []);
-    assert.deepEqual(await statusesOf(/^\/api\/spaces\/space$/), [-1]);
+    assert.deepEqual(await statusesOf(/^\/api\/status$/), [-1]);
     await c.close();
   });
 
   it('retries a POST marked idempotent after a drop, and a PATCH after the answer was lost', async () => {
     await faults([
-      { method: 'POST', path: '^/api/spaces/space$', drop: true, times: 1 },
-      { method: 'PATCH', path: '^/api/spaces/space$', dropAfterServe: true, times: 1 },
+      { method: 'POST', path: '^/api/status$', drop: true, times: 1 },
+      { method: 'PATCH', path: '^/api/status$', dropAfterServe: true, times: 1 },
     ]);
     const { client: c, retries } = client();
-    const post = await c.request({ method: 'POST', path: '/api/spaces/space', body: { id: 'x' }, idempotent: true, accept: [405] });
+    const post = await c.request({ method: 'POST', path: '/api/status', body: { id: 'x' }, idempotent: true, accept: [405] });
     assert.equal(post.status, 405);
-    const patch = await c.request({ method: 'PATCH', path: '/api/spaces/space', body: {}, idempotent: true, accept: [405] });
+    const patch = await c.request({ method: 'PATCH', path: '/api/status', body: {}, idempotent: true, accept: [405] });
     assert.equal(patch.status, 405);
     assert.equal(retries.length, 2);
-    assert.deepEqual(await statusesOf(/^\/api\/spaces\/space$/), [-1, 405, -1, 405]);
+    assert.deepEqual(await statusesOf(/^\/api\/status$/), [-1, 405, -1, 405]);
     await c.close();
   });
 
@@ -160,11 +160,11 @@ describe('client retries against emulator faults', () => {
   });
 
   it('does not retry a timed-out POST', async () => {
-    await faults([{ method: 'POST', path: '^/api/spaces/space$', delayMs: 600, times: 1 }]);
+    await faults([{ method: 'POST', path: '^/api/status$', delayMs: 600, times: 1 }]);
     const { client: c, retries } = client({ timeoutMs: 150 });
-    const err = await c.request({ method: 'POST', path: '/api/spaces/space', body: {} }).catch((e: unknown) => e);
+    const err = await c.request({ method: 'POST', path: '/api/status', body: {} }).catch((e: unknown) => e);
     assert.ok(err instanceof TransportError);
-    assert.match(err.message, /^POST \/api\/spaces\/space failed: no complete answer within 0.15 s \(--timeout\); not retried/);
+    assert.match(err.message, /^POST \/api\/status failed: no complete answer within 0.15 s \(--timeout\); not retried/);
     assert.equal(err.ambiguous, true);
     assert.deepEqual(retries, []);
     await c.close();

@@ -224,17 +224,18 @@ for (const kind of knownKinds()) {
 
       // conf-b (in the scope) and keep-secret (outside it) both lose their manifests.
       const fewer = manifests(`${tag}-scope-fewer`, [c.deps, c.a]);
-      const { run: planned, plan } = await planJson([fewer], ['--config', config]);
+      const approve = c.deleteArgs ?? [];
+      const { run: planned, plan } = await planJson([fewer], ['--config', config, ...approve]);
       assert.equal(planned.code, 0, shown(planned));
       assert.deepEqual(changeList(plan), [`delete ${kind}/${names.b}`]);
       // keep-secret is read (and counted as unmanaged) when it shares a space with the scope.
       if ([spaces.a, spaces.b].includes(spaces.s)) assert.ok(plan.summary.unmanaged >= 1, 'keep-secret is counted as unmanaged');
-      const text = await run(['plan', fewer, '--config', config]);
+      const text = await run(['plan', fewer, '--config', config, ...approve]);
       assert.ok(text.out.includes(`- delete ${kind}/${names.b} (space ${spaces.b})`), shown(text));
       assert.ok(!text.out.includes(`${kind}/${names.s} (space ${spaces.s})`), shown(text));
 
       // A delete needs approval; without a terminal that is --auto-approve.
-      await applyOk([fewer], ['--config', config, '--auto-approve']);
+      await applyOk([fewer], ['--config', config, '--auto-approve', ...approve]);
       // Back with every manifest and no scope: only conf-b is missing, keep-secret survived.
       const { plan: restored } = await planJson([full]);
       assert.deepEqual(changeList(restored), [`create ${kind}/${names.b}`]);

@@ -147,6 +147,8 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
   await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' }, frequency: { summary: true, notify_when: 'onActiveAlert', throttle: null } }] }), 'schedule');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/index-pattern/soc-web`, { attributes: { title: 'logs-web-*', timeFieldName: '@timestamp' } }), 'data view');
+  // Spaces are of no space: one is made once, with the default space's objects.
+  if (p === '') await ok(call(emu, 'POST', '/api/spaces/space', { id: 'soc-team', name: 'SOC team', description: 'Detection engineering', disabledFeatures: ['canvas'], solution: 'security', color: '#BD271E', initials: 'ST' }), 'space');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
 

@@ -254,6 +254,7 @@ describe('export reads with list endpoints only', () => {
     const { requests } = (await call(emu, 'GET', '/__emulator/requests')).body as { requests: Array<{ method: string; route: string; path: string; query: string }> };
     const listRoutes = new Set([
       '/api/spaces/space/:id',
+      '/api/spaces/space', // the spaces themselves, once
       '/api/actions/connectors',
       '/api/detection_engine/rules/_find',
       '/api/lists/_find',

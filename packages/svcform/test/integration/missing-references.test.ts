@@ -82,7 +82,7 @@ describe('references to objects managed elsewhere', () => {
     assert.deepEqual(plan.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), ['create Rule/lateral-smb']);
     assert.deepEqual(plan.warnings.map((w: any) => w.message.split(' names ')[0]), FIELDS);
     const dataView = plan.warnings.find((w: any) => w.message.startsWith('spec.data_view_id'));
-    assert.match(dataView.message, /^spec\.data_view_id names SavedObject "team-network-dv", which neither the manifests nor the server hold; the server accepts this, but /);
+    assert.match(dataView.message, /^spec\.data_view_id names DataView "team-network-dv", which neither the manifests nor the server hold; the server accepts this, but /);
     assert.match(dataView.source, /rule\.yaml:11:/);
 
     const text = await run(['plan', dir]);
@@ -174,10 +174,10 @@ spec:
     assert.equal(json.warnings.length, 5);
     const text = (await run(['plan', dir])).out.split('\n').filter((l) => l.startsWith('warning: '));
     assert.equal(text.length, 1, text.join('\n'));
-    assert.match(text[0], /Rule\/smb-a \(space default\) and 4 more \(Rule\/smb-b \(space default\), Rule\/smb-c \(space default\), Rule\/smb-d \(space default\), \.\.\.\): spec\.data_view_id names SavedObject "team-network-dv"/);
+    assert.match(text[0], /Rule\/smb-a \(space default\) and 4 more \(Rule\/smb-b \(space default\), Rule\/smb-c \(space default\), Rule\/smb-d \(space default\), \.\.\.\): spec\.data_view_id names DataView "team-network-dv"/);
     const markdown = (await run(['plan', dir, '--format', 'markdown'])).out;
     assert.match(markdown, /\*\*Warnings\*\*\n\n- `[^`]*smb-a\.yaml:11` Rule\/smb-a \(space default\) and 4 more/);
-    assert.equal((markdown.match(/names SavedObject/g) ?? []).length, 1);
+    assert.equal((markdown.match(/names DataView/g) ?? []).length, 1);
   });
 
   it('an accepted reference to an object the server holds is no warning', async () => {

@@ -87,9 +87,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
     delete counts['/api/fleet/epm/packages/:pkgName/:pkgVersion'];
     assert.ok(packageInfo <= 2, `package info read ${packageInfo} times for 2 package versions`);
     assert.deepEqual(counts, {
-      '/api/spaces/space/:id': 1,
-      '/api/actions/connectors': 1,
-      '/api/actions/connector_types': 1, // what the space offers, checked against each connector_type_id
+      '/api/spaces/space/:id': 2, // one per space: default, and whether soc-ir (declared by a Space) exists yet
+      '/api/spaces/space': 1, // the Space objects, once per run
+      '/api/actions/connectors': 2, // default and soc-ir
+      '/api/actions/connector_types': 2, // what each space offers, checked against each connector_type_id
       '/api/detection_engine/rules/_find': 2, // rules, and the installed prebuilt rules for the PrebuiltRules set
       '/internal/detection_engine/prebuilt_rules/installation/_review': 1,
       '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,
@@ -108,7 +109,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/agent_builder/tools': 1,
       '/api/agent_builder/agents': 1,
       '/api/attack_discovery/schedules/_find': 1,
-      '/api/saved_objects/_find': 1,
+      '/api/saved_objects/_find': 2, // SavedObject and DataView (the index-pattern objects)
       '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run
       '/api/exception_lists/items/_find': 1, // one per 50 lists, never one per list or item
       '/api/endpoint/protection_updates_note/:package_policy_id': 3, // the API lists no notes: one per package policy (3), from the policies' own listing
@@ -296,7 +297,7 @@ describe('saved plans and partial failures', () => {
     assert.equal(rules.total, resources.filter((r) => r.kind === 'Rule').length, 'no rule lost or duplicated');
     // Apply leases (svcform-lease-N) are svcform's bookkeeping, not configuration.
     const connectors = (await call(emu, 'GET', '/api/actions/connectors')).body.filter((c: any) => !c.is_preconfigured && !c.is_system_action && !c.id.startsWith('svcform-lease-'));
-    assert.equal(connectors.length, resources.filter((r) => r.kind === 'Connector').length, 'no connector lost or duplicated');
+    assert.equal(connectors.length, resources.filter((r) => r.kind === 'Connector' && r.space === 'default').length, 'no connector lost or duplicated');
   });
 });
 

@@ -106,6 +106,8 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   TimelineTemplate: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   FleetOutput: (doc) => doc.setIn(['spec', 'name'], `${doc.getIn(['spec', 'name'])} (changed)`),
   AnonymizationField: (doc) => doc.setIn(['spec', 'anonymized'], doc.getIn(['spec', 'anonymized']) !== true),
+  Space: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  DataView: (doc) => doc.setIn(['spec', 'name'], `${doc.getIn(['spec', 'name'])} (changed)`),
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

@@ -116,6 +116,8 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   AnonymizationField: (s) => {
     s.anonymized = s.anonymized !== true;
   },
+  Space: (s) => appended(s, 'description'),
+  DataView: (s) => appended(s, 'name'),
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -156,12 +158,14 @@ const REMOVED: Record<string, string[]> = {
   Agent: ['soc-triage'],
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
+  DataView: ['soc-endpoint-events'],
   TimelineTemplate: ['soc-network-peer'],
   // Named by the bastions' policy, which goes too: the policy is deleted first.
   FleetOutput: ['soc-monitoring'],
 };
 
-export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'AnonymizationField'];
+// A Space is deleted only with --allow-space-delete, which the campaign never gives.
+export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'AnonymizationField', 'Space'];
 
 /**
  * Removes the delete phase's documents; answers how many per kind. What stays stops naming a

@@ -289,6 +289,28 @@ const CASES: FixtureCase[] = [
     ],
   },
   {
+    // OAS post-spaces-space: id characters, initials maxLength 2, solution enum; the spaces plugin's color and imageUrl checks
+    fixture: 'space/id-and-avatar.yaml',
+    mistake: 'a space id with capitals and a space, three initials, a colour name, an unknown solution, an image by URL',
+    errors: [
+      '4:3 Space/SOC Team: metadata.name must be lower-case letters, digits, _ and - only, not "SOC Team"',
+      '7:3 Space/SOC Team: spec.initials must be at most 2 characters',
+      '8:3 Space/SOC Team: spec.color must be # and 6 letters or digits, a colour such as #BD271E, not "red"',
+      '9:3 Space/SOC Team: spec.solution must be one of: security, oblt, es, classic, not "siem"',
+      '10:3 Space/SOC Team: spec.imageUrl must be a data URL starting with data:image, not "https://example.com/soc.png"',
+    ],
+  },
+  {
+    // OAS Data_views_create_data_view_request_object_inner (title required), Data_views_runtimefieldmap
+    fixture: 'data-view/runtime-field.yaml',
+    mistake: '`titel`, and a runtime field of a type runtime fields do not have',
+    errors: [
+      '5:1 DataView/endpoint-events: spec.title is required',
+      '6:3 DataView/endpoint-events: spec.titel is not a known field (did you mean title?)',
+      '9:7 DataView/endpoint-events: spec.runtimeFieldMap.parent_child.type must be one of: keyword, long, double, date, ip, boolean, geo_point, composite, not "text"',
+    ],
+  },
+  {
     fixture: 'value-list/items-file-outside-root.yaml',
     mistake: 'an items_file outside the repository root (an absolute path, a device): refused without reading it',
     errors: [

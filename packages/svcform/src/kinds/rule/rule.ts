@@ -179,7 +179,7 @@ function ordered(spec: Record<string, any>): Record<string, any> {
 export const ruleAdapter: KindAdapter = {
   kind: 'Rule',
   schema: 'Rule.schema.json',
-  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'SavedObject', 'ExceptionList', 'TimelineTemplate'],
+  referenceKinds: ['Connector', 'HostQuerySavedQuery', 'DataView', 'SavedObject', 'ExceptionList', 'TimelineTemplate'],
   area: AREAS.detectionEngine,
   setFields: SET_FIELDS.map((k) => `/${k}`),
   // What a reviewer checks in a new rule: what it matches, how loud it is, whether it runs, whom
@@ -215,7 +215,8 @@ export const ruleAdapter: KindAdapter = {
     });
     // A data view is an index-pattern saved object of that id: the rule is written after it.
     if (typeof spec.data_view_id === 'string') {
-      refs.push({ kind: 'SavedObject', name: spec.data_view_id, path: ['spec', 'data_view_id'], whenMissing: 'accepted', missingEffect: 'the rule fails its runs until it exists' });
+      // A data view is an index-pattern saved object: either kind's manifest declares it.
+      refs.push({ kind: 'DataView', alsoKinds: ['SavedObject'], name: spec.data_view_id, path: ['spec', 'data_view_id'], whenMissing: 'accepted', missingEffect: 'the rule fails its runs until it exists' });
     }
     return [...refs, ...exceptionListReferences(spec), ...timelineReferences(spec)];
   },

@@ -77,6 +77,8 @@ export interface ConformanceCase {
    * that is not a GET.
    */
   reads: Record<string, (n: number) => number>;
+  /** What approving the delete of conf-b takes besides --auto-approve (a Space: --allow-space-delete conf-b). */
+  deleteArgs?: string[];
 }
 
 /** Asserts a 2xx answer and returns it. */

@@ -19,6 +19,8 @@ import { timelineTemplate } from './timeline-template.js';
 import { protectionUpdatesNote } from './protection-updates-note.js';
 import { fleetOutput } from './fleet-output.js';
 import { anonymizationField } from './anonymization-field.js';
+import { space } from './space.js';
+import { dataView } from './data-view.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -30,5 +32,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     prebuiltRules, timelineTemplate, protectionUpdatesNote,
     fleetOutput,
     anonymizationField,
+    space,
+    dataView,
   ].map((c) => [c.kind, c]),
 );
