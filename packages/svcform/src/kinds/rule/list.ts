@@ -19,8 +19,12 @@ export const SEARCH_WINDOW = 10_000;
 const RULE_ID = 'alert.attributes.params.ruleId';
 /** Characters rule_ids start with (UUIDs, slugs); any other start falls to the remainder query. */
 const ALPHABET = [...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_'];
-/** Prefixes longer than this are not split further. */
-const MAX_PREFIX = 4;
+/**
+ * Prefixes longer than this are not split further. Rule ids often share a long start (an
+ * organisation's `acme-detection-`); each shared character costs one round of counts, one query
+ * per character of the alphabet, so only a server whose counts never settle reaches this.
+ */
+const MAX_PREFIX = 64;
 /** Far beyond any real space (design.md: 2,000 to 10,000 rules); a total above it is not believed. */
 const MAX_RULES = 1_000_000;
 
