@@ -14,9 +14,11 @@ import { attackDiscoveryArea } from './attack-discovery.js';
 import { savedObjectsArea } from './saved-objects.js';
 import { exceptionListsArea } from './exceptions/index.js';
 import { timelinesArea } from './timelines/index.js';
+import { assetCriticalityArea } from './asset-criticality/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
   spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
   agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea, timelinesArea,
+  assetCriticalityArea,
 ];

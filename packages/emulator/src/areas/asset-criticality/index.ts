@@ -1,0 +1,198 @@
+import type { EmulatorArea } from '../../area.js';
+import type { EmulatorContext } from '../../context.js';
+import { EmuError } from '../../errors.js';
+import type { EmuRequest } from '../../router.js';
+import { array, enumOf, int, object, optional, parseRequest, string, type Schema } from '../../zod.js';
+import { BULK_CRITICALITY_LEVELS, CRITICALITY_LEVELS, ID_FIELDS, MAX_BULK_RECORDS, MAX_LIST_PER_PAGE } from '../../facts/asset-criticality.js';
+import { compareCodePoints, kueryPredicate, type Doc } from './kuery.js';
+
+/**
+ * Asset criticality (service-api.md Entity analytics, lines "POST /api/asset_criticality" to
+ * "GET /api/asset_criticality/list"; OAS paths /api/asset_criticality, /bulk and /list, operations
+ * CreateAssetCriticalityRecord, GetAssetCriticalityRecord, DeleteAssetCriticalityRecord,
+ * BulkUpsertAssetCriticalityRecords, FindAssetCriticalityRecords). One record per
+ * (id_field, id_value) in each space. Deprecated since 9.4 but functional (service-api.md
+ * Versioning 3): the routes answer as before; the OAS declares no deprecation header or field, so
+ * none is sent.
+ */
+
+const BASE = '/api/asset_criticality';
+/** The search backend's result window (wire-facts 0.4: page x per_page <= 10,000). */
+const SEARCH_WINDOW = 10_000;
+/** per_page when the request gives none. */
+const DEFAULT_PER_PAGE = 10;
+const SORT_FIELDS = ['id_value', 'id_field', 'criticality_level', '@timestamp'] as const;
+
+interface Stored {
+  id_field: string;
+  id_value: string;
+  criticality_level: string;
+  '@timestamp': string;
+}
+
+interface State {
+  records: Record<string, Stored>;
+}
+
+const state = (ctx: EmulatorContext, space: string) => ctx.store.area<State>(space, 'asset_criticality', () => ({ records: {} }));
+const keyOf = (idField: string, idValue: string) => `${idField}:${idValue}`;
+
+// OAS Security_Entity_Analytics_API_AssetCriticalityRecordIdParts, _AssetCriticalityLevel,
+// _AssetCriticalityLevelsForBulkUpload: plain zod objects, so unknown keys are stripped.
+const idParts = { id_field: enumOf(ID_FIELDS), id_value: string() };
+const CreateBody = object({ ...idParts, criticality_level: enumOf(CRITICALITY_LEVELS), refresh: optional(enumOf(['wait_for'])) });
+const BulkBody = object({
+  records: array(object({ ...idParts, criticality_level: enumOf(BULK_CRITICALITY_LEVELS) }), { min: 1, max: MAX_BULK_RECORDS }),
+});
+const IdQuery = object({ ...idParts });
+const DeleteQuery = object({ ...idParts, refresh: optional(enumOf(['wait_for'])) });
+
+/** A query parameter as `z.coerce.number().int()` reads it, checked against its bounds. */
+function coercedInt(min: number, max?: number): Schema<number> {
+  const inner = int(min, max);
+  return {
+    optional: true,
+    parse: (v, path, issues) => (v === undefined ? undefined : inner.parse(Number(v), path, issues)),
+  } as Schema<number>;
+}
+
+const ListQuery = object({
+  sort_field: optional(enumOf(SORT_FIELDS)),
+  sort_direction: optional(enumOf(['asc', 'desc'])),
+  page: coercedInt(1),
+  per_page: coercedInt(1, MAX_LIST_PER_PAGE),
+  kuery: optional(string()),
+});
+
+function queryObject(req: EmuRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of req.query) out[k] = v;
+  return out;
+}
+
+/**
+ * A record as the routes answer it (OAS AssetCriticalityRecord): the id parts, the level, the
+ * time of the last write, and the ECS parts (`asset.criticality` and the entity's own field).
+ */
+function render(r: Stored): Doc {
+  const [entity, leaf] = r.id_field.split('.');
+  return {
+    id_field: r.id_field,
+    id_value: r.id_value,
+    criticality_level: r.criticality_level,
+    '@timestamp': r['@timestamp'],
+    asset: { criticality: r.criticality_level },
+    [entity]: { [leaf]: r.id_value, asset: { criticality: r.criticality_level } },
+  };
+}
+
+/** The records in one sort order, kept until the next write of the space (a listing reads many pages). */
+const sortedCache = new WeakMap<State, Map<string, Stored[]>>();
+
+function sortedRecords(s: State, field: string | undefined, direction: 'asc' | 'desc'): Stored[] {
+  let byOrder = sortedCache.get(s);
+  if (!byOrder) sortedCache.set(s, (byOrder = new Map()));
+  const key = `${field ?? ''}:${direction}`;
+  let sorted = byOrder.get(key);
+  if (!sorted) {
+    sorted = Object.values(s.records);
+    if (field) {
+      const sign = direction === 'desc' ? -1 : 1;
+      const value = (r: Stored) => (r as unknown as Record<string, string>)[field];
+      const cmp =
+        field === '@timestamp'
+          ? (a: Stored, b: Stored) => Date.parse(value(a)) - Date.parse(value(b))
+          : (a: Stored, b: Stored) => compareCodePoints(value(a), value(b));
+      // Ties in the key's order: the index's order is not a stable promise, this one is.
+      sorted.sort((a, b) => sign * cmp(a, b) || compareCodePoints(keyOf(a.id_field, a.id_value), keyOf(b.id_field, b.id_value)));
+    }
+    byOrder.set(key, sorted);
+  }
+  return sorted;
+}
+
+function written(ctx: EmulatorContext, s: State): void {
+  sortedCache.delete(s);
+  ctx.store.touch();
+}
+
+function upsert(s: State, idField: string, idValue: string, level: string, now: string): Stored {
+  const r: Stored = { id_field: idField, id_value: idValue, criticality_level: level, '@timestamp': now };
+  s.records[keyOf(idField, idValue)] = r;
+  return r;
+}
+
+export const assetCriticalityArea: EmulatorArea = {
+  name: 'asset_criticality',
+  register(router) {
+    const security = { errors: 'security' as const };
+
+    router.post(BASE, (req, ctx) => {
+      const body = parseRequest(CreateBody, req.body);
+      const s = state(ctx, req.space);
+      const r = upsert(s, body.id_field, body.id_value, body.criticality_level, ctx.now().toISOString());
+      written(ctx, s);
+      return { body: render(r) };
+    }, { ...security, access: 'all' });
+
+    router.get(BASE, (req, ctx) => {
+      const q = parseRequest(IdQuery, queryObject(req), 'request query');
+      const r = state(ctx, req.space).records[keyOf(q.id_field, q.id_value)];
+      // OAS GetAssetCriticalityRecord: "404 Criticality record not found".
+      if (!r) throw new EmuError(404, 'Not Found', 'platform');
+      return { body: render(r) };
+    }, { ...security, access: 'read' });
+
+    router.delete(BASE, (req, ctx) => {
+      const q = parseRequest(DeleteQuery, queryObject(req), 'request query');
+      const s = state(ctx, req.space);
+      const key = keyOf(q.id_field, q.id_value);
+      const r = s.records[key];
+      // service-api.md: "deleted (bool) and the deleted record; no error when none existed".
+      if (!r) return { body: { deleted: false } };
+      delete s.records[key];
+      written(ctx, s);
+      return { body: { deleted: true, record: render(r) } };
+    }, { ...security, access: 'all' });
+
+    router.post(`${BASE}/bulk`, (req, ctx) => {
+      const body = parseRequest(BulkBody, req.body);
+      const s = state(ctx, req.space);
+      const now = ctx.now().toISOString();
+      for (const rec of body.records) {
+        // `unassigned` removes the assignment (service-api.md "bulk also unassigned").
+        if (rec.criticality_level === 'unassigned') delete s.records[keyOf(rec.id_field, rec.id_value)];
+        else upsert(s, rec.id_field, rec.id_value, rec.criticality_level, now);
+      }
+      written(ctx, s);
+      const total = body.records.length;
+      return { body: { errors: [], stats: { successful: total, failed: 0, total } } };
+    }, { ...security, access: 'all' });
+
+    router.get(`${BASE}/list`, (req, ctx) => {
+      const q = parseRequest(ListQuery, queryObject(req), 'request query');
+      const page: number = q.page ?? 1;
+      const perPage: number = q.per_page ?? DEFAULT_PER_PAGE;
+      if (page * perPage > SEARCH_WINDOW) {
+        throw new EmuError(
+          400,
+          `Result window is too large, from + size must be less than or equal to: [${SEARCH_WINDOW}] but was [${page * perPage}]. ` +
+            'See the scroll api for a more efficient way to request large data sets.',
+          'security',
+        );
+      }
+      const matches = q.kuery ? kueryPredicate(q.kuery) : undefined;
+      const sorted = sortedRecords(state(ctx, req.space), q.sort_field, q.sort_direction ?? 'asc');
+      const from = (page - 1) * perPage;
+      const records: Doc[] = [];
+      let total = 0;
+      for (const r of sorted) {
+        const doc = matches ? render(r) : undefined;
+        if (matches && !matches(doc!)) continue;
+        if (total >= from && records.length < perPage) records.push(doc ?? render(r));
+        total++;
+      }
+      return { body: { records, total, page, per_page: perPage } };
+    }, { ...security, access: 'read' });
+  },
+};
