@@ -40,6 +40,7 @@ export const AREAS = {
   agentBuilder: area('agent_builder'),
   attackDiscovery: area('attack_discovery'),
   savedObjects: area('saved_objects'),
+  entityAnalytics: area('entity_analytics'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

@@ -18,6 +18,7 @@ import { savedObjectAdapter } from './saved-object.js';
 import { exceptionListAdapter } from './exception/list.js';
 import { prebuiltRulesAdapter } from './rule/prebuilt-rules.js';
 import { timelineTemplateAdapter } from './timeline-template.js';
+import { assetCriticalityAdapter } from './asset-criticality.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -39,6 +40,7 @@ export const ADAPTERS: KindAdapter[] = [
   exceptionListAdapter,
   prebuiltRulesAdapter,
   timelineTemplateAdapter,
+  assetCriticalityAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -16,6 +16,7 @@ import { savedObject } from './saved-object.js';
 import { exceptionList } from './exception-list.js';
 import { prebuiltRules } from './prebuilt-rules.js';
 import { timelineTemplate } from './timeline-template.js';
+import { assetCriticality } from './asset-criticality.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -25,5 +26,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     connector, rule, valueList, agentPolicy, packagePolicy, savedQuery, pack, maintenanceWindow,
     integrationPackage, uptimeSettings, caseConfiguration, agentTool, agent, attackDiscoverySchedule, savedObject, exceptionList,
     prebuiltRules, timelineTemplate,
+    assetCriticality,
   ].map((c) => [c.kind, c]),
 );
