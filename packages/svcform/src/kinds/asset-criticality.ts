@@ -82,15 +82,19 @@ function desiredOf(res: Resource): Desired {
   const issues: CheckIssue[] = [];
   let hidden = 0;
   const issue = (i: CheckIssue) => (issues.length < ISSUES_SHOWN ? issues.push(i) : hidden++);
-  const seen = new Map<string, { level: string; where: string }>();
-  const add = (value: string, level: string, where: string, place: () => Pick<CheckIssue, 'path' | 'pos'>) => {
-    const before = seen.get(value);
-    if (before && before.level !== level) {
-      issue({ ...place(), message: `${JSON.stringify(shortText(value))} is given as ${level} here and as ${before.level} at ${before.where}: a record has one level` });
+  // Values given as unassigned, kept apart from the records; only a file can give a value twice.
+  const unassigned = new Set<string>();
+  let fileRecords: FileRecord[] = [];
+  const add = (value: string, level: string, place: () => Pick<CheckIssue, 'path' | 'pos'>) => {
+    const before = Object.prototype.hasOwnProperty.call(records, value) ? records[value] : unassigned.has(value) ? UNASSIGNED : undefined;
+    if (before !== undefined && before !== level) {
+      // Looked up only for the message: a conflict is rare, a Map of every value's line is not free.
+      const first = fileRecords.find((r) => r.value === value)?.line;
+      issue({ ...place(), message: `${JSON.stringify(shortText(value))} is given as ${level} here and as ${before} at line ${first}: a record has one level` });
       return;
     }
-    seen.set(value, { level, where });
-    if (level !== UNASSIGNED) setOwn(records, value, level);
+    if (level === UNASSIGNED) unassigned.add(value);
+    else setOwn(records, value, level);
   };
   if (typeof res.spec.records_file === 'string') {
     const read = readConfinedFile(res.spec.records_file, { root: res.root, base: res.dir, maxBytes: MAX_ITEMS_FILE_BYTES });
@@ -100,19 +104,20 @@ function desiredOf(res: Resource): Desired {
       const file = filePath(res);
       const at = (line: number): Pick<CheckIssue, 'path' | 'pos'> => ({ path: ['spec', 'records_file'], pos: { file, line, col: 1 } as SourcePos });
       const parsed = parseRecordLines(read.text);
+      fileRecords = parsed.records;
       for (const p of parsed.problems) issue({ ...at(p.line), message: p.message });
       for (const r of parsed.records) {
         if (!MANIFEST_LEVELS.has(r.level)) {
           issue({ ...at(r.line), message: `${JSON.stringify(shortText(r.level))} is not a criticality level (${[...MANIFEST_LEVELS].join(', ')})` });
           continue;
         }
-        add(r.value, r.level, `line ${r.line}`, () => at(r.line));
+        add(r.value, r.level, () => at(r.line));
       }
     }
   } else if (res.spec.records && typeof res.spec.records === 'object') {
     for (const value of Object.keys(res.spec.records)) {
       const level = res.spec.records[value];
-      if (typeof level === 'string') add(value, level, `records/${value}`, () => ({ path: ['spec', 'records', value] }));
+      if (typeof level === 'string') add(value, level, () => ({ path: ['spec', 'records', value] }));
     }
   }
   if (issues.length === 0 && Object.keys(records).length === 0) issue({ path: ['spec'], message: 'no records are assigned: delete the manifest to remove every record of this id_field' });
@@ -150,22 +155,32 @@ async function window(api: Requester, space: string, first: { records: ApiRecord
 }
 
 /**
- * The records of one id_field beyond the search window: windows of 10,000 in id_value order, each
- * after the last value of the one before (`id_value > "last"`, a keyword range), its ten pages
- * at once. A window that comes back short is the last, so a total the server caps at 10,000
- * (a search that does not track every hit) reads the same.
+ * The records of one id_field, past the search window: windows of 10,000 in id_value order, each
+ * after the last value of the one before (`id_value > "last"`, a keyword range). Each window's
+ * last page is asked for first, so the next window starts as soon as it answers while the other
+ * pages are still on their way: the wait is one round trip per window. A window whose last page
+ * comes back short is the last one, so a total the server caps at 10,000 (a search that does not
+ * track every hit) reads the same.
  */
 async function listField(api: Requester, space: string, idField: string): Promise<ApiRecord[]> {
-  const out: ApiRecord[] = [];
-  let after: string | undefined;
+  const byField = `id_field: ${kqlQuoted(idField)}`;
+  const first = await listPage(api, space, 1, byField);
+  if (first.total < SEARCH_WINDOW) return window(api, space, first, byField);
+  const windows: Array<Promise<ApiRecord[]>> = [];
+  let kuery = byField;
+  let known: Promise<{ records: ApiRecord[]; total: number }> | undefined = Promise.resolve(first);
   for (;;) {
-    const kuery = `id_field: ${kqlQuoted(idField)}${after === undefined ? '' : ` and id_value > ${kqlQuoted(after)}`}`;
-    const first = await listPage(api, space, 1, kuery);
-    const rows = await window(api, space, first, kuery);
-    for (const r of rows) out.push(r);
-    if (rows.length < SEARCH_WINDOW) return out;
-    after = rows[rows.length - 1].id_value;
+    const last = listPage(api, space, PAGES_PER_WINDOW, kuery);
+    const pages = [known ?? listPage(api, space, 1, kuery)];
+    for (let page = 2; page < PAGES_PER_WINDOW; page++) pages.push(listPage(api, space, page, kuery));
+    pages.push(last);
+    known = undefined;
+    windows.push(Promise.all(pages).then((read) => read.flatMap((p) => p.records)));
+    const end = await last;
+    if (end.records.length < MAX_LIST_PER_PAGE) break;
+    kuery = `${byField} and id_value > ${kqlQuoted(end.records[end.records.length - 1].id_value)}`;
   }
+  return (await Promise.all(windows)).flat();
 }
 
 /**

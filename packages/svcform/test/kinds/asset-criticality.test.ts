@@ -68,9 +68,12 @@ describe('AssetCriticality adapter', () => {
     const objects = await adapter.list(ctx, 'default');
     const requests = await requestsSince(emu, since);
     assert.equal(requests.length, count(requests, 'GET /api/asset_criticality/list'));
-    // One query of everything (too many), then per id_field: host.name in three windows (10,000 +
-    // 10,000 + 3,456: 24 pages), the three others one page each.
-    assert.equal(requests.length, 1 + 24 + 3, requests.length.toString());
+    // One query of everything (too many), then per id_field: host.name in three windows of ten
+    // pages each (10,000 + 10,000 + 3,456: the third's last page comes back empty), the three
+    // others one page each.
+    assert.equal(requests.length, 1 + 30 + 3, requests.length.toString());
+    const pages = (await call(emu, 'GET', `/__emulator/requests?since=${since}`)).body.requests.map((r: any) => new URLSearchParams(r.query));
+    assert.ok(pages.every((p: URLSearchParams) => Number(p.get('page')) * Number(p.get('per_page')) <= 10_000), 'no page beyond the search window');
     const byName = new Map(objects.map((o) => [o.name, Object.keys(o.extra!.records).length]));
     assert.deepEqual([...byName].sort(), [['host.name', 23_456], ['user.name', 5]]);
   });

@@ -4,7 +4,9 @@ import { EmuError } from '../../errors.js';
 import type { EmuRequest } from '../../router.js';
 import { array, enumOf, int, object, optional, parseRequest, string, type Schema } from '../../zod.js';
 import { BULK_CRITICALITY_LEVELS, CRITICALITY_LEVELS, ID_FIELDS, MAX_BULK_RECORDS, MAX_LIST_PER_PAGE } from '../../facts/asset-criticality.js';
-import { compareCodePoints, kueryPredicate, type Doc } from './kuery.js';
+import { compareCodePoints, kueryPredicate, kueryTree, termAndRanges, type DocFields, type TermAndRanges } from './kuery.js';
+
+type Doc = Record<string, unknown>;
 
 /**
  * Asset criticality (service-api.md Entity analytics, lines "POST /api/asset_criticality" to
@@ -86,12 +88,53 @@ function render(r: Stored): Doc {
   };
 }
 
-/** The records in one sort order, kept until the next write of the space (a listing reads many pages). */
-const sortedCache = new WeakMap<State, Map<string, Stored[]>>();
+/**
+ * A record's fields as the index holds them (render's fields, dotted), read without rendering it:
+ * a listing filters every record of the space for each page it answers.
+ */
+const RECORD_FIELDS: DocFields<Stored> = {
+  value(r, field) {
+    switch (field) {
+      case 'id_field':
+      case 'id_value':
+      case 'criticality_level':
+      case '@timestamp':
+        return r[field];
+      case 'asset.criticality':
+        return r.criticality_level;
+    }
+    if (field === r.id_field) return r.id_value;
+    if (field === `${r.id_field.split('.')[0]}.asset.criticality`) return r.criticality_level;
+    return undefined;
+  },
+  names(r) {
+    const [entity] = r.id_field.split('.');
+    return ['id_field', 'id_value', 'criticality_level', '@timestamp', 'asset.criticality', r.id_field, `${entity}.asset.criticality`];
+  },
+};
+
+interface Views {
+  /** Records in one sort order, by `field:direction`. */
+  sorted: Map<string, Stored[]>;
+  /** Records of one id_field by id_value ascending, by id_field. */
+  byField: Map<string, Stored[]>;
+  /** Records a kuery matches in one sort order, by `field:direction|kuery` (the pages of one query share it). */
+  matched: Map<string, Stored[]>;
+}
+
+/** Orders and filters of a space's records, kept until its next write (a listing reads many pages). */
+const viewsCache = new WeakMap<State, Views>();
+/** Filtered views kept per space at most; beyond it they are dropped and computed again. */
+const MAX_MATCHED_VIEWS = 64;
+
+function views(s: State): Views {
+  let v = viewsCache.get(s);
+  if (!v) viewsCache.set(s, (v = { sorted: new Map(), byField: new Map(), matched: new Map() }));
+  return v;
+}
 
 function sortedRecords(s: State, field: string | undefined, direction: 'asc' | 'desc'): Stored[] {
-  let byOrder = sortedCache.get(s);
-  if (!byOrder) sortedCache.set(s, (byOrder = new Map()));
+  const byOrder = views(s).sorted;
   const key = `${field ?? ''}:${direction}`;
   let sorted = byOrder.get(key);
   if (!sorted) {
@@ -111,8 +154,55 @@ function sortedRecords(s: State, field: string | undefined, direction: 'asc' | '
   return sorted;
 }
 
+/** The first index of `sorted` (by id_value ascending) whose id_value is not before `bound` (`strict`: after it). */
+function firstFrom(sorted: Stored[], bound: string, strict: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareCodePoints(sorted[mid].id_value, bound);
+    if (c < 0 || (strict && c === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * `id_field: "x" and id_value > "y"` sorted by id_value: a slice of the id_field's records, found
+ * by binary search, as the backend answers a keyword range from its index instead of a scan (a
+ * caller paging past the search window sends one such query per 10,000 records).
+ */
+function rangeOfField(s: State, q: TermAndRanges, direction: 'asc' | 'desc'): Stored[] {
+  const v = views(s);
+  let sorted = v.byField.get(q.term);
+  if (!sorted) v.byField.set(q.term, (sorted = sortedRecords(s, 'id_value', 'asc').filter((r) => r.id_field === q.term)));
+  let from = 0;
+  let to = sorted.length;
+  for (const { op, bound } of q.ranges) {
+    if (op === '>' || op === '>=') from = Math.max(from, firstFrom(sorted, bound, op === '>'));
+    else to = Math.min(to, firstFrom(sorted, bound, op === '<='));
+  }
+  const out = from < to ? sorted.slice(from, to) : [];
+  return direction === 'desc' ? out.reverse() : out;
+}
+
+function matchingRecords(s: State, field: string | undefined, direction: 'asc' | 'desc', kuery: string | undefined): Stored[] {
+  if (!kuery) return sortedRecords(s, field, direction);
+  const matched = views(s).matched;
+  const key = `${field ?? ''}:${direction}|${kuery}`;
+  let out = matched.get(key);
+  if (!out) {
+    const tree = kueryTree(kuery);
+    const indexed = field === 'id_value' ? termAndRanges(tree, 'id_field', 'id_value') : undefined;
+    out = indexed ? rangeOfField(s, indexed, direction) : sortedRecords(s, field, direction).filter(kueryPredicate(tree, RECORD_FIELDS));
+    if (matched.size >= MAX_MATCHED_VIEWS) matched.clear();
+    matched.set(key, out);
+  }
+  return out;
+}
+
 function written(ctx: EmulatorContext, s: State): void {
-  sortedCache.delete(s);
+  viewsCache.delete(s);
   ctx.store.touch();
 }
 
@@ -181,17 +271,10 @@ export const assetCriticalityArea: EmulatorArea = {
           'security',
         );
       }
-      const matches = q.kuery ? kueryPredicate(q.kuery) : undefined;
-      const sorted = sortedRecords(state(ctx, req.space), q.sort_field, q.sort_direction ?? 'asc');
+      const matching = matchingRecords(state(ctx, req.space), q.sort_field, q.sort_direction ?? 'asc', q.kuery);
       const from = (page - 1) * perPage;
-      const records: Doc[] = [];
-      let total = 0;
-      for (const r of sorted) {
-        const doc = matches ? render(r) : undefined;
-        if (matches && !matches(doc!)) continue;
-        if (total >= from && records.length < perPage) records.push(doc ?? render(r));
-        total++;
-      }
+      const records = matching.slice(from, from + perPage).map(render);
+      const total = matching.length;
       return { body: { records, total, page, per_page: perPage } };
     }, { ...security, access: 'read' });
   },

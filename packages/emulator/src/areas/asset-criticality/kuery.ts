@@ -13,8 +13,7 @@ import { EmuError } from '../../errors.js';
  * caller page past the search window by `id_value > "last"`.
  */
 
-export type Doc = Record<string, unknown>;
-export type Predicate = (doc: Doc) => boolean;
+export type Predicate<D> = (doc: D) => boolean;
 
 const DATE_FIELDS = new Set(['@timestamp']);
 
@@ -36,34 +35,20 @@ function rank(unit: number): number {
   return unit;
 }
 
-/** The dotted fields of one record (see render in index.ts) and their values. */
-function valueOf(doc: Doc, field: string): unknown {
-  if (field in doc) return doc[field];
-  let at: unknown = doc;
-  for (const part of field.split('.')) {
-    if (typeof at !== 'object' || at === null) return undefined;
-    at = (at as Record<string, unknown>)[part];
-  }
-  return at;
+/** How the predicate reads a document: one field's value, and the names of all its fields. */
+export interface DocFields<D> {
+  value(doc: D, field: string): unknown;
+  names(doc: D): string[];
 }
 
-function leafFields(doc: Doc, prefix = '', out: string[] = []): string[] {
-  for (const [k, v] of Object.entries(doc)) {
-    const name = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) leafFields(v as Doc, name, out);
-    else out.push(name);
-  }
-  return out;
-}
-
-function fieldTest(field: { name: string; wildcard: boolean } | null, test: (v: unknown, name: string) => boolean): Predicate {
-  if (field === null) return (doc) => leafFields(doc).some((name) => test(valueOf(doc, name), name));
+function fieldTest<D>(fields: DocFields<D>, field: { name: string; wildcard: boolean } | null, test: (v: unknown, name: string) => boolean): Predicate<D> {
+  if (field === null) return (doc) => fields.names(doc).some((name) => test(fields.value(doc, name), name));
   if (field.wildcard) {
     const pattern = wildcardMatcher(wildcardPattern([...splitStars(field.name)]), false);
-    return (doc) => leafFields(doc).some((name) => pattern.test(name) && test(valueOf(doc, name), name));
+    return (doc) => fields.names(doc).some((name) => pattern.test(name) && test(fields.value(doc, name), name));
   }
   const name = field.name;
-  return (doc) => test(valueOf(doc, name), name);
+  return (doc) => test(fields.value(doc, name), name);
 }
 
 function* splitStars(name: string): Generator<string | { wildcard: '*' }> {
@@ -78,33 +63,33 @@ function rangeHolds(op: '<' | '<=' | '>' | '>=', c: number): boolean {
   return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
 }
 
-function compile(node: KueryNode): Predicate {
+function compile<D>(node: KueryNode, fields: DocFields<D>): Predicate<D> {
   switch (node.type) {
     case 'all':
       return () => true;
     case 'and': {
-      const items = node.items.map(compile);
+      const items = node.items.map((n) => compile(n, fields));
       return (doc) => items.every((t) => t(doc));
     }
     case 'or': {
-      const items = node.items.map(compile);
+      const items = node.items.map((n) => compile(n, fields));
       return (doc) => items.some((t) => t(doc));
     }
     case 'not': {
-      const item = compile(node.item);
+      const item = compile(node.item, fields);
       return (doc) => !item(doc);
     }
     case 'match': {
       const test = termTest(node.value.pattern);
-      return fieldTest(node.field, (v) => v !== undefined && test(v));
+      return fieldTest(fields, node.field, (v) => v !== undefined && test(v));
     }
     case 'exists':
-      return fieldTest(node.field, (v) => v !== undefined && v !== null);
+      return fieldTest(fields, node.field, (v) => v !== undefined && v !== null);
     case 'range': {
       const bound = node.value.text;
       const op = node.op;
       const boundTime = Date.parse(bound);
-      return fieldTest(node.field, (v, name) => {
+      return fieldTest(fields, node.field, (v, name) => {
         if (typeof v !== 'string') return false;
         if (DATE_FIELDS.has(name)) return !Number.isNaN(boundTime) && rangeHolds(op, Date.parse(v) - boundTime);
         return rangeHolds(op, compareCodePoints(v, bound));
@@ -116,15 +101,44 @@ function compile(node: KueryNode): Predicate {
   }
 }
 
-/** The kuery as a test of one record; a query that is not KQL is a 400 (security error shape). */
-export function kueryPredicate(text: string): Predicate {
-  let tree = readKuery(text);
-  if (!tree) {
-    try {
-      tree = parseKuery(text, {}) as KueryNode;
-    } catch (err) {
-      throw new EmuError(400, `KQLSyntaxError: ${(err as Error).message}`, 'security');
+/** The kuery's tree; a query that is not KQL is a 400 (security error shape). */
+export function kueryTree(text: string): KueryNode {
+  const tree = readKuery(text);
+  if (tree) return tree;
+  try {
+    return parseKuery(text, {}) as KueryNode;
+  } catch (err) {
+    throw new EmuError(400, `KQLSyntaxError: ${(err as Error).message}`, 'security');
+  }
+}
+
+/** The kuery as a test of one record. */
+export function kueryPredicate<D>(tree: KueryNode, fields: DocFields<D>): Predicate<D> {
+  return compile(tree, fields);
+}
+
+/** A conjunction of one exact match on `term` and ranges on `range`: what an index answers without a scan. */
+export interface TermAndRanges {
+  term: string;
+  ranges: Array<{ op: '<' | '<=' | '>' | '>='; bound: string }>;
+}
+
+/**
+ * `term: "x" and range > "y" ...` (quoted or plain, no wildcard) read as a TermAndRanges, or
+ * undefined for any other query (those are evaluated record by record).
+ */
+export function termAndRanges(tree: KueryNode, termField: string, rangeField: string): TermAndRanges | undefined {
+  const items = tree.type === 'and' ? tree.items : [tree];
+  let term: string | undefined;
+  const ranges: TermAndRanges['ranges'] = [];
+  for (const item of items) {
+    if (item.type === 'match' && item.field && !item.field.wildcard && item.field.name === termField && item.value.pattern.every((p) => typeof p === 'string') && term === undefined) {
+      term = item.value.pattern.join('');
+    } else if (item.type === 'range' && !item.field.wildcard && item.field.name === rangeField) {
+      ranges.push({ op: item.op, bound: item.value.text });
+    } else {
+      return undefined;
     }
   }
-  return compile(tree);
+  return term === undefined ? undefined : { term, ranges };
 }
