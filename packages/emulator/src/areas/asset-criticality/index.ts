@@ -72,6 +72,17 @@ function queryObject(req: EmuRequest): Record<string, string> {
   return out;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Each record's answer as JSON text, made once per write of it (a listing sends every record it pages through). */
+const renderedJson = new WeakMap<Stored, string>();
+
+function recordJson(r: Stored): string {
+  let text = renderedJson.get(r);
+  if (text === undefined) renderedJson.set(r, (text = JSON.stringify(render(r))));
+  return text;
+}
+
 /**
  * A record as the routes answer it (OAS AssetCriticalityRecord): the id parts, the level, the
  * time of the last write, and the ECS parts (`asset.criticality` and the entity's own field).
@@ -142,10 +153,14 @@ function sortedRecords(s: State, field: string | undefined, direction: 'asc' | '
     if (field) {
       const sign = direction === 'desc' ? -1 : 1;
       const value = (r: Stored) => (r as unknown as Record<string, string>)[field];
+      // Without surrogates, UTF-16 order is code point order and the plain comparison is exact.
+      const plain = !sorted.some((r) => SURROGATE.test(value(r)));
       const cmp =
         field === '@timestamp'
           ? (a: Stored, b: Stored) => Date.parse(value(a)) - Date.parse(value(b))
-          : (a: Stored, b: Stored) => compareCodePoints(value(a), value(b));
+          : plain
+            ? (a: Stored, b: Stored) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0)
+            : (a: Stored, b: Stored) => compareCodePoints(value(a), value(b));
       // Ties in the key's order: the index's order is not a stable promise, this one is.
       sorted.sort((a, b) => sign * cmp(a, b) || compareCodePoints(keyOf(a.id_field, a.id_value), keyOf(b.id_field, b.id_value)));
     }
@@ -273,9 +288,9 @@ export const assetCriticalityArea: EmulatorArea = {
       }
       const matching = matchingRecords(state(ctx, req.space), q.sort_field, q.sort_direction ?? 'asc', q.kuery);
       const from = (page - 1) * perPage;
-      const records = matching.slice(from, from + perPage).map(render);
-      const total = matching.length;
-      return { body: { records, total, page, per_page: perPage } };
+      const records = matching.slice(from, from + perPage).map(recordJson);
+      const text = `{"records":[${records.join(',')}],"total":${matching.length},"page":${page},"per_page":${perPage}}`;
+      return { text, contentType: 'application/json; charset=utf-8' };
     }, { ...security, access: 'read' });
   },
 };
