@@ -272,6 +272,7 @@ describe('export reads with list endpoints only', () => {
       '/api/attack_discovery/schedules/_find',
       '/api/saved_objects/_find',
       '/api/timelines',
+      '/api/asset_criticality/list',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

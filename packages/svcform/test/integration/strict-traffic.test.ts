@@ -102,6 +102,16 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.setIn(['spec', 'customize', ruleId, 'risk_score'], 80);
   },
   TimelineTemplate: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  // Inline records gain one and change one; a records file gives way to one inline record, so the bulk route also unassigns.
+  AssetCriticality: (doc) => {
+    if (doc.hasIn(['spec', 'records'])) {
+      doc.setIn(['spec', 'records', 'new-admin'], 'low_impact');
+      doc.setIn(['spec', 'records', 'administrator'], 'high_impact');
+      return;
+    }
+    doc.deleteIn(['spec', 'records_file']);
+    doc.setIn(['spec', 'records'], { 'dc01.corp.example': 'extreme_impact' });
+  },
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

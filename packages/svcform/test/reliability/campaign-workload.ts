@@ -111,6 +111,16 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
     first.risk_score += 1;
   },
   TimelineTemplate: (s) => appended(s, 'description'),
+  // Inline records: one level changes (one bulk upsert); a records file gives way to one inline record (the rest unassigned).
+  AssetCriticality: (s) => {
+    if (!s.records) {
+      delete s.records_file;
+      s.records = { 'campaign-host': 'high_impact' };
+      return;
+    }
+    const [first] = Object.keys(s.records);
+    s.records[first] = s.records[first] === 'low_impact' ? 'medium_impact' : 'low_impact';
+  },
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -151,6 +161,7 @@ const REMOVED: Record<string, string[]> = {
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
   TimelineTemplate: ['soc-network-peer'],
+  AssetCriticality: ['user.name'],
 };
 
 export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules'];
