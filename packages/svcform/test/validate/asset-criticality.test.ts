@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFixture, invalid, svcform, type FixtureCase } from './harness.js';
+import { checkFixture, shown, svcform, type FixtureCase } from './harness.js';
 
 /** Mistakes in AssetCriticality manifests: each fixture and every error it must produce. */
 const CASES: FixtureCase[] = [
@@ -30,10 +30,10 @@ describe('svcform validate: AssetCriticality manifests', () => {
     });
   }
 
-  it('asset-criticality/records-file-mistakes.yaml: each bad line of the records file is an error at that line', async () => {
-    const run = await svcform(['validate', invalid('asset-criticality/records-file-mistakes.yaml')]);
+  it('records-files/asset-criticality-mistakes.yaml: each bad line of the records file is an error at that line', async () => {
+    const run = await svcform(['validate', shown('test/fixtures/records-files/asset-criticality-mistakes.yaml')]);
     assert.equal(run.code, 1, run.stderr);
-    const csv = invalid('asset-criticality/servers.csv');
+    const csv = shown('test/fixtures/records-files/servers.csv');
     assert.deepEqual(
       run.lines.filter((d) => !d.warning).map((d) => [d.file, `${d.line}:${d.col}`, d.text]),
       [
