@@ -41,6 +41,7 @@ export const AREAS = {
   attackDiscovery: area('attack_discovery'),
   savedObjects: area('saved_objects'),
   endpoint: area('endpoint'),
+  entityAnalytics: area('entity_analytics'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

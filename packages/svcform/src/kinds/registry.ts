@@ -23,6 +23,7 @@ import { fleetOutputAdapter } from './fleet/output.js';
 import { anonymizationFieldAdapter } from './anonymization-field.js';
 import { spaceAdapter } from './space.js';
 import { dataViewAdapter } from './data-view.js';
+import { assetCriticalityAdapter } from './asset-criticality.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -49,6 +50,7 @@ export const ADAPTERS: KindAdapter[] = [
   anonymizationFieldAdapter,
   spaceAdapter,
   dataViewAdapter,
+  assetCriticalityAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

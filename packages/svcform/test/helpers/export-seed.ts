@@ -135,6 +135,7 @@ export async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise
   const none = { id: 'none', name: 'none', type: '.none', fields: null };
   await ok(call(emu, 'POST', `${p}/api/cases/configure`, { owner: 'securitySolution', closure_type: 'close-by-pushing', connector: none, customFields: [tier] }), 'case configuration');
   await seedAiAndSavedObjects(emu, p);
+  await seedAssetCriticality(emu, p);
 }
 
 /** Agent builder, attack discovery and saved objects (issue 14), through their own routes. */
@@ -152,6 +153,15 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
 }
 
+/** Criticality records of two id_fields, as a person sets them in the app. */
+async function seedAssetCriticality(emu: { url: string }, p: string): Promise<void> {
+  const records = [
+    { id_field: 'host.name', id_value: 'dc01.corp.example', criticality_level: 'extreme_impact' },
+    { id_field: 'host.name', id_value: 'kiosk-7', criticality_level: 'low_impact' },
+    { id_field: 'user.name', id_value: 'svc-backup', criticality_level: 'high_impact' },
+  ];
+  await ok(call(emu, 'POST', `${p}/api/asset_criticality/bulk`, { records }), 'asset criticality records');
+}
 
 /** A timeline template and a set of prebuilt rules marked and customised as svcform would (after the package is installed). */
 export async function seedDetectionContent(emu: { url: string }): Promise<void> {

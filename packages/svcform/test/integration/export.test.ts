@@ -276,6 +276,7 @@ describe('export reads with list endpoints only', () => {
       '/api/timelines',
       '/api/fleet/outputs',
       '/api/security_ai_assistant/anonymization_fields/_find',
+      '/api/asset_criticality/list',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

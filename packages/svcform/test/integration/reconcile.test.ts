@@ -95,6 +95,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/internal/detection_engine/prebuilt_rules/installation/_review': 1,
       '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,
       '/api/timelines': 1,
+      '/api/asset_criticality/list': 1, // every record of the space in one page up to 1,000
       '/api/lists/_find': 1,
       '/api/lists/index': 1, // whether the list data streams exist (one request per space)
       '/api/lists/items/_find': 2, // one per value list, never one per item

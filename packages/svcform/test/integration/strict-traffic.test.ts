@@ -108,6 +108,16 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   AnonymizationField: (doc) => doc.setIn(['spec', 'anonymized'], doc.getIn(['spec', 'anonymized']) !== true),
   Space: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   DataView: (doc) => doc.setIn(['spec', 'name'], `${doc.getIn(['spec', 'name'])} (changed)`),
+  // Inline records gain one and change one; a records file gives way to one inline record, so the bulk route also unassigns.
+  AssetCriticality: (doc) => {
+    if (doc.hasIn(['spec', 'records'])) {
+      doc.setIn(['spec', 'records', 'new-admin'], 'low_impact');
+      doc.setIn(['spec', 'records', 'administrator'], 'high_impact');
+      return;
+    }
+    doc.deleteIn(['spec', 'records_file']);
+    doc.setIn(['spec', 'records'], { 'dc01.corp.example': 'extreme_impact' });
+  },
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

@@ -118,6 +118,16 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   },
   Space: (s) => appended(s, 'description'),
   DataView: (s) => appended(s, 'name'),
+  // Inline records: one level changes (one bulk upsert); a records file gives way to one inline record (the rest unassigned).
+  AssetCriticality: (s) => {
+    if (!s.records) {
+      delete s.records_file;
+      s.records = { 'campaign-host': 'high_impact' };
+      return;
+    }
+    const [first] = Object.keys(s.records);
+    s.records[first] = s.records[first] === 'low_impact' ? 'medium_impact' : 'low_impact';
+  },
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -162,6 +172,7 @@ const REMOVED: Record<string, string[]> = {
   TimelineTemplate: ['soc-network-peer'],
   // Named by the bastions' policy, which goes too: the policy is deleted first.
   FleetOutput: ['soc-monitoring'],
+  AssetCriticality: ['user.name'],
 };
 
 // A Space is deleted only with --allow-space-delete, which the campaign never gives.

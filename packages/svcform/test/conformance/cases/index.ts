@@ -21,6 +21,7 @@ import { fleetOutput } from './fleet-output.js';
 import { anonymizationField } from './anonymization-field.js';
 import { space } from './space.js';
 import { dataView } from './data-view.js';
+import { assetCriticality } from './asset-criticality.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -34,5 +35,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     anonymizationField,
     space,
     dataView,
+    assetCriticality,
   ].map((c) => [c.kind, c]),
 );
