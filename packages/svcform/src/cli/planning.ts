@@ -71,7 +71,7 @@ function revertsSince(plan: Plan, seen: LiveState | undefined, run: RunScope): P
  */
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true): Promise<Resource[]> {
   const setup = await setUpValidation(opts, config, io, keepManifests);
-  const result = await loadAndValidate(paths, setup.options, readAhead && ((kinds) => readAhead.start(kinds)));
+  const result = await loadAndValidate(paths, setup.options, readAhead && ((kinds, share) => readAhead.start(kinds, share)));
   setup.finish();
   for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
   if (hasErrors(result.diagnostics)) {

@@ -37,6 +37,11 @@ export class DiskCache {
   /** When each entry this run read was last written or marked (ms), so that `touch` marks only stale ones. */
   private readonly marks = new Map<string, number>();
 
+  /** Whether a value is stored under `name`. */
+  holds(name: string): boolean {
+    return existsSync(join(this.dir, name));
+  }
+
   /** The value stored under `name`, or undefined. */
   read(name: string): unknown {
     let fd: number | undefined;

@@ -129,13 +129,13 @@ export function loadFiles(files: string[], cache?: ManifestCache): LoadResult {
 }
 
 /** Parses one file (or takes its documents from the cache, or records why it could not be read) into `result`. */
-function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; error?: string }, cache: ManifestCache | undefined): void {
+function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; error?: string }, cache: ManifestCache | undefined, knownKey?: string): void {
   const { file, bytes } = source;
   if (source.error !== undefined || bytes === undefined) {
     result.diagnostics.push(fileError(file, source.error ?? 'cannot read file'));
     return;
   }
-  const key = cache && file !== '-' ? cache.keyOf(bytes) : undefined;
+  const key = knownKey ?? (cache && file !== '-' ? cache.keyOf(bytes) : undefined);
   const kept = key === undefined ? undefined : cache!.read(key, file, () => decodeText(bytes));
   if (kept) {
     for (const d of kept) result.docs.push(d);
@@ -180,19 +180,32 @@ export function kindLines(buffers: Buffer[]): Map<string, number> {
   return kinds;
 }
 
+/** How many bytes of manifests a run reads, and how many of them the cache does not hold (to be parsed). */
+export interface ParseShare {
+  total: number;
+  toParse: number;
+}
+
 /**
  * loadFiles for a run that talks to a server meanwhile: every file is read first and the kinds it
- * declares shown to `onRead` (which may start requests), then each is parsed with a turn of the
- * event loop in between, so that those requests go out and their answers come in while parsing
- * goes on.
+ * declares shown to `onRead` (which may start requests), with how much of it must be parsed; then
+ * each is parsed with a turn of the event loop in between, so that those requests go out and their
+ * answers come in while parsing goes on.
  */
-export async function loadFilesYielding(files: string[], onRead: (kinds: Map<string, number>) => void, cache?: ManifestCache): Promise<LoadResult> {
+export async function loadFilesYielding(files: string[], onRead: (kinds: Map<string, number>, share: ParseShare) => void, cache?: ManifestCache): Promise<LoadResult> {
   const result: LoadResult = { docs: [], diagnostics: [], files };
-  const sources = files.map((file) => ({ file, ...readSource(file) }));
-  onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))));
+  const sources = files.map((file) => ({ file, ...readSource(file), key: undefined as string | undefined }));
+  const share: ParseShare = { total: 0, toParse: 0 };
+  for (const source of sources) {
+    if (source.bytes === undefined) continue;
+    if (cache && source.file !== '-') source.key = cache.keyOf(source.bytes);
+    share.total += source.bytes.length;
+    if (source.key === undefined || !cache!.holds(source.key)) share.toParse += source.bytes.length;
+  }
+  onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))), share);
   for (const source of sources) {
     await new Promise((done) => setImmediate(done));
-    addSource(result, source, cache);
+    addSource(result, source, cache, source.key);
   }
   return result;
 }

@@ -58,6 +58,11 @@ export class ManifestCache {
     return createHash('sha256').update(bytes).digest('hex');
   }
 
+  /** Whether documents are kept under `key` (without reading them). */
+  holds(key: string): boolean {
+    return this.disk.holds(PREFIX + key);
+  }
+
   /** The documents of `file` kept under `key`, or undefined; `text` gives the file's text when a message needs positions. */
   read(key: string, file: string, text: () => string): LoadedDoc[] | undefined {
     const stored = this.disk.read(PREFIX + key) as { format?: unknown; docs?: unknown } | undefined;

@@ -1,6 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kindLines } from '../../src/manifest/files.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kindLines, loadFilesYielding } from '../../src/manifest/files.js';
+import { DiskCache } from '../../src/common/disk-cache.js';
+import { ManifestCache } from '../../src/manifest/manifest-cache.js';
 
 /** What a read-ahead of live state starts from (src/manifest/files.ts kindLines). */
 const counted = (...files: string[]) => Object.fromEntries(kindLines(files.map((f) => Buffer.from(f))));
@@ -20,5 +25,34 @@ describe('kindLines: `kind: Name` lines counted from the bytes of manifest files
 
   it('is not misled by multi-byte characters next to the line', () => {
     assert.deepEqual(counted('description: é\nkind: Rule\nname: ü\n'), { Rule: 1 });
+  });
+});
+
+describe('loadFilesYielding: how much of what it reads must be parsed (what a plan reads ahead by)', () => {
+  const rule = (n: number) => `apiVersion: svcform/v1\nkind: Rule\nmetadata:\n  name: r${n}\nspec:\n  name: R ${n}\n`;
+  const repository = (count: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-ahead-'));
+    return Array.from({ length: count }, (_, n) => {
+      const file = join(dir, `r${n}.yaml`);
+      writeFileSync(file, rule(n));
+      return file;
+    });
+  };
+  const shownFor = async (files: string[], cache?: ManifestCache) => {
+    const shown: Array<{ kinds: Record<string, number>; toParse: number; total: number }> = [];
+    const loaded = await loadFilesYielding(files, (kinds, share) => shown.push({ kinds: Object.fromEntries(kinds), ...share }), cache);
+    assert.equal(loaded.docs.length, files.length);
+    return shown;
+  };
+
+  it('every byte without a cache or with an empty one; none once the cache holds the files; the changed file alone after', async () => {
+    const files = repository(4);
+    const total = files.length * rule(0).length;
+    const cache = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    assert.deepEqual(await shownFor(files), [{ kinds: { Rule: 4 }, toParse: total, total }]);
+    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: total, total }]);
+    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: 0, total }]);
+    writeFileSync(files[0], rule(7));
+    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: rule(7).length, total }]);
   });
 });

@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { emulatorResetPerTest } from '@svcform/emulator/testing.js';
+import { cli } from '../helpers/cli.js';
+
+/**
+ * A plan reads live state while the manifests load only when little must be parsed (cli/read-ahead.ts:
+ * measured slower with every file to parse, faster from the cache). Seen from the server: an invalid
+ * manifest stops the plan before it reads anything, unless the read had already gone out ahead.
+ */
+describe('plan reads ahead only when the cache holds nearly all of the manifests', () => {
+  let emu: RunningEmulator;
+  emulatorResetPerTest((e) => (emu = e));
+
+  const window = (n: number) =>
+    ['apiVersion: svcform/v1', 'kind: MaintenanceWindow', 'metadata:', `  name: Window ${n}`, 'spec:', '  schedule:', '    custom:', "      start: '2026-11-29T01:00:00Z'", '      duration: 1h', '      recurring: {every: 1w}', ''].join('\n');
+  const listings = () => emu.log.all().filter((r) => r.method === 'GET' && r.route === '/api/maintenance_window/_find').length;
+
+  it('an empty cache: nothing is read before the manifests are valid; a warm one: the listing goes out ahead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-read-ahead-'));
+    for (let n = 0; n < 20; n++) writeFileSync(join(dir, `w${n}.yaml`), window(n));
+    const env = { SVCFORM_CACHE_DIR: join(dir, '.cache') };
+    const broken = join(dir, 'w0.yaml');
+    writeFileSync(broken, window(0).replace('duration: 1h', 'duration: 1 hour'));
+    const cold = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(cold.code, 1, cold.out + cold.err);
+    assert.equal(listings(), 0, 'every file was parsed: no read ahead');
+    writeFileSync(broken, window(0));
+    const valid = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(valid.code, 0, valid.out + valid.err);
+    assert.match(valid.out, /20 to create/);
+    emu.log.clear();
+    writeFileSync(broken, window(0).replace('duration: 1h', 'duration: 1 hour'));
+    const warm = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(warm.code, 1, warm.out + warm.err);
+    assert.equal(listings(), 1, 'one file in twenty to parse: the listing went out ahead');
+    assert.doesNotMatch(warm.out + warm.err, /Reading live state/, 'and nothing about it was said');
+  });
+});
