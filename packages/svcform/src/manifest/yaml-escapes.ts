@@ -1,7 +1,7 @@
 /**
- * The escapes of YAML 1.2 double-quoted scalars, for both readers of scalar text: the fast reader's
- * values (yaml-fast-scalars.ts) and the source positions of a value's characters
- * (scalar-position.ts). An escaped line break is not here: each reader folds lines its own way.
+ * The escapes of YAML 1.2 double-quoted scalars: what the fast reader decodes (yaml-fast-scalars.ts)
+ * and what the source positions of a value's characters are followed by (scalar-position.ts). An
+ * escaped line break is not here: it folds lines.
  */
 
 const SINGLE: Record<string, string> = {
