@@ -21,6 +21,9 @@ export interface CliOptions {
   answers?: string[];
 }
 
+/** A run's exit code and output, for an assertion's message. */
+export const shown = (r: CliRun) => `exit ${r.code}\n--- out\n${r.out}\n--- err\n${r.err}`;
+
 /** Runs the real CLI entry point in-process with captured output and a controlled environment. */
 export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: CliOptions = {}): Promise<CliRun> {
   const out: string[] = [];

@@ -1,7 +1,9 @@
 import type { ApiRequest, ApiResponse, Requester } from '../../src/client/types.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
 import type { AdapterContext } from '../../src/kinds/types.js';
-import { readBody } from '@svcform/emulator/testing.js';
+import { beforeEach } from 'node:test';
+import type { EmulatorOptions, RunningEmulator } from '@svcform/emulator/server.js';
+import { emulatorResetPerTest, readBody } from '@svcform/emulator/testing.js';
 
 /**
  * A minimal Requester over fetch for adapter tests: no retries, no concurrency limit. It throws on
@@ -44,4 +46,14 @@ export function fetchRequester(baseUrl: string): Requester & { count: number } {
 /** What an adapter call gets in a test: a fetchRequester on `baseUrl`, a silent log, a run scope of its own. */
 export function adapterContext(baseUrl: string): AdapterContext & { api: { count: number } } {
   return { api: fetchRequester(baseUrl), log: () => {}, run: new RunScope() };
+}
+
+/**
+ * An adapter test's bed: one emulator for the describe block, reset before each test, and a fresh
+ * adapterContext on it handed to `use` before each test.
+ */
+export function adapterTestBed(use: (emu: RunningEmulator, ctx: ReturnType<typeof adapterContext>) => void, options: EmulatorOptions = {}): void {
+  let running: RunningEmulator;
+  emulatorResetPerTest((emu) => (running = emu), options);
+  beforeEach(() => use(running, adapterContext(running.url)));
 }

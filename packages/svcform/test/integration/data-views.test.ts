@@ -1,10 +1,10 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { call, emulator } from '@svcform/emulator/testing.js';
-import { cli, type CliRun } from '../helpers/cli.js';
+import { call, emulatorResetPerTest } from '@svcform/emulator/testing.js';
+import { cli, shown } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
 
 /** Issue 32: a rule's data_view_id names a DataView, or (as before) an index-pattern SavedObject. */
@@ -13,15 +13,10 @@ const dataViewYaml = (id: string) => ['apiVersion: svcform/v1', 'kind: DataView'
 const indexPatternYaml = (id: string) => ['apiVersion: svcform/v1', 'kind: SavedObject', `metadata: {name: ${id}}`, "spec: {type: index-pattern, attributes: {title: 'metrics-*'}}", ''].join('\n');
 const ruleYaml = (name: string, dataView: string) =>
   ['apiVersion: svcform/v1', 'kind: Rule', `metadata: {name: ${name}}`, 'spec:', '  type: query', `  name: ${name}`, '  description: d', '  severity: low', '  risk_score: 1', "  query: 'a:b'", `  data_view_id: ${dataView}`, ''].join('\n');
-const shown = (r: CliRun) => `exit ${r.code}\n--- out\n${r.out}\n--- err\n${r.err}`;
 
 describe('rules and data views', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  beforeEach(() => call(emu, 'POST', '/__emulator/reset'));
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e));
   const run = (args: string[]) => cli([...args, '--url', emu.url]);
   const waves = (plan: any) => new Map(plan.changes.map((c: any) => [`${c.kind}/${c.name}`, c.wave]));
 

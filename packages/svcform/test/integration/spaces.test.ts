@@ -1,10 +1,10 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { call, emulator } from '@svcform/emulator/testing.js';
-import { cli, type CliRun } from '../helpers/cli.js';
+import { call, emulatorResetPerTest } from '@svcform/emulator/testing.js';
+import { cli, shown } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
 
 /** Issue 32: svcform creates the spaces it writes into, and deletes one only when told to. */
@@ -14,15 +14,10 @@ const connectorIn = (space: string, name: string) =>
   ['apiVersion: svcform/v1', 'kind: Connector', `metadata: {name: ${name}, space: ${space}}`, `spec: {name: ${name} log, connector_type_id: .server-log}`, ''].join('\n');
 const valueListIn = (space: string, name: string) =>
   ['apiVersion: svcform/v1', 'kind: ValueList', `metadata: {name: ${name}, space: ${space}}`, `spec: {name: ${name}, description: d, type: ip, items: [10.0.0.1]}`, ''].join('\n');
-const shown = (r: CliRun) => `exit ${r.code}\n--- out\n${r.out}\n--- err\n${r.err}`;
 
 describe('spaces as objects', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await emulator();
-  });
-  beforeEach(() => call(emu, 'POST', '/__emulator/reset'));
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e));
   const run = (args: string[]) => cli([...args, '--url', emu.url]);
 
   it('plans a declared space that does not exist yet as empty, and creates it before what goes in it', async () => {

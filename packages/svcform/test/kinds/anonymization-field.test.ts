@@ -1,9 +1,9 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterTestBed } from '../helpers/requester.js';
 import { SvcClient } from '../../src/client/client.js';
 import { resource } from '../helpers/resource.js';
 import { repo } from '../helpers/repo.js';
@@ -17,14 +17,10 @@ const field = (name: string, body: string) => `apiVersion: svcform/v1\nkind: Ano
 describe('AnonymizationField kind', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
-  before(async () => {
-    emu = await emulator();
+  adapterTestBed((e, c) => {
+    emu = e;
+    ctx = c;
   });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
-  });
-  after(() => emu.stop());
 
   it('_id with allowed: false is a validate error at its file, line and field, and nothing is written', async () => {
     const dir = repo({ 'fields.yaml': field('_id', '  allowed: false\n  anonymized: true\n') });

@@ -1,11 +1,12 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call } from '@svcform/emulator/testing.js';
+import { countOf, lastSeq, routesSince } from '../helpers/emulator-requests.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterTestBed } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { assetCriticalityAdapter as adapter, kqlQuoted, parseRecordLines } from '../../src/kinds/asset-criticality.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -13,18 +14,6 @@ import { RunScope } from '../../src/kinds/run-scope.js';
 
 const KIND = 'AssetCriticality';
 const RUN = new RunScope();
-
-async function requestsSince(emu: RunningEmulator, since: number): Promise<string[]> {
-  const res = await call(emu, 'GET', `/__emulator/requests?since=${since}`);
-  return res.body.requests.map((r: any) => `${r.method} ${r.route}`);
-}
-
-async function lastSeq(emu: RunningEmulator): Promise<number> {
-  const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
-  return all.length ? all[all.length - 1].seq : 0;
-}
-
-const count = (requests: string[], what: string) => requests.filter((r) => r === what).length;
 
 function hosts(n: number, level = 'high_impact', prefix = 'host-'): Record<string, string> {
   const out: Record<string, string> = {};
@@ -36,15 +25,16 @@ describe('AssetCriticality adapter', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
   let dir: string;
-  before(async () => {
-    emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+  adapterTestBed(
+    (e, c) => {
+      emu = e;
+      ctx = c;
+    },
+    { spaces: ['soc'] },
+  );
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), 'svcform-ac-'));
   });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
 
   async function live(name: string, space = 'default'): Promise<LiveObject | undefined> {
     return (await adapter.list(ctx, space)).find((o) => o.name === name);
@@ -54,8 +44,8 @@ describe('AssetCriticality adapter', () => {
     const res = resource(KIND, 'host.name', { records: hosts(2500) });
     const since = await lastSeq(emu);
     await adapter.create(ctx, res);
-    const requests = await requestsSince(emu, since);
-    assert.equal(count(requests, 'POST /api/asset_criticality/bulk'), 3, requests.join('\n'));
+    const requests = await routesSince(emu, since);
+    assert.equal(countOf(requests, 'POST /api/asset_criticality/bulk'), 3, requests.join('\n'));
     const found = await live('host.name');
     assert.ok(found);
     assert.deepEqual(adapter.normalizeLive(found, RUN), adapter.normalizeDesired(res, RUN));
@@ -66,8 +56,8 @@ describe('AssetCriticality adapter', () => {
     await adapter.create(ctx, resource(KIND, 'user.name', { records: hosts(5, 'low_impact', 'user-') }));
     const since = await lastSeq(emu);
     const objects = await adapter.list(ctx, 'default');
-    const requests = await requestsSince(emu, since);
-    assert.equal(requests.length, count(requests, 'GET /api/asset_criticality/list'));
+    const requests = await routesSince(emu, since);
+    assert.equal(requests.length, countOf(requests, 'GET /api/asset_criticality/list'));
     // One query of everything (too many), then per id_field: host.name in three windows of ten
     // pages each (10,000 + 10,000 + 3,456: the third's last page comes back empty), the three
     // others one page each.
@@ -83,7 +73,7 @@ describe('AssetCriticality adapter', () => {
     const since = await lastSeq(emu);
     assert.deepEqual(await adapter.list(ctx, 'default'), []);
     assert.equal((await adapter.list(ctx, 'soc')).length, 1);
-    assert.equal((await requestsSince(emu, since)).length, 2);
+    assert.equal((await routesSince(emu, since)).length, 2);
   });
 
   it('update writes only changed and new records, and removes the others as unassigned', async () => {

@@ -2,6 +2,7 @@ import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
+import { lastSeq, requestsSince } from '../helpers/emulator-requests.js';
 import { cli } from '../helpers/cli.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { SvcClient } from '../../src/client/client.js';
@@ -38,15 +39,6 @@ spec:
   description: Team list
   items: []
 `;
-
-async function requestsSince(emu: RunningEmulator, since: number): Promise<Array<{ method: string; route: string; path: string; query: string }>> {
-  return (await call(emu, 'GET', `/__emulator/requests?since=${since}`)).body.requests;
-}
-
-async function lastSeq(emu: RunningEmulator): Promise<number> {
-  const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
-  return all.length ? all[all.length - 1].seq : 0;
-}
 
 describe('ExceptionList kind', () => {
   let emu: RunningEmulator;

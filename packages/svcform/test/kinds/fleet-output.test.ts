@@ -1,11 +1,11 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterTestBed } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { fleetOutputAdapter as adapter } from '../../src/kinds/fleet/output.js';
@@ -39,14 +39,10 @@ spec:
 describe('FleetOutput kind', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
-  before(async () => {
-    emu = await emulator();
+  adapterTestBed((e, c) => {
+    emu = e;
+    ctx = c;
   });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
-  });
-  after(() => emu.stop());
 
   it('compares what the server fills in as equal: ports, preset from config_yaml, kafka defaults', async () => {
     const specs: Array<[string, Record<string, any>]> = [

@@ -1,11 +1,11 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
-import { adapterContext } from '../helpers/requester.js';
+import { adapterTestBed } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { savedObjectAdapter as adapter } from '../../src/kinds/saved-object.js';
@@ -48,14 +48,10 @@ spec:
 describe('SavedObject kind', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
-  before(async () => {
-    emu = await emulator();
+  adapterTestBed((e, c) => {
+    emu = e;
+    ctx = c;
   });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-    ctx = adapterContext(emu.url);
-  });
-  after(() => emu.stop());
 
   it('updates with the version the plan read: a change made since then is a 409, not overwritten', async () => {
     const res = resource('SavedObject', 'soc-tag', { type: 'tag', attributes: { name: 'SOC', color: '#111111', description: '' } });

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
+import { countOf, lastSeq, routesSince } from '../helpers/emulator-requests.js';
 import { adapterContext } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { valueListAdapter as adapter, INLINE_ITEMS_MAX } from '../../src/kinds/value-list.js';
@@ -15,19 +16,6 @@ import { RunScope } from '../../src/kinds/run-scope.js';
 const RUN = new RunScope();
 
 const KIND = 'ValueList';
-
-/** Requests the emulator logged since `since`, as `METHOD route` strings. */
-async function requestsSince(emu: RunningEmulator, since: number): Promise<string[]> {
-  const res = await call(emu, 'GET', `/__emulator/requests?since=${since}`);
-  return res.body.requests.map((r: any) => `${r.method} ${r.route}`);
-}
-
-async function lastSeq(emu: RunningEmulator): Promise<number> {
-  const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
-  return all.length ? all[all.length - 1].seq : 0;
-}
-
-const count = (requests: string[], what: string) => requests.filter((r) => r === what).length;
 
 /** A normalized list with its values once each, in one order: they compare as a set (setFields), whatever their order and repetition. */
 const asSets = (n: Record<string, any>) => ({ ...n, items: [...new Set(n.items)].sort() });
@@ -104,7 +92,7 @@ describe('ValueList adapter', () => {
   it('create is one list request and one import request, whatever the number of values', async () => {
     const since = await lastSeq(emu);
     await adapter.create(ctx, resource(KIND, 'many', { name: 'Many', description: 'd', type: 'ip', items: ips(500) }));
-    const requests = await requestsSince(emu, since);
+    const requests = await routesSince(emu, since);
     assert.deepEqual(requests, ['POST /api/lists', 'POST /api/lists/items/_import']);
     assert.equal((await live('many')).extra.items.length, 500);
   });
@@ -114,9 +102,9 @@ describe('ValueList adapter', () => {
     const since = await lastSeq(emu);
     const objects = await adapter.list(ctx, 'default');
     assert.equal(objects.length, before);
-    const requests = await requestsSince(emu, since);
-    assert.equal(count(requests, 'GET /api/lists/_find'), 1);
-    assert.equal(count(requests, 'GET /api/lists/items/_find'), objects.length);
+    const requests = await routesSince(emu, since);
+    assert.equal(countOf(requests, 'GET /api/lists/_find'), 1);
+    assert.equal(countOf(requests, 'GET /api/lists/items/_find'), objects.length);
     assert.equal(requests.length, 1 + objects.length);
   });
 
@@ -135,7 +123,7 @@ describe('ValueList adapter', () => {
 
     const since = await lastSeq(emu);
     await adapter.update(ctx, res, drifted, { rotateSecrets: false });
-    const requests = await requestsSince(emu, since);
+    const requests = await routesSince(emu, since);
     assert.deepEqual(requests.sort(), ['DELETE /api/lists/items', 'POST /api/lists/items/_import', 'PUT /api/lists'].sort());
     assert.deepEqual(asSets(adapter.normalizeLive(await live('drifting'), RUN)), asSets(adapter.normalizeDesired(res, RUN)));
   });
@@ -156,7 +144,7 @@ describe('ValueList adapter', () => {
     const current = await live('values-only');
     const since = await lastSeq(emu);
     await adapter.update(ctx, next, current, { rotateSecrets: false });
-    assert.deepEqual(await requestsSince(emu, since), ['POST /api/lists/items/_import']);
+    assert.deepEqual(await routesSince(emu, since), ['POST /api/lists/items/_import']);
     const after = await live('values-only');
     assert.equal(after.body.version, 1);
     assert.deepEqual(asSets(adapter.normalizeLive(after, RUN)), asSets(adapter.normalizeDesired(next, RUN)));
@@ -223,15 +211,15 @@ describe('ValueList adapter with 100,000 values', () => {
     const res = resource(KIND, 'threat-feed', { name: 'Threat feed', description: 'Nightly feed', type: 'ip', items: values });
     let since = await lastSeq(emu);
     await adapter.create(ctx, res);
-    assert.deepEqual(await requestsSince(emu, since), ['POST /api/lists', 'POST /api/lists/items/_import']);
+    assert.deepEqual(await routesSince(emu, since), ['POST /api/lists', 'POST /api/lists/items/_import']);
 
     since = await lastSeq(emu);
     const [obj] = (await adapter.list(ctx, 'default')).filter((o) => o.name === 'threat-feed');
-    let requests = await requestsSince(emu, since);
+    let requests = await routesSince(emu, since);
     // One page of _find, then the export for all values, rather than ten finds in sequence.
-    assert.equal(count(requests, 'GET /api/lists/items/_find'), 1);
-    assert.equal(count(requests, 'POST /api/lists/items/_export'), 1);
-    assert.equal(count(requests, 'GET /api/lists/_find'), 1);
+    assert.equal(countOf(requests, 'GET /api/lists/items/_find'), 1);
+    assert.equal(countOf(requests, 'POST /api/lists/items/_export'), 1);
+    assert.equal(countOf(requests, 'GET /api/lists/_find'), 1);
     assert.equal(obj.extra.items.length, 100_000);
     assert.deepEqual(asSets(adapter.normalizeLive(obj, RUN)), asSets(adapter.normalizeDesired(res, RUN)));
 
@@ -239,9 +227,9 @@ describe('ValueList adapter with 100,000 values', () => {
     const next = resource(KIND, 'threat-feed', { name: 'Threat feed', description: 'Nightly feed', type: 'ip', items: changed });
     since = await lastSeq(emu);
     await adapter.update(ctx, next, obj, { rotateSecrets: false });
-    requests = await requestsSince(emu, since);
-    assert.equal(count(requests, 'POST /api/lists/items/_import'), 1);
-    assert.equal(count(requests, 'DELETE /api/lists/items'), 10);
+    requests = await routesSince(emu, since);
+    assert.equal(countOf(requests, 'POST /api/lists/items/_import'), 1);
+    assert.equal(countOf(requests, 'DELETE /api/lists/items'), 10);
     assert.equal(requests.length, 11);
 
     const [after] = (await adapter.list(ctx, 'default')).filter((o) => o.name === 'threat-feed');
