@@ -18,6 +18,21 @@ export async function ok(res: Promise<{ status: number; text: string }>, what: s
   assert.ok(r.status >= 200 && r.status < 300, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
 }
 
+/** A query rule that mails the chat connector, as a team would make it in the UI. */
+export const SSH_BRUTE_FORCE = {
+  rule_id: 'ssh-brute-force',
+  type: 'query',
+  name: 'SSH brute force',
+  description: 'Many failed SSH logins from one source',
+  severity: 'high',
+  risk_score: 73,
+  enabled: true,
+  interval: '10m',
+  index: ['logs-system.auth-*'],
+  query: 'event.category:authentication and event.outcome:failure',
+  actions: [{ id: 'soc-chat', group: 'default', action_type_id: '.chat', params: { message: 'Rule {{context.rule.name}} fired' } }],
+};
+
 export const BIG_LIST_VALUES = Array.from({ length: 1500 }, (_, i) => `host-${String(i).padStart(4, '0')}.bad.example`);
 
 /** Objects of every kind, created directly through the API (not through svcform). */
@@ -32,20 +47,10 @@ export async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise
 
   const rules = [
     {
-      rule_id: 'ssh-brute-force',
-      type: 'query',
-      name: 'SSH brute force',
-      description: 'Many failed SSH logins from one source',
-      severity: 'high',
-      risk_score: 73,
-      enabled: true,
-      interval: '10m',
-      index: ['logs-system.auth-*'],
-      query: 'event.category:authentication and event.outcome:failure',
+      ...SSH_BRUTE_FORCE,
       tags: ['team:soc', 'Tactic: Credential Access'],
       // A literal ${...} in live text must come back unchanged, not be read as a variable.
       note: '## Triage\n\nCheck ${source.ip} against the VPN ranges; $${ stays literal too.\n',
-      actions: [{ id: 'soc-chat', group: 'default', action_type_id: '.chat', params: { message: 'Rule {{context.rule.name}} fired' } }],
       threat: [{ framework: 'MITRE ATT&CK', tactic: { id: 'TA0006', name: 'Credential Access', reference: 'https://attack.mitre.org/tactics/TA0006/' } }],
     },
     {

@@ -1,9 +1,9 @@
 import type { ApiRequest, ApiResponse, Requester } from '../../src/client/types.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
 import type { AdapterContext } from '../../src/kinds/types.js';
-import { beforeEach } from 'node:test';
+import { after, before, beforeEach } from 'node:test';
 import type { EmulatorOptions, RunningEmulator } from '@svcform/emulator/server.js';
-import { emulatorResetPerTest, readBody } from '@svcform/emulator/testing.js';
+import { emulator, emulatorResetPerTest, readBody } from '@svcform/emulator/testing.js';
 
 /**
  * A minimal Requester over fetch for adapter tests: no retries, no concurrency limit. It throws on
@@ -56,4 +56,14 @@ export function adapterTestBed(use: (emu: RunningEmulator, ctx: ReturnType<typeo
   let running: RunningEmulator;
   emulatorResetPerTest((emu) => (running = emu), options);
   beforeEach(() => use(running, adapterContext(running.url)));
+}
+
+/** One emulator for the describe block, kept between its tests, and one adapterContext on it. */
+export function adapterTestServer(use: (emu: RunningEmulator, ctx: ReturnType<typeof adapterContext>) => void, options: EmulatorOptions = {}): void {
+  let running: RunningEmulator;
+  before(async () => {
+    running = await emulator(options);
+    use(running, adapterContext(running.url));
+  });
+  after(() => running.stop());
 }

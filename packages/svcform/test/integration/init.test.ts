@@ -9,7 +9,7 @@ import { VERSION } from '../../src/cli/program.js';
 import { call, emulatorResetPerTest, postFile } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
 import { readTree, variablesEnv } from '../helpers/export-files.js';
-import { ok } from '../helpers/export-seed.js';
+import { ok, SSH_BRUTE_FORCE } from '../helpers/export-seed.js';
 import { writeFiles } from '../helpers/repo.js';
 
 /** The kit as the package holds it now; init must copy it as it is, not a text of its own. */
@@ -89,18 +89,7 @@ describe('svcform init', () => {
   it('init --from-server against a server holding a rule, connectors and a value list: validate passes and plan is empty; a later change on the server shows', async () => {
     await ok(call(emu, 'POST', '/api/actions/connector/soc-chat', { name: 'SOC chat', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example.com/hooks/SECRET-init-1' } }), 'chat connector');
     await ok(call(emu, 'POST', '/api/actions/connector/soc-log', { name: 'Server log', connector_type_id: '.server-log' }), 'server-log connector');
-    const rule = {
-      rule_id: 'ssh-brute-force',
-      type: 'query',
-      name: 'SSH brute force',
-      description: 'Many failed SSH logins from one source',
-      severity: 'high',
-      risk_score: 73,
-      index: ['logs-system.auth-*'],
-      query: 'event.category:authentication and event.outcome:failure',
-      actions: [{ id: 'soc-chat', group: 'default', action_type_id: '.chat', params: { message: 'Rule {{context.rule.name}} fired' } }],
-    };
-    await ok(call(emu, 'POST', '/api/detection_engine/rules', rule), 'rule');
+    await ok(call(emu, 'POST', '/api/detection_engine/rules', SSH_BRUTE_FORCE), 'rule');
     await ok(call(emu, 'POST', '/api/lists/index'), 'list data streams');
     await ok(call(emu, 'POST', '/api/lists', { id: 'blocked-ips', name: 'Blocked IPs', description: 'Blocked at the perimeter', type: 'ip' }), 'value list');
     await ok(postFile(emu, '/api/lists/items/_import?list_id=blocked-ips', '192.0.2.14\n198.51.100.23\n', 'ips.txt'), 'value list items');

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { adapterContext, fetchRequester } from '../helpers/requester.js';
+import { adapterContext, fetchRequester, adapterTestServer } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { hostQueryPackAdapter as adapter } from '../../src/kinds/hostquery/pack.js';
 import { hostQuerySavedQueryAdapter } from '../../src/kinds/hostquery/saved-query.js';
@@ -29,11 +29,13 @@ function assertConverged(obj: LiveObject, res: Resource, message?: string): void
 describe('HostQueryPack adapter', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
-  before(async () => {
-    emu = await emulator({ spaces: ['soc'] });
-    ctx = adapterContext(emu.url);
-  });
-  after(() => emu.stop());
+  adapterTestServer(
+    (e, c) => {
+      emu = e;
+      ctx = c;
+    },
+    { spaces: ['soc'] },
+  );
 
   async function live(name: string, space = 'default'): Promise<LiveObject> {
     const found = (await adapter.list(ctx, space)).filter((o) => o.name === name);

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '@svcform/emulator/testing.js';
-import { adapterContext, fetchRequester } from '../helpers/requester.js';
+import { adapterContext, fetchRequester, adapterTestServer } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { hostQuerySavedQueryAdapter as adapter } from '../../src/kinds/hostquery/saved-query.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -20,11 +20,13 @@ const KIND = 'HostQuerySavedQuery';
 describe('HostQuerySavedQuery adapter', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
-  before(async () => {
-    emu = await emulator({ spaces: ['soc'] });
-    ctx = adapterContext(emu.url);
-  });
-  after(() => emu.stop());
+  adapterTestServer(
+    (e, c) => {
+      emu = e;
+      ctx = c;
+    },
+    { spaces: ['soc'] },
+  );
 
   async function live(name: string, space = 'default'): Promise<LiveObject> {
     const found = (await adapter.list(ctx, space)).filter((o) => o.name === name);
