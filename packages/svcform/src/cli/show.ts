@@ -1,6 +1,7 @@
 import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import type { SourcePos } from '../manifest/types.js';
+import { renderPlanHtml } from '../report/html.js';
 import { renderPlanMarkdown } from '../report/markdown.js';
 import { renderPlanText } from '../report/text.js';
 import { colorsFor, type Io } from './context.js';
@@ -11,6 +12,8 @@ export interface ShowCommandOptions {
   format?: string;
   color?: boolean;
   hideTarget?: boolean;
+  /** As plan's: the unmanaged objects the saved plan lists, named in text and Markdown too. */
+  showUnmanaged?: boolean;
 }
 
 /**
@@ -21,8 +24,9 @@ export function showCommand(file: string, opts: ShowCommandOptions, io: Io): num
   const saved = readSavedPlan(file);
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   if (format === 'json') io.out(JSON.stringify(saved.plan, null, 2));
-  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
-  else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out')));
+  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url, { showUnmanaged: opts.showUnmanaged }));
+  else if (format === 'html') io.out(renderPlanHtml(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
+  else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged }));
   return 0;
 }
 
