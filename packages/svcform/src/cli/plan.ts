@@ -1,5 +1,4 @@
 import { planToJson } from '../report/plan-json.js';
-import { renderPlanHtml } from '../report/html.js';
 import { renderPlanMarkdown } from '../report/markdown.js';
 import { renderPlanText } from '../report/text.js';
 import { colorsFor, safeUrl, writePrivateFile, type CommonOptions, type Io } from './context.js';
@@ -47,7 +46,8 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo, target.ctx.run), null, 2));
     else if (format === 'markdown') io.out(renderPlanMarkdown(plan, opts.hideTarget ? undefined : target.url, { command: mode, showUnmanaged: opts.showUnmanaged }));
-    else if (format === 'html') io.out(renderPlanHtml(plan, opts.hideTarget ? undefined : target.url, { command: mode }));
+    // Loaded only for the page: a text plan never needs it (start-up cost, architecture.md).
+    else if (format === 'html') io.out((await import('../report/html.js')).renderPlanHtml(plan, opts.hideTarget ? undefined : target.url, { command: mode }));
     else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length || (opts.showUnmanaged && plan.unmanaged?.length)) {
       const text = renderPlanText(plan, colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged });
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);

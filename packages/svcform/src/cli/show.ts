@@ -1,7 +1,6 @@
 import type { FieldChange } from '../engine/diff.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import type { SourcePos } from '../manifest/types.js';
-import { renderPlanHtml } from '../report/html.js';
 import { renderPlanMarkdown } from '../report/markdown.js';
 import { renderPlanText } from '../report/text.js';
 import { colorsFor, type Io } from './context.js';
@@ -20,12 +19,12 @@ export interface ShowCommandOptions {
  * `svcform show PLANFILE`: a saved plan rendered as `plan` rendered it, without a server (to
  * review the artifact of a CI plan job before approving its apply).
  */
-export function showCommand(file: string, opts: ShowCommandOptions, io: Io): number {
+export async function showCommand(file: string, opts: ShowCommandOptions, io: Io): Promise<number> {
   const saved = readSavedPlan(file);
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   if (format === 'json') io.out(JSON.stringify(saved.plan, null, 2));
   else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url, { showUnmanaged: opts.showUnmanaged }));
-  else if (format === 'html') io.out(renderPlanHtml(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
+  else if (format === 'html') io.out((await import('../report/html.js')).renderPlanHtml(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
   else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged }));
   return 0;
 }
