@@ -12,7 +12,7 @@ export interface PlanCommandOptions extends CommonOptions {
   format?: string;
   detailedExitcode?: boolean;
   rotateSecrets?: boolean;
-  /** Markdown without the target URL. */
+  /** Markdown and HTML without the target URL. */
   hideTarget?: boolean;
   showUnmanaged?: boolean;
   /** Spaces the plan may delete with everything in them. */
@@ -46,6 +46,8 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
     }
     if (format === 'json') io.out(JSON.stringify(planToJson(plan, targetInfo, target.ctx.run), null, 2));
     else if (format === 'markdown') io.out(renderPlanMarkdown(plan, opts.hideTarget ? undefined : target.url, { command: mode, showUnmanaged: opts.showUnmanaged }));
+    // Loaded only for the page: a text plan never needs it (start-up cost, architecture.md).
+    else if (format === 'html') io.out((await import('../report/html.js')).renderPlanHtml(plan, opts.hideTarget ? undefined : target.url, { command: mode }));
     else if (!opts.quiet || plan.errors.length || plan.warnings?.length || plan.changes.length || (opts.showUnmanaged && plan.unmanaged?.length)) {
       const text = renderPlanText(plan, colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged });
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);

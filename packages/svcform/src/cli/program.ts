@@ -89,11 +89,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   common(program.command('plan').description('compare the manifests with the server and print the changes').argument('[paths...]'))
     .option('--out <file>', 'save the plan for `apply --plan`')
     .option('--json', 'print the plan as JSON (docs/plan-format.md)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
-    .option('--hide-target', 'leave the target URL out of the Markdown plan (a URL kept secret in CI)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'html']))
+    .option('--hide-target', 'leave the target URL out of the Markdown or HTML plan (a URL kept secret in CI)')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--rotate-secrets', 'plan to re-send connector secrets')
-    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON plan always lists them)')
+    .option('--show-unmanaged', 'name each live object outside every manage scope in text and Markdown (JSON and HTML always list them)')
     .option('--allow-space-delete <id>', 'approve deleting this space and everything in it (repeatable); a manage scope alone never deletes a space', collect)
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io)));
 
@@ -110,9 +110,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   common(program.command('drift').description('plan for scheduled runs: exit 0 no drift, 2 drift, 1 error').argument('[paths...]'))
     .option('--json', 'print the drift as JSON')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
-    .option('--hide-target', 'leave the target URL out of the Markdown drift report')
-    .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON always lists them)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'html']))
+    .option('--hide-target', 'leave the target URL out of the Markdown or HTML drift report')
+    .option('--show-unmanaged', 'name each live object outside every manage scope in text and Markdown (JSON and HTML always list them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
 
   verbosity(
@@ -121,8 +121,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .description('render a plan saved with `plan --out`, without contacting a server')
       .argument('<planfile>', 'the saved plan')
       .option('--json', 'print the plan as JSON (docs/plan-format.md)')
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
-      .option('--hide-target', 'leave the target URL out of the Markdown plan')
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'html']))
+      .option('--hide-target', 'leave the target URL out of the Markdown or HTML plan')
+      .option('--show-unmanaged', 'name each live object outside every manage scope in text and Markdown (JSON and HTML always list them)')
       .option('--no-color', 'no colours in the output'),
     'print only the plan',
     'print nothing more: a saved plan is rendered as it was saved',

@@ -11,18 +11,21 @@ export interface ShowCommandOptions {
   format?: string;
   color?: boolean;
   hideTarget?: boolean;
+  /** As plan's: the unmanaged objects the saved plan lists, named in text and Markdown too. */
+  showUnmanaged?: boolean;
 }
 
 /**
  * `svcform show PLANFILE`: a saved plan rendered as `plan` rendered it, without a server (to
  * review the artifact of a CI plan job before approving its apply).
  */
-export function showCommand(file: string, opts: ShowCommandOptions, io: Io): number {
+export async function showCommand(file: string, opts: ShowCommandOptions, io: Io): Promise<number> {
   const saved = readSavedPlan(file);
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   if (format === 'json') io.out(JSON.stringify(saved.plan, null, 2));
-  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
-  else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out')));
+  else if (format === 'markdown') io.out(renderPlanMarkdown(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url, { showUnmanaged: opts.showUnmanaged }));
+  else if (format === 'html') io.out((await import('../report/html.js')).renderPlanHtml(planOfSaved(saved), opts.hideTarget ? undefined : saved.plan.target.url));
+  else io.out(renderPlanText(planOfSaved(saved), colorsFor(opts, io, 'out'), { showUnmanaged: opts.showUnmanaged }));
   return 0;
 }
 

@@ -148,6 +148,11 @@ function fitting(blocks: string[][], room: number): string[][] {
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
 
+/** A change's diff as the Markdown comment shows it, redacted: its title line, then its fields' lines (the HTML page shows the same). */
+export function changeDiffLines(c: PlannedChange): string[] {
+  return redacted(diffOf(c, reviewOf(c)));
+}
+
 /** A change in the diff fence: its fields' changes, and a create's reviewed fields as added lines. */
 function diffOf(c: PlannedChange, review: Record<string, unknown> | undefined): string[] {
   const lines = [`${SYMBOL[c.action]} ${changeTitle(c)}`];

@@ -355,6 +355,7 @@ for (const kind of knownKinds()) {
       assert.equal(field.sensitive, true);
       assert.equal(field.after, '(sensitive)');
       record('plan --format markdown (rotated)', await run(['plan', dir, '--format', 'markdown'], rotatedEnv), 0);
+      record('plan --format html (rotated)', await run(['plan', dir, '--format', 'html'], rotatedEnv), 0);
       record('apply (rotated)', await run(['apply', dir], rotatedEnv), 0);
       record('drift (rotated)', await run(['drift', dir], rotatedEnv), 0);
 

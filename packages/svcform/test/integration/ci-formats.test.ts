@@ -55,5 +55,12 @@ describe('plan --hide-target: the Markdown plan without the target URL', () => {
       assert.ok(!run.out.includes(emu.url) && !run.out.includes(`127.0.0.1:${emu.port}`), args.join(' '));
       assert.match(run.out, /Plan: 1 to create/);
     }
+    // The HTML page likewise (issue 33 part 5).
+    for (const args of [['plan', dir, '--format', 'html'], ['drift', dir, '--format', 'html'], ['show', planFile, '--format', 'html']]) {
+      assert.ok((await cli(args, { SVC_URL: emu.url })).out.includes(`Target: <code>${emu.url}</code>`), args.join(' '));
+      const hidden = await cli([...args, '--hide-target'], { SVC_URL: emu.url });
+      assert.match(hidden.out, /^<!DOCTYPE html>/, args.join(' '));
+      assert.ok(!hidden.out.includes(emu.url) && !hidden.out.includes(`127.0.0.1:${emu.port}`) && !hidden.out.includes('Target:'), args.join(' '));
+    }
   });
 });

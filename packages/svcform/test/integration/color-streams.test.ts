@@ -48,8 +48,8 @@ describe('colours follow the stream written, not stderr (issue 12: item 5)', () 
     assert.ok(!dumb.out.includes(ESC), 'TERM=dumb');
   });
 
-  it('JSON and Markdown never carry colours, even on a terminal with FORCE_COLOR', async () => {
-    for (const format of ['json', 'markdown']) {
+  it('JSON, Markdown and HTML never carry colours, even on a terminal with FORCE_COLOR', async () => {
+    for (const format of ['json', 'markdown', 'html']) {
       const run = await cli(['plan', dir, '--url', emu.url, '--format', format], { FORCE_COLOR: '1' }, { tty: true });
       assert.equal(run.code, 0, run.err);
       assert.ok(!run.out.includes(ESC), format);

@@ -57,6 +57,23 @@ describe('plan --show-unmanaged names the live objects outside every manage scop
     assert.doesNotMatch(plain.out, /made-by-hand/);
   });
 
+  it('in show of a saved plan: text and Markdown with --show-unmanaged, the HTML page always (issue 33 part 6)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svcform-unmanaged-')), 'plan.json');
+    const saved = await cli(['plan', dir, '--url', emu.url, '--out', file]);
+    assert.equal(saved.code, 0, saved.err);
+    const text = await cli(['show', file, '--show-unmanaged']);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, new RegExp(`^Unmanaged, outside every manage scope and left alone \\(1\\):\\n  Rule/made-by-hand \\(space default, id ${madeId}\\)$`, 'm'));
+    assert.doesNotMatch((await cli(['show', file])).out, /made-by-hand/);
+    const markdown = await cli(['show', file, '--format', 'markdown', '--show-unmanaged']);
+    assert.ok(markdown.out.includes(`- \`Rule/made-by-hand\` in space \`default\` (id \`${madeId}\`)`), markdown.out);
+    for (const args of [['show', file, '--format', 'html'], ['plan', dir, '--url', emu.url, '--format', 'html'], ['drift', dir, '--url', emu.url, '--format', 'html']]) {
+      const page = await cli(args);
+      assert.ok(page.out.includes(`<h2>1 unmanaged object</h2> outside every manage scope, left alone`), args.join(' '));
+      assert.ok(page.out.includes(`<code>Rule/made-by-hand (space default, id ${madeId})</code>`), args.join(' '));
+    }
+  });
+
   it('in the JSON plan always, with or without the flag, valid against the plan schema', async () => {
     const run = await cli(['plan', dir, '--url', emu.url, '--json']);
     assert.equal(run.code, 0, run.err);

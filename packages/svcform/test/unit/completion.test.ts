@@ -43,7 +43,7 @@ describe('svcform completion', () => {
     assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']);
     assert.deepEqual(bashComplete(code, ['svcform', 'pl']), ['plan']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--detailed']), ['--detailed-exitcode']);
-    assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--format', '']), ['text', 'json', 'markdown']);
+    assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--format', '']), ['text', 'json', 'markdown', 'html']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--layout', '']), ['per-kind', 'per-object']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--kind', 'Host']), ['HostQueryPack', 'HostQuerySavedQuery']);
     assert.deepEqual(bashComplete(code, ['svcform', 'completion', '']), ['bash', 'zsh', 'fish']);
@@ -83,7 +83,7 @@ describe('svcform completion', () => {
     const file = join(dir, 'svcform.fish');
     writeFileSync(file, await script('fish'));
     const run = spawnSync('fish', ['-c', `source '${file}'; complete -C 'svcform plan --format '`], { encoding: 'utf8' });
-    assert.deepEqual(run.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]), ['json', 'markdown', 'text']);
+    assert.deepEqual(run.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]), ['html', 'json', 'markdown', 'text']);
   });
 
   it('an unknown shell is a usage error naming the choices', async () => {
