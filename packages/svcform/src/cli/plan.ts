@@ -36,6 +36,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
           select: opts.select ?? [],
           rotate_secrets: !!opts.rotateSecrets,
           ...(opts.allowSpaceDelete?.length ? { allow_space_delete: opts.allowSpaceDelete } : {}),
+          ...(opts.env !== undefined ? { environment: opts.env } : {}),
         },
         plan: planToJson(plan, targetInfo, target.ctx.run),
       };

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator, KEYS } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
@@ -80,6 +81,19 @@ describe('--env: one repository, several targets', () => {
     const prodDrift = await cli(['drift', dir, '--env', 'prod', '--json']);
     assert.equal(prodDrift.code, 2, prodDrift.out + prodDrift.err);
     assert.deepEqual(JSON.parse(prodDrift.out).changes.map((c: any) => `${c.action} ${c.name}`).sort(), ['create net-scan', 'create quiet']);
+  });
+
+  it('a plan saved with --env applies to that environment, and to no other', async () => {
+    const file = join(dir, 'prod.plan.json');
+    const saved = await cli(['plan', dir, '--env', 'prod', '--out', file]);
+    assert.equal(saved.code, 0, saved.err);
+    const elsewhere = await cli(['apply', '--plan', file, '--env', 'dev']);
+    assert.equal(elsewhere.code, 1);
+    assert.match(elsewhere.err, /--env dev: the plan in .* was made for environment prod; nothing was applied/);
+    const applied = await cli(['apply', '--plan', file], { SVC_URL: dev.url });
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const drift = await cli(['drift', dir, '--env', 'prod']);
+    assert.equal(drift.code, 0, drift.out + drift.err);
   });
 
   it('an unknown --env is a usage error listing the known ones', async () => {
