@@ -64,6 +64,11 @@ describe('promote', () => {
     assert.match(text.out, /Promote staging -> prod: 2 changes would make prod match staging/);
     assert.match(text.out, /create Rule\/r-new/);
 
+    const markdown = await cli(['promote', dir, '--from', 'staging', '--to', 'prod', '--format', 'markdown']);
+    assert.equal(markdown.code, 0, markdown.err);
+    assert.match(markdown.out, /^\*\*Promote staging → prod\*\*/);
+    assert.match(markdown.out, /r-new/);
+
     // A review tool: prod still differs afterwards.
     const again = await cli(['promote', dir, '--from', 'staging', '--to', 'prod', '--json']);
     assert.equal(JSON.parse(again.out).changes.length, 2);
