@@ -89,7 +89,11 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     if (paths.length > 0) throw new UsageError('apply --plan FILE takes no PATH arguments: the saved plan names its manifests');
     const inputs = resolveInputs(saved, opts.plan, opts.config);
     paths = inputs.paths;
-    opts = { ...opts, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets, allowSpaceDelete: saved.inputs.allow_space_delete };
+    // The plan's environment decides its target and overlays: another one would apply it elsewhere.
+    if (opts.env !== undefined && opts.env !== saved.inputs.environment) {
+      throw new UsageError(`--env ${opts.env}: the plan in ${opts.plan} was made ${saved.inputs.environment === undefined ? 'without --env' : `for environment ${saved.inputs.environment}`}; nothing was applied`);
+    }
+    opts = { ...opts, env: saved.inputs.environment, url: opts.url ?? saved.inputs.url, space: opts.space ?? saved.inputs.space, config: inputs.config, root: opts.root ?? inputs.fileRoot, select: saved.inputs.select, rotateSecrets: saved.inputs.rotate_secrets, allowSpaceDelete: saved.inputs.allow_space_delete };
   } else if (paths.length === 0) paths = ['.'];
   // Read first: a reviewed plan that cannot be read stops the run before the server is asked anything.
   const reviewed = opts.ifMatches?.map(readReviewedPlan);

@@ -8,6 +8,7 @@ import type { ManageScope } from '../engine/ownership.js';
 import type { IgnoreRule } from '../engine/ignore.js';
 import { knownAreaNames, type AreaOverrides } from '../client/areas.js';
 import { parsePointer } from '../common/pointer.js';
+import { readEnvironments, type EnvironmentConfig } from './environments.js';
 
 export interface SvcformConfig {
   /** Where the file was read from, if any. */
@@ -33,9 +34,13 @@ export interface SvcformConfig {
   checks?: RepositoryChecks;
   /** What the embedded emulator's Fleet package registry reads (`emulator: {packages, registry}`); paths resolved against the file. */
   emulator?: { packages?: string[]; registry?: string };
+  /** `environments:` by name (cli/environments.ts). */
+  environments?: Map<string, EnvironmentConfig>;
+  /** The environment `--env` chose: its URL, credentials, space and overlays replace the file's. */
+  environment?: EnvironmentConfig;
 }
 
-const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks', 'references', 'emulator']);
+const TOP_KEYS = new Set(['url', 'space', 'concurrency', 'auth', 'tls', 'manage', 'ignore', 'areas', 'fields', 'checks', 'references', 'emulator', 'environments']);
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -120,6 +125,7 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     else for (const key of Object.keys(tls)) if (!['caCert', 'clientCert', 'clientKey'].includes(key)) fail(['tls', key], `tls.${key} is not a known field`);
   }
   const emulator = readEmulatorSettings(raw.emulator, fail);
+  const environments = readEnvironments(raw.environments, knownKinds, doc.posOf, fail);
   if (errors.length) throw new ConfigError(errors);
   const relToConfig = (p?: string) => (p ? resolve(dirname(file), p) : undefined);
   return {
@@ -135,9 +141,29 @@ export function loadConfig(file: string | undefined, knownKinds: string[], env: 
     fields,
     ...(checks ? { checks } : {}),
     ...(references ? { references } : {}),
+    ...(environments.size ? { environments } : {}),
     ...(emulator ? { emulator: { ...(emulator.packages ? { packages: emulator.packages.map((p) => resolve(dirname(file), p)) } : {}), ...(emulator.registry ? { registry: emulator.registry } : {}) } } : {}),
   };
 }
+
+/**
+ * The configuration as `--env NAME` sees it: the environment's URL, space and credentials in place
+ * of the file's. An unknown name is a usage error listing the known ones.
+ */
+export function withEnvironment(config: SvcformConfig, name: string): SvcformConfig {
+  const env = config.environments?.get(name);
+  if (!env) {
+    const known = [...(config.environments?.keys() ?? [])];
+    throw new EnvironmentError(
+      known.length
+        ? `--env ${name}: no such environment in ${config.file ?? 'svcform.yaml'} (known: ${known.join(', ')})`
+        : `--env ${name}: ${config.file ? `${config.file} declares no environments` : 'no svcform.yaml found'} (add environments: to svcform.yaml)`,
+    );
+  }
+  return { ...config, url: env.url, space: env.space ?? config.space, auth: undefined, environment: env };
+}
+
+export class EnvironmentError extends Error {}
 
 /** `references: {missing: error}` */
 function readReferences(raw: unknown, fail: Fail): SvcformConfig['references'] {

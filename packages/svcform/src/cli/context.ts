@@ -3,7 +3,7 @@ import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SvcClient } from '../client/client.js';
-import { ConfigError, findConfigFile, loadConfig, type SvcformConfig } from './config.js';
+import { ConfigError, EnvironmentError, findConfigFile, loadConfig, withEnvironment, type SvcformConfig } from './config.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { knownKinds } from '../kinds/registry.js';
 import type { AdapterContext } from '../kinds/types.js';
@@ -116,6 +116,8 @@ export interface CommonOptions {
   deadline?: string;
   /** false with --no-cache: nothing is read from or written to the cache directory. */
   cache?: boolean;
+  /** `--env NAME`: an environment of svcform.yaml (its target, credentials, space and overlays). */
+  env?: string;
 }
 
 export { UsageError };
@@ -181,9 +183,14 @@ export function rootOf(opts: CommonOptions, config: { file?: string }): string {
 export function readConfig(opts: CommonOptions, paths: string[]): SvcformConfig {
   try {
     const file = findConfigFile(opts.config, paths);
-    return loadConfig(file, knownKinds(), process.env, file ? rootOf(opts, { file }) : undefined);
+    const config = loadConfig(file, knownKinds(), process.env, file ? rootOf(opts, { file }) : undefined);
+    if (opts.env === undefined) return config;
+    // Two targets named at once: which one a write goes to must never be a guess.
+    if (opts.url !== undefined) throw new UsageError(`--url and --env ${opts.env} both name a target: give one`);
+    return withEnvironment(config, opts.env);
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`invalid configuration:\n${err.message}`);
+    if (err instanceof EnvironmentError) throw new UsageError(err.message);
     throw err;
   }
 }
@@ -231,6 +238,8 @@ export function chosenTarget(opts: CommonOptions, config: SvcformConfig, io: Io)
     if (opts.url.trim() === '') throw empty('--url');
     return opts.url;
   }
+  // An environment names its own target: SVC_URL, set for another one, must not redirect it.
+  if (config.environment) return config.environment.url;
   if (io.env.SVC_URL !== undefined) {
     if (io.env.SVC_URL.trim() === '') throw empty('SVC_URL');
     return io.env.SVC_URL;
@@ -245,6 +254,26 @@ export function chosenTarget(opts: CommonOptions, config: SvcformConfig, io: Io)
     throw new UsageError(`no target configured and ${why}: set SVC_URL (or --url, or url in svcform.yaml); pass --url embedded to use the embedded emulator on purpose`);
   }
   return 'embedded';
+}
+
+/**
+ * The credentials of a run: SVC_API_KEY, SVC_USERNAME, SVC_PASSWORD, SVC_TOKEN over svcform.yaml
+ * `auth`; with `--env`, only the variables the environment names (prod's run must never pick up
+ * a key exported for dev). A named variable that is unset is a usage error naming it.
+ */
+export function credentialsOf(config: SvcformConfig, env: NodeJS.ProcessEnv): { apiKey?: string; username?: string; password?: string; token?: string } {
+  const environment = config.environment;
+  if (environment) {
+    const out: Record<string, string> = {};
+    for (const [key, variable] of Object.entries(environment.credentials)) {
+      const value = env[variable];
+      if (value === undefined || value === '') throw new UsageError(`environment ${environment.name}: credentials.${key} names ${variable}, which is not set`);
+      out[key] = value;
+    }
+    return out;
+  }
+  const auth = config.auth ?? {};
+  return { apiKey: env.SVC_API_KEY ?? auth.apiKey, username: env.SVC_USERNAME ?? auth.username, password: env.SVC_PASSWORD ?? auth.password, token: env.SVC_TOKEN ?? auth.token };
 }
 
 export async function openTarget(opts: CommonOptions, config: SvcformConfig, io: Io, spaces: string[]): Promise<Target> {
@@ -269,14 +298,11 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     url = configured;
     if (!opts.quiet) io.err(`Target: ${safeUrl(url)}`);
   }
-  const auth = config.auth ?? {};
+  const auth = credentialsOf(config, io.env);
   const { SvcClient, validateSpaces } = await import('../client/client.js');
   const client = new SvcClient({
     url,
-    apiKey: io.env.SVC_API_KEY ?? auth.apiKey,
-    username: io.env.SVC_USERNAME ?? auth.username,
-    password: io.env.SVC_PASSWORD ?? auth.password,
-    token: io.env.SVC_TOKEN ?? auth.token,
+    ...auth,
     caCert: opts.caCert ?? config.tls?.caCert,
     clientCert: opts.clientCert ?? config.tls?.clientCert,
     clientKey: opts.clientKey ?? config.tls?.clientKey,
@@ -289,9 +315,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
   });
   for (const secret of [io.env.SVC_API_KEY, io.env.SVC_PASSWORD, io.env.SVC_TOKEN, auth.apiKey, auth.password, auth.token]) if (secret) redactor.add(secret);
   // The basic-auth header carries user:password as one base64 string.
-  const user = io.env.SVC_USERNAME ?? auth.username;
-  const password = io.env.SVC_PASSWORD ?? auth.password;
-  if (user && password) redactor.add(`${user}:${password}`);
+  if (auth.username && auth.password) redactor.add(`${auth.username}:${auth.password}`);
   try {
     const inUrl = new URL(url);
     if (inUrl.password) {

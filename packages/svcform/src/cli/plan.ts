@@ -24,7 +24,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
   const { plan, target, config } = await planFromArgs(paths, opts, io);
   try {
-    const targetInfo = { url: target.url, embedded: target.embedded };
+    const targetInfo = { url: target.url, embedded: target.embedded, ...(config.environment ? { environment: config.environment.name } : {}) };
     if (opts.out) {
       const saved: SavedPlan = {
         kind: SAVED_PLAN_KIND,
@@ -36,6 +36,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
           select: opts.select ?? [],
           rotate_secrets: !!opts.rotateSecrets,
           ...(opts.allowSpaceDelete?.length ? { allow_space_delete: opts.allowSpaceDelete } : {}),
+          ...(opts.env !== undefined ? { environment: opts.env } : {}),
         },
         plan: planToJson(plan, targetInfo, target.ctx.run),
       };

@@ -21,6 +21,7 @@ const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js'
 const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
 const testCommand = async (...args: Parameters<typeof import('./test.js').testCommand>) => (await import('./test.js')).testCommand(...args);
 const initCommand = async (...args: Parameters<typeof import('./init.js').initCommand>) => (await import('./init.js')).initCommand(...args);
+const promoteCommand = async (...args: Parameters<typeof import('./promote.js').promoteCommand>) => (await import('./promote.js')).promoteCommand(...args);
 const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
@@ -52,6 +53,7 @@ function common(cmd: Command): Command {
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
     .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
     .option('--no-cache', 'neither read nor write the cache of query checks and manifest documents (.svcform/cache, or SVCFORM_CACHE_DIR)')
+    .option('--env <name>', 'an environment of svcform.yaml: its URL, credentials, space and overlays')
     .addOption(new Option('--quiet', 'print only what is needed (errors, the summary)').conflicts('verbose'))
     .addOption(new Option('--verbose', 'print retries, each list read and timings on stderr'));
 }
@@ -114,6 +116,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--hide-target', 'leave the target URL out of the Markdown or HTML drift report')
     .option('--show-unmanaged', 'name each live object outside every manage scope in text and Markdown (JSON and HTML always list them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
+
+  common(program.command('promote').description('plan what would make the live objects of one environment match another\'s (writes nothing)').argument('[paths...]'))
+    .requiredOption('--from <env>', 'the environment whose live objects are the model (svcform.yaml environments)')
+    .requiredOption('--to <env>', 'the environment the plan would change')
+    .option('--json', 'print the plan as JSON (docs/plan-format.md)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--detailed-exitcode', 'exit 2 when the environments differ')
+    .option('--show-unmanaged', 'name each live object of --to outside every manage scope')
+    .action(async (paths: string[], opts) => setExit(await promoteCommand(paths.length ? paths : ['.'], opts, io)));
 
   verbosity(
     program

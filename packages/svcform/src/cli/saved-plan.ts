@@ -30,6 +30,8 @@ export interface SavedPlan {
     rotate_secrets: boolean;
     /** `--allow-space-delete`: the spaces the plan was approved to delete (absent in older plans: none). */
     allow_space_delete?: string[];
+    /** `--env`: the svcform.yaml environment (target, credentials, overlays) the plan was made for. */
+    environment?: string;
   };
   plan: ReturnType<typeof planToJson>;
 }

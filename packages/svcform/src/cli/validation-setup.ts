@@ -28,7 +28,7 @@ export async function setUpValidation(opts: CommonOptions & { strict?: boolean }
   useQueryFactsCache(cache);
   const manifestCache = cache && new ManifestCache(cache, keepManifests);
   return {
-    options: { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, strict: !!opts.strict, projectFields: readProjectFields(config, root), checks: config.checks, manifestCache, missingReferences: config.references?.missing },
+    options: { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, strict: !!opts.strict, projectFields: readProjectFields(config, root), checks: config.checks, manifestCache, missingReferences: config.references?.missing, ...(config.environment ? { environment: { environment: config.environment.name, overlays: config.environment.overlays } } : {}) },
     finish() {
       const { parsed, reused } = saveQueryFacts();
       if (!opts.verbose) return;

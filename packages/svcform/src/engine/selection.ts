@@ -1,3 +1,5 @@
+import { globToRegExp } from '../common/glob.js';
+
 /**
  * `--select Kind/name` patterns, the one matcher plan, apply, drift and export share. `*` matches
  * any run of characters. The kind part matches in any case (`rule/x` is `Rule/x`, as `--kind`
@@ -44,7 +46,3 @@ export class Selection {
 }
 
 export class SelectionError extends Error {}
-
-function globToRegExp(glob: string, flags = ''): RegExp {
-  return new RegExp('^' + glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's' + flags);
-}

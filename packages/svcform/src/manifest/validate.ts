@@ -11,6 +11,7 @@ import { groupRepeats } from '../common/group-repeats.js';
 import { formatPointer } from '../common/pointer.js';
 import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
+import { applyOverlays, type EnvironmentOverlays } from './overlay.js';
 import { scanDocument, type DocumentScan } from './scan.js';
 
 export const API_VERSION = 'svcform/v1';
@@ -43,6 +44,8 @@ export interface ValidateOptions {
    * refuses; with `warn` (the default) validate leaves it to the plan.
    */
   missingReferences?: MissingReferencePolicy;
+  /** `--env NAME`: that environment's overlays change the documents before they are checked (overlay.ts). */
+  environment?: EnvironmentOverlays;
 }
 
 export interface ValidationResult {
@@ -65,10 +68,11 @@ export async function loadAndValidate(paths: string[], options: ValidateOptions,
   const expanded = expandPaths(paths);
   const loaded = onRead ? await loadFilesYielding(expanded.files, onRead, options.manifestCache) : loadFiles(expanded.files, options.manifestCache);
   options.manifestCache?.prune();
-  const result = validateDocs(loaded.docs, options);
+  const overlaid = options.environment ? applyOverlays(loaded.docs, options.environment) : { docs: loaded.docs, diagnostics: [] };
+  const result = validateDocs(overlaid.docs, options);
   return {
     resources: result.resources,
-    diagnostics: [...expanded.diagnostics, ...loaded.diagnostics, ...result.diagnostics],
+    diagnostics: [...expanded.diagnostics, ...loaded.diagnostics, ...overlaid.diagnostics, ...result.diagnostics],
     files: expanded.files,
   };
 }

@@ -15,6 +15,8 @@ export const PLAN_FORMAT_VERSION = 2;
 export interface PlanTarget {
   url: string;
   embedded: boolean;
+  /** The svcform.yaml environment (`--env`, promote's `--to`) the target is. */
+  environment?: string;
 }
 
 /**

@@ -24,7 +24,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
 
   it('every command takes both, and refuses both at once', async () => {
     const program = buildProgram(silentIo, () => {});
-    const required: Record<string, string[]> = { export: ['--out', 'x'], schemas: ['--out', 'x'], completion: ['bash'] };
+    const required: Record<string, string[]> = { export: ['--out', 'x'], schemas: ['--out', 'x'], completion: ['bash'], promote: ['--from', 'a', '--to', 'b'] };
     for (const cmd of program.commands) {
       const flags = cmd.options.map((o) => o.long);
       assert.ok(flags.includes('--quiet') && flags.includes('--verbose'), `${cmd.name()} lacks --quiet or --verbose`);
