@@ -6,6 +6,7 @@ import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import { cli, type CliRun } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
+import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 
 /** Issue 33 part 2: one manifest, many spaces (metadata.spaces, metadata.spaceOverrides). */
 
@@ -136,6 +137,23 @@ describe('one manifest, many spaces', () => {
     assert.deepEqual(connectors.map((c: any) => c.space), ['soc-eu']);
     const all = await run(['plan', repo({ 'spaces.yaml': spacesYaml, 'connector.yaml': connectorYaml('{labels: {tier: soc}}') }), '--json']);
     assert.deepEqual(JSON.parse(all.out).changes.filter((c: any) => c.kind === 'Connector').map((c: any) => c.space).sort(), ['soc-ap', 'soc-eu', 'soc-us']);
+  });
+
+  it('copies are kept clean per space in the cache: a second run skips their checks and says and plans the same', async () => {
+    const connector = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata:', '  name: soc-log', '  spaces: [soc-eu, soc-us]', '  spaceOverrides:', '    soc-us: {spec: {name: US log}}', 'spec: {name: SOC log, connector_type_id: .nope}', ''].join('\n');
+    const dir = repo({ 'svcform.yaml': 'space: default\n', 'spaces.yaml': spacesYaml, 'c.yaml': connector });
+    const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache; (\d+) documents' checks skipped/m.exec(err)?.slice(1).map(Number);
+    const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
+    assert.equal(first.code, 0, first.err);
+    // The unknown connector type is said once, though both copies have it.
+    assert.equal(findingLines(first.err).length, 1, first.err);
+    assert.match(findingLines(first.err)[0], /c\.yaml:8:\d+: warning: Connector\/soc-log: /);
+    assert.deepEqual(counts(second.err), [0, 2, 5], 'three Spaces and two copies known');
+    assert.deepEqual(findingLines(second.err), findingLines(first.err));
+    const planned = await runBuiltCli(['plan', '.', '--url', emu.url, '--json'], dir);
+    const names = JSON.parse(planned.out).changes.filter((c: any) => c.kind === 'Connector').map((c: any) => `${c.space} ${c.after.name}`);
+    assert.deepEqual(names.sort(), ['soc-eu SOC log', 'soc-us US log']);
   });
 
   describe('refuses, naming file, line and field, and writes nothing', () => {
