@@ -75,7 +75,7 @@ function fanOutDoc(doc: LoadedDoc, lookup: Lookup, declared: DeclaredSpace[], ou
   if ('space' in meta) error(['metadata', 'spaces'], 'give metadata.space (one space) or metadata.spaces (several), not both');
   const spec = isObject(raw.spec) ? raw.spec : {};
   if (rules.containsSpaces || rules.spaceless?.declared(spec)) {
-    error(['metadata', 'spaces'], `a ${kind} belongs to no space (one object, seen from every space): declare it once, without metadata.spaces`);
+    error(['metadata', 'spaces'], `this ${kind} belongs to no space (one object, seen from every space): declare it once, without metadata.spaces`);
   }
   const named = spacesNamed(meta.spaces, declared, error);
   const overrides = overridesOf(meta, named?.map((n) => n.space), error);
@@ -124,7 +124,7 @@ function spacesNamed(value: unknown, declared: DeclaredSpace[], error: (path: Do
     let ok = true;
     value.forEach((s, i) => {
       if (typeof s !== 'string' || !SPACE_ID.test(s)) {
-        error([...at, i], `must be a space id (a-z, 0-9, _ and -), not ${quotedText(JSON.stringify(s) ?? String(s))}`);
+        error([...at, i], `must be a space id (a-z, 0-9, _ and -), not ${typeof s === 'string' ? quotedText(s) : shortText(JSON.stringify(s) ?? String(s))}`);
         ok = false;
       } else if (seen.has(s)) {
         error([...at, i], `space ${s} is listed twice`);
