@@ -72,6 +72,12 @@ describe('one manifest, many spaces', () => {
     const again = await run(['plan', dir, '--detailed-exitcode']);
     assert.equal(again.code, 0, shown(again));
     assert.match(again.out, /0 to create, 0 to update, 0 to delete/);
+
+    // A change made by hand in one space is drift of that space's object only.
+    assert.equal((await call(emu, 'PATCH', '/s/soc-us/api/detection_engine/rules', { rule_id: 'ssh-brute-force', severity: 'low' })).status, 200);
+    const drift = await run(['drift', dir, '--json']);
+    assert.equal(drift.code, 2, shown(drift));
+    assert.deepEqual(JSON.parse(drift.out).changes.map((c: any) => `${c.action} ${c.kind} ${c.space} ${c.fields.map((f: any) => `${f.path}=${f.after}`).join(',')}`), ['update Rule soc-us spec.severity=medium']);
   });
 
   it('groups the changes of one manifest under it in the text plan', async () => {
