@@ -90,6 +90,8 @@ describe('one manifest, many spaces', () => {
     const members = lines.slice(header + 1).filter((l) => /^  \+ create Connector\/soc-log \(space /.test(l));
     assert.equal(members.length, 3, planned.out);
     assert.equal(lines.filter((l) => l.startsWith('Connector/soc-log:')).length, 1, 'one header for the manifest');
+    const markdown = await run(['plan', dir, '--format', 'markdown']);
+    assert.equal(markdown.out.split('\n').filter((l) => l.includes('`Connector/soc-log` in space') && l.endsWith('(one manifest for `soc-eu`, `soc-us`, `soc-ap`)')).length, 3, markdown.out);
   });
 
   it('a per-space override changes one field in one space only, and is placed at the override in messages', async () => {
