@@ -9,7 +9,10 @@ import { ReadAhead } from './read-ahead.js';
 import { missingSpaces } from '../client/spaces.js';
 import { declaredSpaces } from '../engine/space-objects.js';
 import { redactor } from '../manifest/redact.js';
-import type { Resource } from '../manifest/types.js';
+import { subjectOf, type Resource } from '../manifest/types.js';
+import { spacePathOf } from '../manifest/fan-out.js';
+import { displayField } from '../manifest/schema.js';
+import { SpaceNotFoundError } from '../client/errors.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
 import { setUpValidation } from './validation-setup.js';
@@ -87,6 +90,19 @@ export async function loadResources(paths: string[], opts: CommonOptions, io: Io
 }
 
 /**
+ * Names the manifest that asks for a missing space, at the field that names it (metadata.space, or
+ * the item of metadata.spaces), as validation names a bad value. The run's default space
+ * (--space, svcform.yaml) is no manifest's doing: its error stays as it was.
+ */
+function placeMissingSpace(err: SpaceNotFoundError, resources: Resource[], defaultSpace: string): void {
+  const asking = resources.find((r) => r.space === err.space && (r.fanOut || r.space !== defaultSpace));
+  if (!asking) return;
+  const path = spacePathOf(asking);
+  const pos = asking.posOf(path);
+  err.message = `${pos.file}:${pos.line}:${pos.col}: ${subjectOf(asking)}: ${displayField(path)}: ${err.message}, and no Space manifest declares it`;
+}
+
+/**
  * How apply keeps other applies out of the live state it plans from (its lease, apply.ts).
  * `observe` runs once the target is open, before live state is read ahead of the manifests being
  * valid; `take` runs once they are valid and the target is open, and resolves whether what was
@@ -132,6 +148,7 @@ export async function planFromArgs(
     target = readAhead ? await readAhead.target(required) : await openTarget(opts, config, io, required);
   } catch (err) {
     progress.done();
+    if (err instanceof SpaceNotFoundError) placeMissingSpace(err, resources, space);
     throw err;
   }
   try {

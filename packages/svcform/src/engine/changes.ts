@@ -1,6 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import type { LiveObject } from '../kinds/types.js';
-import type { Resource, SourcePos } from '../manifest/types.js';
+import type { FanOut, Resource, SourcePos } from '../manifest/types.js';
 import type { FieldChange } from './diff.js';
 
 /**
@@ -23,6 +23,8 @@ export interface ChangeBase {
   /** Wave number: changes of one wave run together. */
   wave: number;
   source?: SourcePos;
+  /** The change's manifest names several spaces (metadata.spaces): reports group its changes under it. */
+  fanOut?: FanOut;
 }
 
 /** A create: the manifest as written. */

@@ -286,7 +286,7 @@ function contentsOf(live: LiveState, space: string): SpaceContents {
 }
 
 function baseChange(res: Resource): ChangeBase {
-  return { id: changeId(res.kind, res.space, res.name), kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source };
+  return { id: changeId(res.kind, res.space, res.name), kind: res.kind, space: res.space, name: res.name, fields: [], patch: [], dependsOn: [], wave: 0, source: res.source, ...(res.fanOut ? { fanOut: res.fanOut } : {}) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import { NESTS_TOO_DEEPLY, nestsTooDeeply, yaml } from '../common/yaml.js';
-import type { Diagnostic, DocPath, SourcePos } from './types.js';
+import type { Diagnostic, DocPath, FanOut, SourcePos } from './types.js';
 import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
 import { sourceOffsetInScalar } from './scalar-position.js';
@@ -21,6 +21,8 @@ export interface LoadedDoc {
   posInScalar(path: DocPath, offset: number, value: string): SourcePos | undefined;
   /** The document's key in the manifest cache (its file's hash and its index), when the file is one the cache keeps. */
   cacheKey?: string;
+  /** Set on the copies of a document that names several spaces (fan-out.ts). */
+  fanOut?: FanOut;
 }
 
 export interface LoadResult {

@@ -23,14 +23,24 @@ export interface Diagnostic {
   group?: string;
 }
 
+/** What a document with `metadata.spaces` fanned out to (manifest/fan-out.ts): kept on each of its copies. */
+export interface FanOut {
+  /** The spaces the document names, in its order. */
+  spaces: string[];
+  /** Where the document names this copy's space: `metadata.spaces[i]`, or its selector. */
+  spacePath: DocPath;
+}
+
 /** One manifest document after loading and interpolation. */
 export interface Resource {
   apiVersion: string;
   kind: string;
   /** metadata.name: the resource's identity in its space. */
   name: string;
-  /** metadata.space, else the run's default space. */
+  /** metadata.space, else the run's default space; for a copy of a `metadata.spaces` document, its space. */
   space: string;
+  /** Set on each copy of a document that names several spaces (metadata.spaces). */
+  fanOut?: FanOut;
   labels: Record<string, string>;
   /** metadata.ignore: JSON Pointers into the manifest (e.g. /spec/enabled) left out of the diff. */
   ignore: string[];
@@ -165,6 +175,10 @@ export interface KindRules {
    * that cannot be resolved is deferred to the apply that writes the object (Resource.deferred).
    */
   writeOnly?: readonly DocPath[];
+  /** The kind whose objects are the spaces themselves (Space): what `metadata.spaces: {labels}` chooses from. */
+  containsSpaces?: boolean;
+  /** Objects of no space (KindAdapter.spaceless): one such manifest cannot name several spaces. */
+  spaceless?: { declared(spec: Record<string, any>): boolean };
   /** Checks the schema cannot express (errors unless severity says otherwise). */
   check?(res: Resource, context?: CheckContext): CheckIssue[];
 }

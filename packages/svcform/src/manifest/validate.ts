@@ -13,6 +13,7 @@ import { quotedText, shortText } from './short-text.js';
 import { unsendableNumbers } from './numbers.js';
 import { applyOverlays, type EnvironmentOverlays } from './overlay.js';
 import { scanDocument, type DocumentScan } from './scan.js';
+import { declaredSpaces, fanOut, type DeclaredSpace } from './fan-out.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -87,14 +88,23 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
   // One context for every document's kind checks, and the key its clean verdicts are kept under.
   const context: CheckContext = { strict: !!options.strict, projectFields: options.projectFields ?? new Set(), ...(options.checks ? { checks: options.checks } : {}) };
   const clean = options.manifestCache?.cleanDocuments(checkOptionsKey(context, options.defaultSpace ?? 'default'));
+  let spaces: DeclaredSpace[] | undefined;
+  const declaredSpaceDocs = () => (spaces ??= declaredSpaces(docs, lookup));
   for (const doc of docs) {
     const found: Diagnostic[] = [];
-    const res = validateDoc(doc, lookup, options, context, found, clean);
-    if (res) resources.push(res);
-    else declaredInvalid.add(identityOf(doc, options));
+    // A document naming several spaces is checked as one copy per space (fan-out.ts); what the
+    // copies share is said once.
+    for (const copy of fanOut(doc, lookup, declaredSpaceDocs, found)) {
+      // validateDoc judges a document by its own findings only.
+      const own: Diagnostic[] = [];
+      const res = validateDoc(copy, lookup, options, context, own, clean);
+      if (res) resources.push(res);
+      else declaredInvalid.add(identityOf(copy, options));
+      found.push(...own);
+    }
     // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
     found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
-    diagnostics.push(...found);
+    diagnostics.push(...(found.length > 1 ? once(found) : found));
   }
   crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid, options.missingReferences ?? 'warn');
   clean?.save();
@@ -116,6 +126,17 @@ function identityOf(doc: LoadedDoc, options: ValidateOptions): string {
   const raw = (doc.value ?? {}) as Record<string, any>;
   const space = typeof raw.metadata?.space === 'string' ? raw.metadata.space : (options.defaultSpace ?? 'default');
   return `${raw.kind}\u0000${space}\u0000${raw.metadata?.name}`;
+}
+
+/** Findings without repeats: the copies of one document find the same faults in what they share. */
+function once(found: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return found.filter((d) => {
+    const key = `${d.severity}\u0000${d.pos.file}:${d.pos.line}:${d.pos.col}\u0000${d.subject}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function pathKey(path: DocPath): string {
@@ -234,6 +255,7 @@ function resourceOf(doc: LoadedDoc, value: Record<string, any>, kind: string, na
     kind,
     name,
     space: value.metadata.space ?? options.defaultSpace ?? 'default',
+    ...(doc.fanOut ? { fanOut: doc.fanOut } : {}),
     labels: value.metadata.labels ?? {},
     ignore: value.metadata.ignore ?? [],
     spec: value.spec ?? {},

@@ -106,7 +106,8 @@ function headLines(plan: Plan, target: string | undefined, command: 'plan' | 'dr
 }
 
 function overviewLine(c: PlannedChange): string {
-  const where = `in space ${codeSpan(c.space)}`;
+  // A manifest naming several spaces (metadata.spaces): each of its changes says which manifest.
+  const where = `in space ${codeSpan(c.space)}${c.fanOut ? ` (one manifest for ${c.fanOut.spaces.map((s) => codeSpan(s)).join(', ')})` : ''}`;
   if (c.action === 'prerequisite') return `- ${ICON[c.action]} ensure ${inlineText(c.name)} ${where}`;
   const verb = c.action === 'delete' ? '**delete**' : c.action;
   const fields = c.fields.map((f) => codeSpan(fieldLabel(f.pointer)));

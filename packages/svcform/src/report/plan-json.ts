@@ -38,6 +38,7 @@ export function changeToJson(c: PlannedChange, run: RunScope) {
     ...(c.reason ? { reason: c.reason } : {}),
     depends_on: c.dependsOn,
     ...(c.source ? { source: `${c.source.file}:${c.source.line}:${c.source.col}` } : {}),
+    ...(c.fanOut && c.source ? { fan_out: { manifest: `${c.source.file}:${c.source.line}:${c.source.col}`, spaces: c.fanOut.spaces } } : {}),
     fields: c.fields.map((f) => ({ path: fieldLabel(f.pointer), pointer: f.pointer, ...('before' in f ? { before: f.before } : {}), ...('after' in f ? { after: f.after } : {}), ...(f.added ? { added: f.added, removed: f.removed } : {}), ...(f.sensitive ? { sensitive: true } : {}) })),
     patch: c.patch,
     ...(c.action === 'create' ? { after: createdSpec(c) } : {}),

@@ -66,13 +66,24 @@ export function unmanagedTitle(o: UnmanagedObject): string {
 
 export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {}): string {
   const out: string[] = [];
-  for (const c of plan.changes) {
+  const change = (c: PlannedChange, indent: string) => {
     const sym = SYMBOL[c.action];
     const paint = c.action === 'delete' ? col.red : c.action === 'update' ? col.yellow : col.green;
-    out.push(paint(`${sym} ${changeTitle(c)}`));
-    for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`    ${line}`);
+    out.push(indent + paint(`${sym} ${changeTitle(c)}`));
+    for (const f of c.fields) for (const line of fieldDiff(f, col)) out.push(`${indent}    ${line}`);
     const review = reviewOf(c);
-    if (review) for (const line of reviewLines(review)) out.push(col.green(`    ${line}`));
+    if (review) for (const line of reviewLines(review)) out.push(indent + col.green(`    ${line}`));
+  };
+  // The changes of one manifest that names several spaces (metadata.spaces) are shown together
+  // under it, where the first of them comes.
+  const groups = fannedOut(plan.changes);
+  for (const c of plan.changes) {
+    const group = groups.get(c);
+    if (!group) change(c, '');
+    else if (group[0] === c) {
+      out.push(fanOutTitle(c));
+      for (const member of group) change(member, '  ');
+    }
   }
   if (options.showUnmanaged && plan.unmanaged?.length) {
     if (out.length) out.push('');
@@ -94,6 +105,27 @@ export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {
   if (out.length) out.push('');
   out.push(summaryLine(plan));
   return redactor.redact(out.join('\n'));
+}
+
+/** Each change of a fanned-out manifest (PlannedChange.fanOut), with every change of that manifest in plan order. */
+function fannedOut(changes: readonly PlannedChange[]): Map<PlannedChange, PlannedChange[]> {
+  const byManifest = new Map<string, PlannedChange[]>();
+  const out = new Map<PlannedChange, PlannedChange[]>();
+  for (const c of changes) {
+    if (!c.fanOut || !c.source) continue;
+    const key = `${c.kind}\u0000${c.name}\u0000${c.source.file}:${c.source.line}:${c.source.col}`;
+    const group = byManifest.get(key) ?? [];
+    byManifest.set(key, group);
+    group.push(c);
+    out.set(c, group);
+  }
+  return out;
+}
+
+/** The header of a fanned-out manifest's changes: the object, its spaces and where it is declared. */
+export function fanOutTitle(c: PlannedChange): string {
+  const at = c.source ? ` (${c.source.file}:${c.source.line}:${c.source.col})` : '';
+  return `${c.kind}/${c.name}: one manifest in spaces ${c.fanOut!.spaces.join(', ')}${at}`;
 }
 
 /** How many other objects a grouped warning names before it only counts them. */

@@ -36,7 +36,7 @@ const ENVELOPE: FixtureCase[] = [
     errors: [
       '8:5 Connector/soc-server-log: metadata.labels.tier must be a string, not 1',
       '9:12 Connector/soc-server-log: metadata.ignore[0] must be a JSON Pointer into the manifest starting with /spec/ (e.g. /spec/enabled), not "spec/name"',
-      '10:3 Connector/soc-server-log: metadata.owner is not a known field (known fields: name, space, labels, ignore)',
+      '10:3 Connector/soc-server-log: metadata.owner is not a known field (known fields: name, space, spaces, spaceOverrides, labels, ignore)',
     ],
   },
 ];
