@@ -4,12 +4,12 @@ import { checkFixture, type FixtureCase } from './harness.js';
 /** Mistakes in AgentSkill and AgentWorkflow manifests, each refused before any request. */
 const CASES: FixtureCase[] = [
   {
-    // agent-builder-common skills schemas: validateSkillId and the relativePath rule of referenced content.
+    // validateSkillId (agent-builder-common, the skill registry) and the provider's `./` rule for referenced-content paths.
     fixture: 'agent-skill/reference-path-and-id.yaml',
     mistake: 'a skill id with capitals and a trailing "-", and a referenced-content path that is a file path',
     errors: [
       '4:3 AgentSkill/Escalation_Steps-: metadata.name must be lower-case letters, digits, _ and -, starting and ending with a letter or digit, not "Escalation_Steps-"',
-      '11:7 AgentSkill/Escalation_Steps-: spec.referenced_content[0].relativePath must be . or ./ followed by lower-case letters, digits, _ and - (e.g. ./runbooks), not "runbooks/paging.md"',
+      '11:7 AgentSkill/Escalation_Steps-: spec.referenced_content[0].relativePath must be a path starting with ./ (e.g. ./runbooks/paging.md), not "runbooks/paging.md"',
     ],
   },
   {
