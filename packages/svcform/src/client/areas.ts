@@ -42,6 +42,7 @@ export const AREAS = {
   savedObjects: area('saved_objects'),
   endpoint: area('endpoint'),
   entityAnalytics: area('entity_analytics'),
+  workflows: area('workflows'),
 } as const satisfies Record<string, Area>;
 
 const BY_NAME = new Map<string, Area>(Object.values(AREAS).map((a) => [a.name, a]));

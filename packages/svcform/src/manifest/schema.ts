@@ -74,6 +74,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^data:image': 'a data URL starting with data:image',
   '^(#[0-9a-fA-F]{6})?$': 'a hex colour such as #0077cc, or "" (no avatar)',
   '^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$': 'lower-case letters, digits, _ and -, starting and ending with a letter or digit',
+  '^\\./': 'a path starting with ./ (e.g. ./runbooks/paging.md)',
   '^(?:[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?)(?:\\.(?:[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?))*$': 'dot-separated segments of lower-case letters, digits, _ and -, each starting and ending with a letter or digit (e.g. soc.alerts.by_host)',
   '^[A-Za-z_][A-Za-z0-9_]*$': 'letters, digits and _, not starting with a digit',
   '\\S': 'not blank',

@@ -109,6 +109,10 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/maintenance_window/_find': 1,
       '/api/agent_builder/tools': 1,
       '/api/agent_builder/agents': 1,
+      '/api/agent_builder/skills': 1,
+      '/api/agent_builder/skills/:id': 1, // the list has no content: one read per skill of the examples (1)
+      '/api/workflows': 1,
+      '/api/workflows/workflow/:id': 1, // the list has no YAML text: one read per workflow of the examples (1)
       '/api/attack_discovery/schedules/_find': 1,
       '/api/saved_objects/_find': 2, // SavedObject and DataView (the index-pattern objects)
       '/api/exception_lists/_find': 2, // the space's single lists, then the agnostic ones once per run

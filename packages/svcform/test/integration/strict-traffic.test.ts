@@ -86,6 +86,8 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   CaseConfiguration: (doc) => doc.setIn(['spec', 'closure_type'], doc.getIn(['spec', 'closure_type']) === 'close-by-user' ? 'close-by-pushing' : 'close-by-user'),
   AgentTool: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   Agent: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  AgentSkill: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  AgentWorkflow: (doc) => doc.setIn(['spec', 'definition', 'description'], `${doc.getIn(['spec', 'definition', 'description'])} (changed)`),
   // Both the full PUT and the disable operation.
   AttackDiscoverySchedule: (doc) => {
     doc.setIn(['spec', 'params', 'size'], 42);

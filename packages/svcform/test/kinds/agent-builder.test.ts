@@ -113,6 +113,8 @@ describe('AgentTool and Agent kinds (agent builder)', () => {
     writeFiles(dir, {
       'agent.yaml': agentYaml('triage', []).replace('    instructions: Be brief.\n', ''),
       'a.yaml': toolYaml('soc.a').replace('type: index_search', 'type: workflow').replace(/pattern: .*/, 'workflow_id: wf-1'),
+      // The server refuses a workflow tool whose workflow it does not hold.
+      'wf.yaml': 'apiVersion: svcform/v1\nkind: AgentWorkflow\nmetadata:\n  name: wf-1\nspec:\n  definition:\n    name: One\n    triggers: [{type: manual}]\n    steps: [{name: s, type: console, with: {message: hi}}]\n',
     });
     const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
     assert.equal(applied.code, 0, applied.out + applied.err);

@@ -97,6 +97,8 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   },
   AgentTool: (s) => appended(s, 'description'),
   Agent: (s) => appended(s, 'description'),
+  AgentSkill: (s) => appended(s, 'description'),
+  AgentWorkflow: (s) => appended(s.definition, 'description'),
   AttackDiscoverySchedule: (s) => {
     s.params.size += 10;
   },
@@ -164,8 +166,11 @@ const REMOVED: Record<string, string[]> = {
   UptimeSettings: ['settings'],
   ProtectionUpdatesNote: ['soc-linux-servers-system'],
   CaseConfiguration: ['securitySolution'],
-  AgentTool: ['soc.runbooks.search'],
+  AgentTool: ['soc.runbooks.search', 'soc.cases.open_for_host'],
   Agent: ['soc-triage'],
+  // The agent that names them goes in the same phase, so they may go too.
+  AgentSkill: ['soc-escalation'],
+  AgentWorkflow: ['soc-open-host-case'],
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
   DataView: ['soc-endpoint-events'],

@@ -85,13 +85,30 @@ function checkTools(configuration: Record<string, any>, toolExists: (id: string)
   }
 }
 
-export function createAgent(body: unknown, existing: (id: string) => StoredAgent | undefined, toolExists: (id: string) => boolean): StoredAgent {
+/** What an agent's write is checked against: the tools and skills of its space. */
+export interface AgentRefs {
+  toolExists: (id: string) => boolean;
+  skillExists: (id: string) => boolean;
+}
+
+/**
+ * Every named skill must exist in the space, built-ins included (agents/persisted/client/utils/
+ * skills.ts validateSkillIds: "Skill id '...' does not exist."). workflow_ids are not looked up:
+ * the agent client only keeps them to administrators (client.ts assertCanConfigureWorkflows).
+ */
+function checkSkills(configuration: Record<string, any>, skillExists: (id: string) => boolean): void {
+  const problems = (configuration.skill_ids ?? []).filter((id: string) => !skillExists(id)).map((id: string) => `Skill id '${id}' does not exist.`);
+  if (problems.length) throw badRequest(`Agent skill validation failed:\n${problems.map((p: string) => `- ${p}`).join('\n')}`);
+}
+
+export function createAgent(body: unknown, existing: (id: string) => StoredAgent | undefined, refs: AgentRefs): StoredAgent {
   const value = validateRequest<Record<string, any>>(CreateBody, body);
   if (value.id.length > AGENT_ID_MAX || !AGENT_ID.test(value.id)) {
     throw badRequest(`Invalid agent id: "${value.id}": must be at most ${AGENT_ID_MAX} characters of lower-case letters, digits, '-' and '_'`);
   }
   if (existing(value.id)) throw badRequest(`Agent with id ${value.id} already exists`);
-  checkTools(value.configuration, toolExists);
+  checkTools(value.configuration, refs.toolExists);
+  checkSkills(value.configuration, refs.skillExists);
   const agent: StoredAgent = {
     id: value.id,
     name: value.name,
@@ -107,12 +124,13 @@ export function createAgent(body: unknown, existing: (id: string) => StoredAgent
 }
 
 /** PUT: only the given fields change (service-api.md); a given configuration is merged key by key. */
-export function updateAgent(agent: StoredAgent, body: unknown, toolExists: (id: string) => boolean): void {
+export function updateAgent(agent: StoredAgent, body: unknown, refs: AgentRefs): void {
   if (agent.readonly) throw badRequest(`Agent ${agent.id} is read-only and can't be updated`);
   const value = validateRequest<Record<string, any>>(UpdateBody, body);
   if (value.configuration !== undefined) {
     const merged = { ...agent.configuration, ...value.configuration };
-    checkTools(merged, toolExists);
+    checkTools(merged, refs.toolExists);
+    if (value.configuration.skill_ids !== undefined) checkSkills(merged, refs.skillExists);
     agent.configuration = merged;
   }
   for (const key of ['name', 'description', 'labels', 'visibility', 'avatar_color', 'avatar_symbol'] as const) {
@@ -128,6 +146,16 @@ export function agentUsesTool(agent: StoredAgent, toolId: string): boolean {
 /** The tool delete with force=true: the tool leaves every selection first (wire-facts §11). */
 export function dropTool(agent: StoredAgent, toolId: string): void {
   agent.configuration.tools = (agent.configuration.tools ?? []).map((s: { tool_ids: string[] }) => ({ tool_ids: s.tool_ids.filter((id) => id !== toolId) }));
+}
+
+/** Whether an agent names a skill (what a skill delete without force checks). */
+export function agentUsesSkill(agent: StoredAgent, skillId: string): boolean {
+  return (agent.configuration.skill_ids ?? []).includes(skillId);
+}
+
+/** The skill delete with force=true: the skill leaves every agent first (K-AB/skills.ts). */
+export function dropSkill(agent: StoredAgent, skillId: string): void {
+  agent.configuration.skill_ids = (agent.configuration.skill_ids ?? []).filter((id: string) => id !== skillId);
 }
 
 export function agentNotFound(id: string): EmuError {

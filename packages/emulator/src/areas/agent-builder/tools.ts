@@ -60,8 +60,10 @@ function queryParams(query: string): Set<string> {
 }
 
 /** A type's configuration, as its own schema and validator check it (tool_types/esql/validate_configuration.ts). */
-function checkConfiguration(type: string, configuration: unknown): Record<string, any> {
+function checkConfiguration(type: string, configuration: unknown, workflowExists: (id: string) => boolean): Record<string, any> {
   const value = validateRequest<Record<string, any>>(schema.object(CONFIGURATION[type]), configuration, 'request body.configuration');
+  // The workflow tool type reads its workflow on write (tool_types/workflow/validation.ts).
+  if (type === 'workflow' && !workflowExists(value.workflow_id)) throw badRequest(`Workflow '${value.workflow_id}' not found`);
   if (type === 'qlang') {
     const used = queryParams(value.query);
     const defined = Object.keys(value.params);
@@ -120,7 +122,7 @@ export function builtinTools(): StoredTool[] {
   return BUILTIN_TOOLS.map(([id, description]) => ({ id, type: 'builtin', description, tags: [], configuration: {}, readonly: true }));
 }
 
-export function createTool(body: unknown, existing: (id: string) => StoredTool | undefined): StoredTool {
+export function createTool(body: unknown, existing: (id: string) => StoredTool | undefined, workflowExists: (id: string) => boolean): StoredTool {
   const value = validateRequest<Record<string, any>>(CreateBody, body);
   const id: string = value.id;
   if (id.length > TOOL_ID_MAX || !TOOL_ID.test(id)) {
@@ -133,16 +135,16 @@ export function createTool(body: unknown, existing: (id: string) => StoredTool |
     type: value.type,
     description: value.description ?? '',
     tags: value.tags ?? [],
-    configuration: checkConfiguration(value.type, value.configuration),
+    configuration: checkConfiguration(value.type, value.configuration, workflowExists),
     readonly: false,
   };
 }
 
 /** PUT: partial; a given configuration is merged key by key into the stored one, then checked whole. */
-export function updateTool(tool: StoredTool, body: unknown): void {
+export function updateTool(tool: StoredTool, body: unknown, workflowExists: (id: string) => boolean): void {
   if (tool.readonly) throw badRequest(`Tool ${tool.id} is read-only and can't be updated`);
   const value = validateRequest<Record<string, any>>(UpdateBody, body);
-  if (value.configuration !== undefined) tool.configuration = checkConfiguration(tool.type, { ...tool.configuration, ...value.configuration });
+  if (value.configuration !== undefined) tool.configuration = checkConfiguration(tool.type, { ...tool.configuration, ...value.configuration }, workflowExists);
   if (value.description !== undefined) tool.description = value.description;
   if (value.tags !== undefined) tool.tags = value.tags;
 }

@@ -6,8 +6,9 @@ import { isBuiltinToolId } from './tool.js';
 
 /**
  * Agent-builder agents (/api/agent_builder/agents; service-api.md Agent builder; wire-facts §11).
- * metadata.name is the agent id. Agents name tools by id; each AgentTool named is a reference, so
- * the tool is created first and cannot be deleted while an agent keeps it (engine/references.ts).
+ * metadata.name is the agent id. Agents name tools, skills and workflows by id; each AgentTool,
+ * AgentSkill and AgentWorkflow named is a reference, so it is created first and cannot be deleted
+ * while an agent keeps it (engine/references.ts).
  * The built-in agent (`readonly: true`) is never written.
  */
 
@@ -80,7 +81,7 @@ export const agentAdapter: KindAdapter = {
   schema: 'Agent.schema.json',
   area: AREAS.agentBuilder,
   setFields: ['/labels'],
-  referenceKinds: ['AgentTool'],
+  referenceKinds: ['AgentTool', 'AgentSkill', 'AgentWorkflow'],
 
   /**
    * Tools named by id, except the server's own `platform.*` ones (always there, never managed).
@@ -94,6 +95,16 @@ export const agentAdapter: KindAdapter = {
       (selection?.tool_ids ?? []).forEach((id: unknown, j: number) => {
         if (typeof id === 'string' && !isBuiltinToolId(id)) refs.push({ kind: 'AgentTool', name: id, path: ['spec', 'configuration', 'tools', i, 'tool_ids', j], whenMissing: 'refused' });
       });
+    });
+    // Skills, built-in ones included (listed, read-only): refused when missing, the agent client
+    // looks each up ("Skill id '...' does not exist.", services/agents/persisted/client/utils/skills.ts).
+    (spec.configuration?.skill_ids ?? []).forEach((id: unknown, i: number) => {
+      if (typeof id === 'string') refs.push({ kind: 'AgentSkill', name: id, path: ['spec', 'configuration', 'skill_ids', i], whenMissing: 'refused' });
+    });
+    // Workflows: stored unchecked (the agent client only keeps them to administrators, client.ts
+    // assertCanConfigureWorkflows), so a missing one is a plan warning.
+    (spec.configuration?.workflow_ids ?? []).forEach((id: unknown, i: number) => {
+      if (typeof id === 'string') refs.push({ kind: 'AgentWorkflow', name: id, path: ['spec', 'configuration', 'workflow_ids', i], whenMissing: 'accepted', missingEffect: 'the agent runs without that workflow until it exists' });
     });
     return refs;
   },

@@ -49,16 +49,22 @@ export const agentToolAdapter: KindAdapter = {
   schema: 'AgentTool.schema.json',
   area: AREAS.agentBuilder,
   setFields: ['/tags'],
-  referenceKinds: ['Connector'],
+  referenceKinds: ['Connector', 'AgentWorkflow'],
 
   /**
-   * An mcp tool's connector: refused when missing, the tool type reads the connector on write
-   * ("Connector '...' not found or not accessible", K:x-pack/platform/plugins/shared/agent_builder/
-   * server/services/tools/tool_types/mcp/validate_configuration.ts).
+   * An mcp tool's connector and a workflow tool's workflow: refused when missing, the tool type
+   * reads either on write ("Connector '...' not found or not accessible", K:x-pack/platform/
+   * plugins/shared/agent_builder/server/services/tools/tool_types/mcp/validate_configuration.ts;
+   * "Workflow '...' not found", tool_types/workflow/validation.ts).
    */
   references(spec): Reference[] {
-    const id = spec.type === 'mcp' ? spec.configuration?.connector_id : undefined;
-    return typeof id === 'string' ? [{ kind: 'Connector', name: id, path: ['spec', 'configuration', 'connector_id'], whenMissing: 'refused' }] : [];
+    if (spec.type === 'mcp' && typeof spec.configuration?.connector_id === 'string') {
+      return [{ kind: 'Connector', name: spec.configuration.connector_id, path: ['spec', 'configuration', 'connector_id'], whenMissing: 'refused' }];
+    }
+    if (spec.type === 'workflow' && typeof spec.configuration?.workflow_id === 'string') {
+      return [{ kind: 'AgentWorkflow', name: spec.configuration.workflow_id, path: ['spec', 'configuration', 'workflow_id'], whenMissing: 'refused' }];
+    }
+    return [];
   },
 
   check(res: Resource): CheckIssue[] {

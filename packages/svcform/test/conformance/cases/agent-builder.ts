@@ -10,7 +10,22 @@ async function readTool(emu: Emu, id: string): Promise<any> {
 
 export const agentTool: ConformanceCase = {
   kind: 'AgentTool',
-  deps: '',
+  // The workflow tool's workflow: the server refuses a workflow tool naming none it holds.
+  deps: `apiVersion: svcform/v1
+kind: AgentWorkflow
+metadata:
+  name: conformance-workflow
+spec:
+  definition:
+    name: Conformance workflow
+    triggers:
+      - type: manual
+    steps:
+      - name: say
+        type: console
+        with:
+          message: hello
+`,
   a: `apiVersion: svcform/v1
 kind: AgentTool
 metadata:

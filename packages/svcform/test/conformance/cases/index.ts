@@ -22,6 +22,7 @@ import { anonymizationField } from './anonymization-field.js';
 import { space } from './space.js';
 import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
+import { agentSkill, agentWorkflow } from './agent-skill-workflow.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -36,5 +37,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     space,
     dataView,
     assetCriticality,
+    agentSkill,
+    agentWorkflow,
   ].map((c) => [c.kind, c]),
 );
