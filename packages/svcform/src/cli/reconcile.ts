@@ -107,7 +107,7 @@ export async function reconcileCommand(paths: string[], opts: ReconcileCommandOp
 
   async function cycle(): Promise<CycleResult> {
     const first = await planFromArgs(paths, opts, io);
-    let planned: Planned = first;
+    let open: Planned | undefined = first;
     let rows = desiredRows(first.resources, adapterFor, defaultSpace(opts, first.config));
     const select = (p: Planned, refused?: Map<string, string>) =>
       selectForPolicy(p.plan.changes, policy, { isDrift: (c) => baseline.isDrift(c, rows), allowDeletes: !!opts.autoApprove, refused });
@@ -120,12 +120,13 @@ export async function reconcileCommand(paths: string[], opts: ReconcileCommandOp
       }
       // Something to write: plan again under the lease, as apply does, so no other apply's work is
       // undone unseen. A cycle with nothing to write takes no lease (no writes every interval).
+      open = undefined;
       await first.target.close();
       const leases: { held?: HeldLeases } = {};
-      planned = await planFromArgs(paths, opts, io, leaseGuard(opts, io, leases), false).catch(async (err) => {
+      const planned = (open = await planFromArgs(paths, opts, io, leaseGuard(opts, io, leases), false).catch(async (err) => {
         await leases.held?.release();
         throw err;
-      });
+      }));
       try {
         rows = desiredRows(planned.resources, adapterFor, defaultSpace(opts, planned.config));
         if (planned.plan.errors.length) return { plan: planned.plan, held: [] };
@@ -148,7 +149,7 @@ export async function reconcileCommand(paths: string[], opts: ReconcileCommandOp
         await leases.held?.release();
       }
     } finally {
-      await planned.target.close();
+      await open?.target.close();
     }
   }
 
