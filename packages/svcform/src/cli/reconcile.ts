@@ -84,7 +84,8 @@ export async function reconcileCommand(paths: string[], opts: ReconcileCommandOp
       let result: CycleResult = { held: [] };
       let error: string | undefined;
       try {
-        result = await cycle();
+        // The target is named once, at the first cycle, not in every cycle's log.
+        result = await cycle(n === 1 || opts.verbose ? opts : { ...opts, quiet: true });
         // A signal during the cycle: no change started after it; the summary says so.
         result.interrupted = stopped;
         if (result.plan?.errors.length) error = `the plan has ${result.plan.errors.length} error(s): ${result.plan.errors.map((e) => `${e.subject}: ${e.message}`).join('; ')}`;
@@ -105,7 +106,7 @@ export async function reconcileCommand(paths: string[], opts: ReconcileCommandOp
   if (!opts.quiet) io.err(`svcform reconcile stopped (${stopped})`);
   return 0;
 
-  async function cycle(): Promise<CycleResult> {
+  async function cycle(opts: ReconcileCommandOptions): Promise<CycleResult> {
     const first = await planFromArgs(paths, opts, io);
     let open: Planned | undefined = first;
     let rows = desiredRows(first.resources, adapterFor, defaultSpace(opts, first.config));

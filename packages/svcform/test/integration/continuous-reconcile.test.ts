@@ -92,6 +92,7 @@ describe('svcform reconcile --policy heal-drift (emulator in-process)', () => {
     assert.ok(metric(text, 'svcform_last_success_timestamp_seconds')! * 1000 > Date.now() - 10_000);
     assert.ok(metric(text, 'svcform_cycle_duration_seconds')! >= 0);
     assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    assert.equal(run.err.filter((l) => l.startsWith('Target:')).length, 1, 'the target is named at the first cycle only');
   });
 
   it('leaves a new manifest to a reviewed apply: it is drift reported, not applied', async () => {
