@@ -43,7 +43,7 @@ const LEASE_TTL_MS = 120_000;
  * leases seen before that read show no other apply in between (untouchedSince); else it is read
  * again under the lease. Nothing is written (the lease is not taken) before the manifests are valid.
  */
-function leaseGuard(opts: ApplyCommandOptions, io: Io, leases: { held?: HeldLeases }): LiveStateGuard {
+export function leaseGuard(opts: Pick<ApplyCommandOptions, 'lock' | 'lockTimeout' | 'quiet'>, io: Io, leases: { held?: HeldLeases }): LiveStateGuard {
   const storeOf = (target: Target) => connectorLeaseStore({ request: (req) => target.client.request({ ...req, area: AREAS.actions.name }) });
   let seen: Promise<LeaseObservation[] | undefined> | undefined;
   return {
@@ -231,7 +231,7 @@ function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: st
  * connector alone never needs its secret. Any still missing is an error at its place, naming the
  * field and the variable or file, before anything is written.
  */
-function supplyDeferredSecrets(changes: PlannedChange[], io: Io): void {
+export function supplyDeferredSecrets(changes: PlannedChange[], io: Io): void {
   const missing: Diagnostic[] = [];
   for (const c of changes) {
     if ((c.action !== 'create' && c.action !== 'update') || !c.resource.deferred?.length) continue;

@@ -16,6 +16,7 @@ import { unlockCommand } from './unlock.js';
 const validateCommand = async (...args: Parameters<typeof import('./validate.js').validateCommand>) => (await import('./validate.js')).validateCommand(...args);
 const planCommand = async (...args: Parameters<typeof import('./plan.js').planCommand>) => (await import('./plan.js')).planCommand(...args);
 const applyCommand = async (...args: Parameters<typeof import('./apply.js').applyCommand>) => (await import('./apply.js')).applyCommand(...args);
+const reconcileCommand = async (...args: Parameters<typeof import('./reconcile.js').reconcileCommand>) => (await import('./reconcile.js')).reconcileCommand(...args);
 const exportCommand = async (...args: Parameters<typeof import('./export.js').exportCommand>) => (await import('./export.js')).exportCommand(...args);
 const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js').emulatorCommand>) => (await import('./emulator.js')).emulatorCommand(...args);
 const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
@@ -125,6 +126,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--detailed-exitcode', 'exit 2 when the environments differ')
     .option('--show-unmanaged', 'name each live object of --to outside every manage scope')
     .action(async (paths: string[], opts) => setExit(await promoteCommand(paths.length ? paths : ['.'], opts, io)));
+
+  common(program.command('reconcile').description('plan every interval and apply per policy, serving /healthz and Prometheus /metrics, until SIGTERM').argument('[paths...]'))
+    .option('--interval <duration>', 'time between cycles: 30s, 5m, 1h (default 5m)')
+    .addOption(new Option('--policy <policy>', 'report: apply nothing; heal-drift: undo changes made on the server to objects last seen in sync; apply: the whole plan').choices(['report', 'heal-drift', 'apply']).default('report'))
+    .option('--listen <host:port>', 'address of /healthz and /metrics (default 127.0.0.1:9464)')
+    .option('--json', 'one JSON line per cycle')
+    .option('--auto-approve', 'policy apply may delete (and replace) objects; without it deletes are held')
+    .option('--allow-space-delete <id>', 'approve deleting this space and everything in it (repeatable)', collect)
+    .option('--failure-grace <n>', 'failed cycles in a row /healthz still answers 200 for (default 2)')
+    .option('--max-backoff <duration>', 'longest wait after failed cycles (default the interval, at least 5m)')
+    .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: the cycle fails and is retried)")
+    .option('--no-lock', 'take no lease (only when you know no other apply can run)')
+    .action(async (paths: string[], opts) => setExit(await reconcileCommand(paths.length ? paths : ['.'], opts, io)));
 
   verbosity(
     program

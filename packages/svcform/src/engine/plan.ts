@@ -322,13 +322,18 @@ function fingerprintLive(live: LiveState, normalizeLive: (o: LiveObject) => Reco
 
 function fingerprintDesired(resources: Resource[]): string {
   const hash = createHash('sha256');
-  const rows = resources.map((r) => {
-    let spec = canonicalJson(r.spec);
-    if (r.secretPointers.size > 0) spec = canonicalJson(maskSecrets(r.spec, r.secretPointers));
-    return `${changeId(r.kind, r.space, r.name)}\u0000${canonicalJson(r.ignore)}\u0000${spec}`;
-  });
-  for (const row of rows.sort()) hash.update(row + '\n');
+  for (const row of resources.map(desiredRow).sort()) hash.update(row + '\n');
   return hash.digest('hex');
+}
+
+/**
+ * One manifest as the desired fingerprint counts it (id, ignore rules, spec with secrets masked):
+ * also what `reconcile --policy heal-drift` remembers to tell a manifest edit from drift.
+ */
+export function desiredRow(r: Resource): string {
+  let spec = canonicalJson(r.spec);
+  if (r.secretPointers.size > 0) spec = canonicalJson(maskSecrets(r.spec, r.secretPointers));
+  return `${changeId(r.kind, r.space, r.name)}\u0000${canonicalJson(r.ignore)}\u0000${spec}`;
 }
 
 function maskSecrets(spec: Record<string, any>, pointers: Set<string>): Record<string, any> {

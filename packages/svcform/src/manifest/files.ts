@@ -17,7 +17,7 @@ const CONFIG_NAMES = new Set(['svcform.yaml', 'svcform.yml']);
 
 /**
  * Expands PATH arguments: files as given, directories recursively (`*.yaml`, `*.yml`, sorted, the
- * svcform.yaml configuration file skipped), `-` for standard input.
+ * svcform.yaml configuration file and folders marked with SKIP_MARKER skipped), `-` for standard input.
  */
 export function expandPaths(paths: string[]): { files: string[]; diagnostics: Diagnostic[] } {
   const files: string[] = [];
@@ -43,8 +43,9 @@ export function expandPaths(paths: string[]): { files: string[]; diagnostics: Di
         if (isManifest) diagnostics.push(fileError(full, unreadable(full, err)));
         continue;
       }
-      if (st.isDirectory()) walk(full);
-      else if (isManifest) files.push(full);
+      if (st.isDirectory()) {
+        if (!isSkipped(full)) walk(full);
+      } else if (isManifest) files.push(full);
     }
   };
   for (const p of paths) {
@@ -64,6 +65,20 @@ export function expandPaths(paths: string[]): { files: string[]; diagnostics: Di
     else files.push(abs);
   }
   return { files, diagnostics };
+}
+
+/**
+ * A folder holding a `.svcform-skip` file is not walked: YAML that is not svcform's (a Kubernetes
+ * recipe, a Helm chart) can sit in the repository beside the manifests. Named as a PATH, it is read.
+ */
+export const SKIP_MARKER = '.svcform-skip';
+
+function isSkipped(dir: string): boolean {
+  try {
+    return statSync(join(dir, SKIP_MARKER)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function fileError(file: string, message: string): Diagnostic {

@@ -3,10 +3,11 @@
  * documents, then an edit of every document (the update phase) and the removal of some documents
  * of each kind the manage scopes of examples/svcform.yaml let svcform delete (the delete phase).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
+import { expandPaths } from '../../src/manifest/files.js';
 
 type Doc = { kind: string; metadata: { name: string; [k: string]: unknown }; spec: Record<string, any> };
 
@@ -27,18 +28,9 @@ function copyNumber(doc: Doc): number {
   return MULTIPLY.has(doc.kind) && m ? Number(m[1]) : 0;
 }
 
-/** Manifest files under `dir` (svcform.yaml and rule test files are not manifests). */
+/** Manifest files under `dir`, as svcform finds them (no svcform.yaml, rule test files or skipped folders). */
 function manifestFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.yaml') && entry.name !== 'svcform.yaml' && !entry.name.endsWith('.test.yaml')) out.push(full);
-    }
-  };
-  walk(dir);
-  return out.sort();
+  return expandPaths([dir]).files;
 }
 
 const readDocs = (file: string): Doc[] => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS()).filter((d) => d && typeof d.kind === 'string');

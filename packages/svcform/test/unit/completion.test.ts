@@ -40,11 +40,12 @@ describe('svcform completion', () => {
 
   it('bash: completes commands, each command its own flags, choices and kinds, from the program itself', async () => {
     const code = await script('bash');
-    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']);
+    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']);
     assert.deepEqual(bashComplete(code, ['svcform', 'pl']), ['plan']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--detailed']), ['--detailed-exitcode']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--format', '']), ['text', 'json', 'markdown', 'html']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--layout', '']), ['per-kind', 'per-object']);
+    assert.deepEqual(bashComplete(code, ['svcform', 'reconcile', '--policy', '']), ['report', 'heal-drift', 'apply']);
     assert.deepEqual(bashComplete(code, ['svcform', 'export', '--kind', 'Host']), ['HostQueryPack', 'HostQuerySavedQuery']);
     assert.deepEqual(bashComplete(code, ['svcform', 'completion', '']), ['bash', 'zsh', 'fish']);
     assert.deepEqual(bashComplete(code, ['svcform', 'init', '--from']), ['--from-server']);
@@ -52,7 +53,7 @@ describe('svcform completion', () => {
     // Flags of one command are not offered for another.
     assert.deepEqual(bashComplete(code, ['svcform', 'validate', '--plan']), []);
     assert.deepEqual(bashComplete(code, ['svcform', 'apply', '--plan']), ['--plan']);
-    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']) {
+    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']) {
       assert.deepEqual(bashComplete(code, ['svcform', cmd, '--qu']), ['--quiet'], cmd);
     }
   });

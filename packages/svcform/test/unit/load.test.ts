@@ -224,6 +224,21 @@ describe('expandPaths and loadFiles', () => {
     assert.deepEqual(files, [join(dir, 'a.yaml'), join(dir, 'b', 'deep', 'c.YAML'), join(dir, 'b', 'z.yml')]);
   });
 
+  it('leaves out a folder marked with .svcform-skip (YAML that is not svcform\'s), unless it is named as a PATH', () => {
+    const k8s = mkdtempSync(join(tmpdir(), 'svcform-skip-'));
+    try {
+      mkdirSync(join(k8s, 'kubernetes'));
+      writeFileSync(join(k8s, 'a.yaml'), 'apiVersion: svcform/v1\n');
+      writeFileSync(join(k8s, 'kubernetes', 'deployment.yaml'), 'apiVersion: apps/v1\n');
+      assert.deepEqual(expandPaths([k8s]).files, [join(k8s, 'a.yaml'), join(k8s, 'kubernetes', 'deployment.yaml')]);
+      writeFileSync(join(k8s, 'kubernetes', '.svcform-skip'), '');
+      assert.deepEqual(expandPaths([k8s]).files, [join(k8s, 'a.yaml')]);
+      assert.deepEqual(expandPaths([join(k8s, 'kubernetes')]).files, [join(k8s, 'kubernetes', 'deployment.yaml')]);
+    } finally {
+      rmSync(k8s, { recursive: true, force: true });
+    }
+  });
+
   it('takes a file named explicitly whatever its name, and - for standard input', () => {
     const { files } = expandPaths([join(dir, 'notes.txt'), '-']);
     assert.deepEqual(files, [join(dir, 'notes.txt'), '-']);
