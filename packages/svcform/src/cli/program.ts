@@ -21,6 +21,7 @@ const emulatorCommand = async (...args: Parameters<typeof import('./emulator.js'
 const showCommand = async (...args: Parameters<typeof import('./show.js').showCommand>) => (await import('./show.js')).showCommand(...args);
 const testCommand = async (...args: Parameters<typeof import('./test.js').testCommand>) => (await import('./test.js')).testCommand(...args);
 const initCommand = async (...args: Parameters<typeof import('./init.js').initCommand>) => (await import('./init.js')).initCommand(...args);
+const coverageCommand = async (...args: Parameters<typeof import('./coverage.js').coverageCommand>) => (await import('./coverage.js')).coverageCommand(...args);
 const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
@@ -114,6 +115,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--hide-target', 'leave the target URL out of the Markdown drift report')
     .option('--show-unmanaged', 'name each live object outside every manage scope (the JSON always lists them)')
     .action(async (paths: string[], opts) => setExit(await planCommand(paths.length ? paths : ['.'], opts, io, 'drift')));
+
+  common(program.command('coverage').description("print the MITRE ATT&CK matrix of the enabled rules: the manifests' (offline), or the server's with --live").argument('[paths...]'))
+    .option('--live', "the rules the server holds in the space, not the manifests' (needs --url)")
+    .option('--json', 'print the matrix as JSON')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .action(async (paths: string[], opts) => setExit(await coverageCommand(paths.length ? paths : ['.'], opts, io)));
 
   verbosity(
     program

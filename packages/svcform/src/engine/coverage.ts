@@ -1,0 +1,104 @@
+import { coverageDiff, isEnabled, relatedPackages, type CoverageDiff } from '../kinds/rule/coverage.js';
+import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
+import { describeObject, type Resource } from '../manifest/types.js';
+import type { PlannedChange, PlanWarning } from './changes.js';
+import { fetchLive, pairKey, type LiveState } from './live.js';
+
+/**
+ * What a plan does to the deployment's detection coverage: the ATT&CK tactics and techniques its
+ * changes add or remove (enabled rules before the plan against after it), and the enabled rules no
+ * installed, collecting integration feeds. Computed from the plan's own live state and changes.
+ */
+
+const RULE = 'Rule';
+const PACKAGE = 'IntegrationPackage';
+const POLICY = 'PackagePolicy';
+
+/**
+ * Before: every live rule the plan read (managed or not, in every space it read rules in). After:
+ * the same with the plan's changes made. Coverage counts the deployment as a whole, whatever space
+ * a rule runs in.
+ */
+export function planCoverage(changes: PlannedChange[], live: LiveState): CoverageDiff {
+  const before = new Map<string, Record<string, any>>();
+  for (const [key, objects] of live.objects) {
+    if (!key.startsWith(RULE + '\u0000')) continue;
+    for (const o of objects) before.set(`${o.space}/${o.name}`, o.body);
+  }
+  const after = new Map(before);
+  for (const c of changes) {
+    if (c.kind !== RULE) continue;
+    if (c.action === 'delete') after.delete(`${c.space}/${c.name}`);
+    else if (c.action === 'create' || c.action === 'update') after.set(`${c.space}/${c.name}`, c.resource.spec);
+  }
+  return coverageDiff(before.values(), after.values());
+}
+
+/** Whether a package is there after the plan, and whether some package policy collects with it. */
+export interface FleetPicture {
+  installed: Set<string>;
+  collected: Set<string>;
+}
+
+/**
+ * The Fleet side after the plan: packages installed (live, or declared) and packages some package
+ * policy uses, less what the plan deletes. Live state the plan did not read is read here, in the
+ * home space (install state is deployment-wide); a target that will not show Fleet (no privilege,
+ * no Fleet) answers `undefined` and the check is left out: it must never fail a plan.
+ */
+export async function fleetPicture(
+  ctx: AdapterContext,
+  live: LiveState,
+  resources: Resource[],
+  changes: PlannedChange[],
+  adapterFor: (kind: string) => KindAdapter | undefined,
+  home: string,
+): Promise<FleetPicture | undefined> {
+  const objectsOf = async (kind: string): Promise<LiveObject[] | undefined> => {
+    const held = [...live.objects].filter(([key]) => key.startsWith(kind + '\u0000')).flatMap(([, objects]) => objects);
+    if (live.objects.has(pairKey(kind, home))) return held;
+    const read = await fetchLive(ctx, [{ kind, space: home }], adapterFor, () => false, undefined, undefined, home).catch(() => undefined);
+    if (!read || read.failures.length) return undefined;
+    return [...held, ...(read.objects.get(pairKey(kind, home)) ?? [])];
+  };
+  const [packages, policies] = await Promise.all([objectsOf(PACKAGE), objectsOf(POLICY)]);
+  if (!packages || !policies) return undefined;
+  const deleted = new Set(changes.filter((c) => c.action === 'delete').map((c) => `${c.kind}/${c.name}`));
+  const installed = new Set<string>();
+  const collected = new Set<string>();
+  for (const o of packages) if (!deleted.has(`${PACKAGE}/${o.name}`)) installed.add(o.name);
+  for (const o of policies) if (!deleted.has(`${POLICY}/${o.name}`) && typeof o.body.package?.name === 'string') collected.add(o.body.package.name);
+  for (const r of resources) {
+    if (r.kind === PACKAGE) installed.add(r.name);
+    if (r.kind === POLICY && typeof r.spec.package?.name === 'string') {
+      // The server installs the package a new policy names (wire-facts §16 #9).
+      installed.add(r.spec.package.name);
+      collected.add(r.spec.package.name);
+    }
+  }
+  return { installed, collected };
+}
+
+/**
+ * One warning per declared enabled rule that names related integrations none of which is both
+ * installed and in a package policy. Only where the deployment has Fleet data (a package installed
+ * or declared): a deployment that feeds its indices some other way (Logstash, Beats, another
+ * cluster) would otherwise get a warning for every rule, which nobody can act on. The text and
+ * Markdown plans group warnings of one message, so many rules of one missing package read as one.
+ */
+export function integrationWarnings(resources: Resource[], fleet: FleetPicture | undefined): PlanWarning[] {
+  if (!fleet || fleet.installed.size === 0) return [];
+  const warnings: PlanWarning[] = [];
+  for (const r of resources) {
+    if (r.kind !== RULE || !isEnabled(r.spec)) continue;
+    const packages = relatedPackages(r.spec);
+    if (packages.length === 0 || packages.some((p) => fleet.installed.has(p) && fleet.collected.has(p))) continue;
+    const names = packages.join(', ');
+    const installedOnly = packages.filter((p) => fleet.installed.has(p));
+    const message = installedOnly.length
+      ? `enabled, but no package policy collects with its related integration${packages.length === 1 ? '' : 's'} (${names}): it cannot fire; add a PackagePolicy of ${installedOnly.join(' or ')} to an agent policy`
+      : `enabled, but none of its related integrations (${names}) is installed: it cannot fire; declare an IntegrationPackage (and a PackagePolicy) of ${packages.join(' or ')}`;
+    warnings.push({ subject: describeObject(r), source: r.posOf(['spec', 'related_integrations']), message });
+  }
+  return warnings;
+}
