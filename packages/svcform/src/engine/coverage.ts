@@ -81,18 +81,32 @@ export async function fleetPicture(
 
 /**
  * One warning per declared enabled rule that names related integrations none of which is both
- * installed and in a package policy. Only where the deployment has Fleet data (a package installed
- * or declared): a deployment that feeds its indices some other way (Logstash, Beats, another
- * cluster) would otherwise get a warning for every rule, which nobody can act on. The text and
- * Markdown plans group warnings of one message, so many rules of one missing package read as one.
+ * installed and in a package policy, kept to what the change is about so it stays actionable:
+ * - only where the deployment has Fleet data (a package installed or declared): a deployment that
+ *   feeds its indices some other way (Logstash, Beats, another cluster) would otherwise get a
+ *   warning for every rule, which nobody can act on;
+ * - only for rules the plan creates or updates (enabling one is an update), and rules whose
+ *   package or package policy the plan deletes: a rule left as it was, in a deployment left as it
+ *   was, is not news in every plan (with the 2,068 real rules all enabled, against a deployment
+ *   with one package, every plan would repeat 2,004 warnings).
+ * The text and Markdown plans group warnings of one message, so many rules of one missing package
+ * read as one line.
  */
-export function integrationWarnings(resources: Resource[], fleet: FleetPicture | undefined): PlanWarning[] {
+export function integrationWarnings(resources: Resource[], fleet: FleetPicture | undefined, changes: PlannedChange[]): PlanWarning[] {
   if (!fleet || fleet.installed.size === 0) return [];
+  const changed = new Set(changes.filter((c) => c.kind === RULE && (c.action === 'create' || c.action === 'update')).map((c) => c.id));
+  const lost = new Set<string>();
+  for (const c of changes) {
+    if (c.action !== 'delete') continue;
+    if (c.kind === PACKAGE) lost.add(c.name);
+    if (c.kind === POLICY && typeof c.live.body.package?.name === 'string') lost.add(c.live.body.package.name);
+  }
   const warnings: PlanWarning[] = [];
   for (const r of resources) {
     if (r.kind !== RULE || !isEnabled(r.spec)) continue;
     const packages = relatedPackages(r.spec);
     if (packages.length === 0 || packages.some((p) => fleet.installed.has(p) && fleet.collected.has(p))) continue;
+    if (!changed.has(`${RULE}/${r.space}/${r.name}`) && !packages.some((p) => lost.has(p))) continue;
     const names = packages.join(', ');
     const installedOnly = packages.filter((p) => fleet.installed.has(p));
     const message = installedOnly.length

@@ -112,7 +112,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   // Only a plan with an enabled rule that names integrations asks Fleet what it collects.
   if (resources.some((r) => r.kind === 'Rule' && r.spec.enabled === true && Array.isArray(r.spec.related_integrations) && r.spec.related_integrations.length > 0)) {
     const fleet = await fleetPicture(ctx, live, resources, plan.changes, adapterFor, home);
-    plan.warnings = [...(plan.warnings ?? []), ...integrationWarnings(resources, fleet)];
+    plan.warnings = [...(plan.warnings ?? []), ...integrationWarnings(resources, fleet, plan.changes)];
   }
   return plan;
 }

@@ -68,31 +68,41 @@ describe('ATT&CK coverage of rules', () => {
 describe('rules whose data no integration collects', () => {
   const rule = (spec: Record<string, unknown>) => resource('Rule', 'r1', { type: 'query', ...spec });
   const needsOkta = { enabled: true, related_integrations: [{ package: 'okta', version: '^3.0.0' }, { package: 'okta', integration: 'system', version: '^3.0.0' }] };
+  /** The plan creates the rule: only rules a plan writes (or whose package it removes) are checked. */
+  const created = [{ id: 'Rule/default/r1', kind: 'Rule', space: 'default', name: 'r1', action: 'create' }] as never;
   const fleet = (installed: string[], collected: string[]) => ({ installed: new Set(installed), collected: new Set(collected) });
 
   it('warns for an enabled rule none of whose packages is installed, once the deployment has Fleet data', () => {
-    const [w, ...more] = integrationWarnings([rule(needsOkta)], fleet(['system'], ['system']));
+    const [w, ...more] = integrationWarnings([rule(needsOkta)], fleet(['system'], ['system']), created);
     assert.equal(more.length, 0);
     assert.match(w.message, /none of its related integrations \(okta\) is installed/);
     assert.equal(w.subject, 'Rule/r1 (space default)');
   });
 
   it('warns when the package is installed but no package policy collects with it', () => {
-    const [w] = integrationWarnings([rule(needsOkta)], fleet(['okta'], []));
+    const [w] = integrationWarnings([rule(needsOkta)], fleet(['okta'], []), created);
     assert.match(w.message, /no package policy collects .*okta/);
   });
 
   it('stays silent for installed and collected packages, disabled rules, rules without related integrations, and deployments without Fleet data', () => {
-    assert.deepEqual(integrationWarnings([rule(needsOkta)], fleet(['okta'], ['okta'])), []);
-    assert.deepEqual(integrationWarnings([rule({ ...needsOkta, enabled: false })], fleet(['system'], [])), []);
-    assert.deepEqual(integrationWarnings([rule({ enabled: true })], fleet(['system'], [])), []);
-    assert.deepEqual(integrationWarnings([rule(needsOkta)], fleet([], [])), []);
-    assert.deepEqual(integrationWarnings([rule(needsOkta)], undefined), []);
+    assert.deepEqual(integrationWarnings([rule(needsOkta)], fleet(['okta'], ['okta']), created), []);
+    assert.deepEqual(integrationWarnings([rule({ ...needsOkta, enabled: false })], fleet(['system'], []), created), []);
+    assert.deepEqual(integrationWarnings([rule({ enabled: true })], fleet(['system'], []), created), []);
+    assert.deepEqual(integrationWarnings([rule(needsOkta)], fleet([], []), created), []);
+    assert.deepEqual(integrationWarnings([rule(needsOkta)], undefined, created), []);
+  });
+
+  it('a rule the plan leaves alone warns only when the plan deletes its package or the policy collecting with it', () => {
+    assert.deepEqual(integrationWarnings([rule(needsOkta)], fleet(['system'], ['system']), []), []);
+    const dropsPackage = [{ id: 'IntegrationPackage/default/okta', kind: 'IntegrationPackage', space: 'default', name: 'okta', action: 'delete', live: { body: {} } }] as never;
+    assert.match(integrationWarnings([rule(needsOkta)], fleet(['system'], ['system']), dropsPackage)[0].message, /none of its related integrations \(okta\)/);
+    const dropsPolicy = [{ id: 'PackagePolicy/default/p', kind: 'PackagePolicy', space: 'default', name: 'p', action: 'delete', live: { body: { package: { name: 'okta' } } } }] as never;
+    assert.match(integrationWarnings([rule(needsOkta)], fleet(['okta'], []), dropsPolicy)[0].message, /no package policy collects/);
   });
 
   it('one of several related integrations installed is enough', () => {
     const either = { enabled: true, related_integrations: [{ package: 'okta', version: '^3.0.0' }, { package: 'system', version: '^1.0.0' }] };
     assert.deepEqual(relatedPackages(either), ['okta', 'system']);
-    assert.deepEqual(integrationWarnings([rule(either)], fleet(['system'], ['system'])), []);
+    assert.deepEqual(integrationWarnings([rule(either)], fleet(['system'], ['system']), created), []);
   });
 });
