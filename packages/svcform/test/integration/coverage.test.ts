@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator } from '@svcform/emulator/testing.js';
@@ -67,6 +68,10 @@ describe('ATT&CK coverage in plans', () => {
     assert.match(text.out, /^ {2}\+ technique T1059\.004 Unix Shell \(TA0002\)$/m);
     const md = await run(['plan', dir, '--format', 'markdown']);
     assert.match(md.out, /^- ➕ added technique `T1059` Command and Scripting Interpreter \(`TA0002`\)$/m);
+    // A saved plan carries it: `show` renders the same section without a server.
+    const saved = join(repo({}), 'plan.json');
+    assert.equal((await run(['plan', dir, '--out', saved])).code, 0);
+    assert.match((await cli(['show', saved, '--no-color'])).out, /^ {2}\+ technique T1059\.004 Unix Shell \(TA0002\)$/m);
   });
 
   it('a disabled rule covers nothing: a plan adding one shows no coverage section', async () => {
