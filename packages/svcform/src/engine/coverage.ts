@@ -1,4 +1,4 @@
-import { coverageDiff, isEnabled, relatedPackages, type CoverageDiff } from '../kinds/rule/coverage.js';
+import { coverageDiff, isEnabled, relatedIntegrations, versionInRange, type CoverageDiff } from '../kinds/rule/coverage.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { describeObject, type Resource } from '../manifest/types.js';
 import type { PlannedChange, PlanWarning } from './changes.js';
@@ -36,7 +36,8 @@ export function planCoverage(changes: PlannedChange[], live: LiveState): Coverag
 
 /** Whether a package is there after the plan, and whether some package policy collects with it. */
 export interface FleetPicture {
-  installed: Set<string>;
+  /** Package name -> the version installed (undefined where not known). */
+  installed: Map<string, string | undefined>;
   collected: Set<string>;
 }
 
@@ -64,15 +65,15 @@ export async function fleetPicture(
   const [packages, policies] = await Promise.all([objectsOf(PACKAGE), objectsOf(POLICY)]);
   if (!packages || !policies) return undefined;
   const deleted = new Set(changes.filter((c) => c.action === 'delete').map((c) => `${c.kind}/${c.name}`));
-  const installed = new Set<string>();
+  const installed = new Map<string, string | undefined>();
   const collected = new Set<string>();
-  for (const o of packages) if (!deleted.has(`${PACKAGE}/${o.name}`)) installed.add(o.name);
+  for (const o of packages) if (!deleted.has(`${PACKAGE}/${o.name}`)) installed.set(o.name, o.body.installationInfo?.version ?? o.body.version);
   for (const o of policies) if (!deleted.has(`${POLICY}/${o.name}`) && typeof o.body.package?.name === 'string') collected.add(o.body.package.name);
   for (const r of resources) {
-    if (r.kind === PACKAGE) installed.add(r.name);
+    if (r.kind === PACKAGE) installed.set(r.name, typeof r.spec.version === 'string' ? r.spec.version : undefined);
     if (r.kind === POLICY && typeof r.spec.package?.name === 'string') {
       // The server installs the package a new policy names (wire-facts §16 #9).
-      installed.add(r.spec.package.name);
+      if (!installed.has(r.spec.package.name)) installed.set(r.spec.package.name, r.spec.package.version);
       collected.add(r.spec.package.name);
     }
   }
@@ -104,14 +105,19 @@ export function integrationWarnings(resources: Resource[], fleet: FleetPicture |
   const warnings: PlanWarning[] = [];
   for (const r of resources) {
     if (r.kind !== RULE || !isEnabled(r.spec)) continue;
-    const packages = relatedPackages(r.spec);
-    if (packages.length === 0 || packages.some((p) => fleet.installed.has(p) && fleet.collected.has(p))) continue;
+    const related = relatedIntegrations(r.spec);
+    const packages = [...new Set(related.map((i) => i.package))];
+    const serves = (i: { package: string; version?: string }) => fleet.installed.has(i.package) && fleet.collected.has(i.package) && versionInRange(fleet.installed.get(i.package), i.version);
+    if (related.length === 0 || related.some(serves)) continue;
     if (!changed.has(`${RULE}/${r.space}/${r.name}`) && !packages.some((p) => lost.has(p))) continue;
     const names = packages.join(', ');
     const installedOnly = packages.filter((p) => fleet.installed.has(p));
-    const message = installedOnly.length
-      ? `enabled, but no package policy collects with its related integration${packages.length === 1 ? '' : 's'} (${names}): it cannot fire; add a PackagePolicy of ${installedOnly.join(' or ')} to an agent policy`
-      : `enabled, but none of its related integrations (${names}) is installed: it cannot fire; declare an IntegrationPackage (and a PackagePolicy) of ${packages.join(' or ')}`;
+    const collectedOnly = installedOnly.filter((p) => fleet.collected.has(p));
+    const message = collectedOnly.length
+      ? `enabled, but its related integrations ask for other versions (${[...new Set(related.filter((i) => collectedOnly.includes(i.package)).map((i) => `${i.package} ${i.version}`))].join(', ')}) than the installed ${collectedOnly.map((p) => `${p} ${fleet.installed.get(p)}`).join(', ')}: it may not fire; install a version in range`
+      : installedOnly.length
+        ? `enabled, but no package policy collects with its related integration${packages.length === 1 ? '' : 's'} (${names}): it cannot fire; add a PackagePolicy of ${installedOnly.join(' or ')} to an agent policy`
+        : `enabled, but none of its related integrations (${names}) is installed: it cannot fire; declare an IntegrationPackage (and a PackagePolicy) of ${packages.join(' or ')}`;
     warnings.push({ subject: describeObject(r), source: r.posOf(['spec', 'related_integrations']), message });
   }
   return warnings;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { coverageDiff, coverageMatrix, relatedPackages, ruleCoverage } from '../../src/kinds/rule/coverage.js';
+import { coverageDiff, coverageMatrix, relatedPackages, ruleCoverage, versionInRange } from '../../src/kinds/rule/coverage.js';
 import { integrationWarnings } from '../../src/engine/coverage.js';
 import { coverageDiffLines, matrixMarkdown, matrixText } from '../../src/report/coverage.js';
 import { resource } from '../helpers/resource.js';
@@ -70,7 +70,7 @@ describe('rules whose data no integration collects', () => {
   const needsOkta = { enabled: true, related_integrations: [{ package: 'okta', version: '^3.0.0' }, { package: 'okta', integration: 'system', version: '^3.0.0' }] };
   /** The plan creates the rule: only rules a plan writes (or whose package it removes) are checked. */
   const created = [{ id: 'Rule/default/r1', kind: 'Rule', space: 'default', name: 'r1', action: 'create' }] as never;
-  const fleet = (installed: string[], collected: string[]) => ({ installed: new Set(installed), collected: new Set(collected) });
+  const fleet = (installed: string[], collected: string[]) => ({ installed: new Map(installed.map((p) => [p, '3.1.0'] as [string, string])), collected: new Set(collected) });
 
   it('warns for an enabled rule none of whose packages is installed, once the deployment has Fleet data', () => {
     const [w, ...more] = integrationWarnings([rule(needsOkta)], fleet(['system'], ['system']), created);
@@ -100,9 +100,27 @@ describe('rules whose data no integration collects', () => {
     assert.match(integrationWarnings([rule(needsOkta)], fleet(['okta'], []), dropsPolicy)[0].message, /no package policy collects/);
   });
 
+  it('warns when every collected package is installed at a version outside the range the rule asks for', () => {
+    const oldOkta = { installed: new Map([['okta', '2.10.0']]), collected: new Set(['okta']) };
+    assert.match(integrationWarnings([rule(needsOkta)], oldOkta, created)[0].message, /ask for other versions \(okta \^3\.0\.0\) than the installed okta 2\.10\.0/);
+  });
+
+  it('reads caret ranges as npm does, and counts a form it cannot read as met', () => {
+    assert.ok(versionInRange('3.1.0', '^3.0.0'));
+    assert.ok(!versionInRange('2.10.0', '^3.0.0'));
+    assert.ok(!versionInRange('4.0.0', '^3.0.0'));
+    assert.ok(versionInRange('0.2.9', '^0.2.3'));
+    assert.ok(!versionInRange('0.3.0', '^0.2.3'));
+    assert.ok(!versionInRange('0.0.4', '^0.0.3'));
+    assert.ok(versionInRange('2.0.0', '^1.0.0 || ^2.0.0'));
+    assert.ok(versionInRange('1.2.3', '1.2.3') && !versionInRange('1.2.4', '1.2.3'));
+    assert.ok(versionInRange('1.0.0', '>=1.0.0 <2.0.0'));
+    assert.ok(versionInRange(undefined, '^1.0.0') && versionInRange('1.0.0', undefined));
+  });
+
   it('one of several related integrations installed is enough', () => {
     const either = { enabled: true, related_integrations: [{ package: 'okta', version: '^3.0.0' }, { package: 'system', version: '^1.0.0' }] };
     assert.deepEqual(relatedPackages(either), ['okta', 'system']);
-    assert.deepEqual(integrationWarnings([rule(either)], fleet(['system'], ['system']), created), []);
+    assert.deepEqual(integrationWarnings([rule(either)], { installed: new Map([['system', '1.60.0']]), collected: new Set(['system']) }, created), []);
   });
 });

@@ -157,6 +157,46 @@ export function coverageMatrix(rules: Iterable<Record<string, any>>): Matrix {
   return matrix;
 }
 
+/** A rule's `related_integrations` entries that name a package, with the version range each asks for. */
+export function relatedIntegrations(rule: Record<string, any>): Array<{ package: string; version?: string }> {
+  const list = Array.isArray(rule.related_integrations) ? rule.related_integrations : [];
+  return list
+    .filter((r: unknown) => isPlainObject(r) && typeof r.package === 'string' && r.package !== '')
+    .map((r: Record<string, any>) => ({ package: r.package as string, ...(typeof r.version === 'string' ? { version: r.version } : {}) }));
+}
+
+/**
+ * Whether an installed version is in a related integration's range. Only the forms the rules use
+ * are read (`^1.2.3`, `1.2.3`, alternatives joined by `||`, caret as npm's semver reads it); a range
+ * or a version it cannot read, or none, counts as met, so a rule is never called unable to fire
+ * for a form svcform does not know. A prerelease compares by its release numbers.
+ */
+export function versionInRange(installed: string | undefined, range: string | undefined): boolean {
+  if (installed === undefined || range === undefined) return true;
+  const have = parseVersion(installed);
+  if (!have) return true;
+  return range.split('||').some((part) => {
+    const m = /^\s*(\^?)(\d+)\.(\d+)\.(\d+)\s*$/.exec(part);
+    if (!m) return true;
+    const want = [Number(m[2]), Number(m[3]), Number(m[4])];
+    if (!m[1]) return have.every((n, i) => n === want[i]);
+    if (compare(have, want) < 0) return false;
+    // Caret: the leftmost non-zero number must stay the same (^0.2.3 is <0.3.0, ^0.0.3 exactly 0.0.3).
+    const fixed = want[0] > 0 ? 1 : want[1] > 0 ? 2 : 3;
+    return have.slice(0, fixed).every((n, i) => n === want[i]);
+  });
+}
+
+function parseVersion(v: string): number[] | undefined {
+  const m = /^\s*v?(\d+)\.(\d+)\.(\d+)/.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
 /** The packages a rule names in `related_integrations` (any one of them installed and collecting lets it fire). */
 export function relatedPackages(rule: Record<string, any>): string[] {
   const list = Array.isArray(rule.related_integrations) ? rule.related_integrations : [];
