@@ -113,6 +113,7 @@ describe('rules whose data no integration collects', () => {
     assert.ok(!versionInRange('0.3.0', '^0.2.3'));
     assert.ok(!versionInRange('0.0.4', '^0.0.3'));
     assert.ok(versionInRange('2.0.0', '^1.0.0 || ^2.0.0'));
+    assert.ok(versionInRange('1.11.4', '~1.11.0') && !versionInRange('1.12.0', '~1.11.0') && !versionInRange('1.10.9', '~1.11.0'));
     assert.ok(versionInRange('1.2.3', '1.2.3') && !versionInRange('1.2.4', '1.2.3'));
     assert.ok(versionInRange('1.0.0', '>=1.0.0 <2.0.0'));
     assert.ok(versionInRange(undefined, '^1.0.0') && versionInRange('1.0.0', undefined));

@@ -167,7 +167,8 @@ export function relatedIntegrations(rule: Record<string, any>): Array<{ package:
 
 /**
  * Whether an installed version is in a related integration's range. Only the forms the rules use
- * are read (`^1.2.3`, `1.2.3`, alternatives joined by `||`, caret as npm's semver reads it); a range
+ * are read (`^1.2.3`, `~1.2.3`, `1.2.3`, alternatives joined by `||`, as npm's semver reads them; the
+ * server's rule pages judge them with it, K-DE related_integrations integration_details); a range
  * or a version it cannot read, or none, counts as met, so a rule is never called unable to fire
  * for a form svcform does not know. A prerelease compares by its release numbers.
  */
@@ -176,11 +177,13 @@ export function versionInRange(installed: string | undefined, range: string | un
   const have = parseVersion(installed);
   if (!have) return true;
   return range.split('||').some((part) => {
-    const m = /^\s*(\^?)(\d+)\.(\d+)\.(\d+)\s*$/.exec(part);
+    const m = /^\s*([\^~]?)(\d+)\.(\d+)\.(\d+)\s*$/.exec(part);
     if (!m) return true;
     const want = [Number(m[2]), Number(m[3]), Number(m[4])];
     if (!m[1]) return have.every((n, i) => n === want[i]);
     if (compare(have, want) < 0) return false;
+    // Tilde: the same major and minor.
+    if (m[1] === '~') return have[0] === want[0] && have[1] === want[1];
     // Caret: the leftmost non-zero number must stay the same (^0.2.3 is <0.3.0, ^0.0.3 exactly 0.0.3).
     const fixed = want[0] > 0 ? 1 : want[1] > 0 ? 2 : 3;
     return have.slice(0, fixed).every((n, i) => n === want[i]);
