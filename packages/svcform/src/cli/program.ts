@@ -23,6 +23,8 @@ const showCommand = async (...args: Parameters<typeof import('./show.js').showCo
 const testCommand = async (...args: Parameters<typeof import('./test.js').testCommand>) => (await import('./test.js')).testCommand(...args);
 const initCommand = async (...args: Parameters<typeof import('./init.js').initCommand>) => (await import('./init.js')).initCommand(...args);
 const promoteCommand = async (...args: Parameters<typeof import('./promote.js').promoteCommand>) => (await import('./promote.js')).promoteCommand(...args);
+
+const coverageCommand = async (...args: Parameters<typeof import('./coverage.js').coverageCommand>) => (await import('./coverage.js')).coverageCommand(...args);
 const schemasCommand = async (...args: Parameters<typeof import('./schemas.js').schemasCommand>) => (await import('./schemas.js')).schemasCommand(...args);
 
 export { VERSION };
@@ -139,6 +141,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--lock-timeout <seconds>', "wait this long for another apply's lease on a space (default 0: the cycle fails and is retried)")
     .option('--no-lock', 'take no lease (only when you know no other apply can run)')
     .action(async (paths: string[], opts) => setExit(await reconcileCommand(paths.length ? paths : ['.'], opts, io)));
+
+  common(program.command('coverage').description("print the MITRE ATT&CK matrix of the enabled rules: the manifests' (offline), or the server's with --live").argument('[paths...]'))
+    .option('--live', "the rules the server holds in the space, not the manifests' (needs --url)")
+    .option('--json', 'print the matrix as JSON')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .action(async (paths: string[], opts) => setExit(await coverageCommand(paths.length ? paths : ['.'], opts, io)));
 
   verbosity(
     program

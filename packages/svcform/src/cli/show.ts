@@ -62,6 +62,8 @@ export function planOfSaved(saved: SavedPlan): Plan {
     // Absent in plans saved before warnings existed.
     warnings: (json.warnings ?? []).map((w: PlanJson['errors'][number]) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: sourceOf(w.source) } : {}) })),
     summary: json.summary,
+    // Absent in plans saved before coverage existed.
+    ...(json.coverage ? { coverage: json.coverage } : {}),
     // Absent in plans saved before the list existed.
     ...(json.unmanaged ? { unmanaged: json.unmanaged } : {}),
     liveFingerprint: json.fingerprint.live,

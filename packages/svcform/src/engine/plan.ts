@@ -13,6 +13,8 @@ import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
 import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
 import { referenceTarget, rehome } from './spaceless.js';
+import { fleetPicture, integrationWarnings, planCoverage } from './coverage.js';
+import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
 
 export type { Action, CreateChange, DeleteChange, PlanError, PlanNotice, PlannedChange, PlanWarning, PrerequisiteChange, UnmanagedObject, UpdateChange } from './changes.js';
@@ -28,6 +30,11 @@ export interface Plan {
   /** Absent in plans saved before notices existed. */
   notices?: PlanNotice[];
   summary: { create: number; update: number; delete: number; unchanged: number; unmanaged: number };
+  /**
+   * ATT&CK tactics and techniques the plan's rule changes add to or remove from what the enabled
+   * live rules cover (engine/coverage.ts). Absent in plans saved before it existed.
+   */
+  coverage?: CoverageDiff;
   /** Hash of the live state the plan was computed from; a saved plan is refused when it changes. */
   liveFingerprint: string;
   /** Hash of the desired state, secrets left out. */
@@ -101,7 +108,13 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
       unread: read.failures.filter((f) => f.space === space).map((f) => ({ kind: f.kind, error: f.error })),
     }]));
   }
-  return planFromLive({ ...options, resources }, live);
+  const plan = planFromLive({ ...options, resources }, live);
+  // Only a plan with an enabled rule that names integrations asks Fleet what it collects.
+  if (resources.some((r) => r.kind === 'Rule' && r.spec.enabled === true && Array.isArray(r.spec.related_integrations) && r.spec.related_integrations.length > 0)) {
+    const fleet = await fleetPicture(ctx, live, resources, plan.changes, adapterFor, home);
+    plan.warnings = [...(plan.warnings ?? []), ...integrationWarnings(resources, fleet, plan.changes)];
+  }
+  return plan;
 }
 
 export function planFromLive(options: PlanOptions, live: LiveState): Plan {
@@ -260,7 +273,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     for (const p of sets) setAt(copy, p, asSet(getAt(copy, p) as unknown[]));
     return copy;
   };
-  return withFingerprints({ changes: ordered, unmanaged, errors, warnings, notices, summary }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
+  return withFingerprints({ changes: ordered, unmanaged, errors, warnings, notices, summary, coverage: planCoverage(ordered, live) }, () => fingerprintLive(live, comparableLive), () => fingerprintDesired(resources));
 }
 
 /**

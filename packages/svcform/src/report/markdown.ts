@@ -7,6 +7,7 @@ import type { Plan, PlannedChange, UnmanagedObject } from '../engine/plan.js';
 import { redactor } from '../manifest/redact.js';
 import { codeSpan, fenceFor, inlineText } from './markdown-syntax.js';
 import { changeTitle, groupedWarnings, summaryLine } from './text.js';
+import { coverageDiffMarkdown } from './coverage.js';
 import { reviewLines, reviewOf, textChangeLines, wantsWordDiff } from './review.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what a CI job adds. */
@@ -57,6 +58,12 @@ export function renderPlanMarkdown(plan: Plan, target: string | undefined, optio
   };
   findings('**Errors**', 'error', plan.errors);
   findings('**Warnings**', 'warning', groupedWarnings(plan));
+  // What the change does to detection coverage is for the reviewer, above the changes themselves.
+  const coverage = redacted(coverageDiffMarkdown(plan.coverage));
+  if (coverage.length && size(coverage) <= room) {
+    body.push(...coverage);
+    room -= size(coverage);
+  }
 
   if (changes.length === 0) {
     // With errors, parts of the server could not be compared: "matches" would claim too much.

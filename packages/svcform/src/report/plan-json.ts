@@ -56,6 +56,7 @@ export function planToJson(plan: Plan, target: PlanTarget, run: RunScope) {
     changes: plan.changes.map((c) => changeToJson(c, run)),
     unmanaged: (plan.unmanaged ?? []).map((o) => ({ kind: o.kind, space: o.space, name: o.name, ...(o.id !== undefined ? { id: o.id } : {}) })),
     notices: plan.notices ?? [],
+    coverage: plan.coverage ?? { added: [], removed: [] },
     warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),
     errors: plan.errors.map((e) => ({ subject: e.subject, message: e.message, ...(e.source ? { source: `${e.source.file}:${e.source.line}:${e.source.col}` } : {}) })),
     fingerprint: { live: plan.liveFingerprint, desired: plan.desiredFingerprint },

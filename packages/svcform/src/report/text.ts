@@ -8,6 +8,7 @@ import type { Plan, PlannedChange, PlanWarning, UnmanagedObject } from '../engin
 import { redactor } from '../manifest/redact.js';
 import type { Colors } from './color.js';
 import { groupRepeats } from '../common/group-repeats.js';
+import { coverageDiffLines } from './coverage.js';
 import { reviewLines, reviewOf, textChangeLines, wantsWordDiff, WORD_MARKERS } from './review.js';
 
 const SYMBOL: Record<PlannedChange['action'], string> = { create: '+', update: '~', delete: '-', prerequisite: '+' };
@@ -89,6 +90,11 @@ export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {
     if (out.length) out.push('');
     out.push(col.dim(`Unmanaged, outside every manage scope and left alone (${plan.unmanaged.length}):`));
     for (const o of plan.unmanaged) out.push(col.dim(`  ${unmanagedTitle(o)}`));
+  }
+  const coverage = coverageDiffLines(plan.coverage, col);
+  if (coverage.length) {
+    if (out.length) out.push('');
+    out.push(...coverage);
   }
   if (plan.notices?.length) {
     if (out.length) out.push('');

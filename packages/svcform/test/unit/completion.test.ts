@@ -40,7 +40,7 @@ describe('svcform completion', () => {
 
   it('bash: completes commands, each command its own flags, choices and kinds, from the program itself', async () => {
     const code = await script('bash');
-    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']);
+    assert.deepEqual(bashComplete(code, ['svcform', '']), ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'coverage', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']);
     assert.deepEqual(bashComplete(code, ['svcform', 'pl']), ['plan']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--detailed']), ['--detailed-exitcode']);
     assert.deepEqual(bashComplete(code, ['svcform', 'plan', '--format', '']), ['text', 'json', 'markdown', 'html']);
@@ -53,7 +53,7 @@ describe('svcform completion', () => {
     // Flags of one command are not offered for another.
     assert.deepEqual(bashComplete(code, ['svcform', 'validate', '--plan']), []);
     assert.deepEqual(bashComplete(code, ['svcform', 'apply', '--plan']), ['--plan']);
-    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']) {
+    for (const cmd of ['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'reconcile', 'coverage', 'show', 'init', 'export', 'schemas', 'completion', 'unlock', 'emulator']) {
       assert.deepEqual(bashComplete(code, ['svcform', cmd, '--qu']), ['--quiet'], cmd);
     }
   });
