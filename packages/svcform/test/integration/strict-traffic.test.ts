@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { expandPaths } from '../../src/manifest/files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, type Document } from 'yaml';
@@ -55,14 +56,9 @@ function refused(log: LoggedRequest[]): string[] {
   return log.filter((r) => !accepted(r)).map((r) => `${r.method} ${r.path}${r.query} -> ${r.status}${r.error ? `: ${r.error}` : ''}`);
 }
 
+/** The manifest files of `dir`, as the loader finds them (no dot folders, test files, config or .svcform-skip folders). */
 function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = join(dir, entry);
-    // Folders starting with a dot (examples/ci's .github) are not read as manifests, as the loader does.
-    if (statSync(full).isDirectory()) return entry.startsWith('.') ? [] : yamlFiles(full);
-    // Rule test files (*.test.yaml) are not manifests either.
-    return /\.ya?ml$/.test(entry) && !/\.test\.ya?ml$/.test(entry) && entry !== 'svcform.yaml' ? [full] : [];
-  });
+  return expandPaths([dir]).files;
 }
 
 /** The change made to one manifest of each kind; every kind has one, so every update route is called. */
