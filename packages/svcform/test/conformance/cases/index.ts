@@ -22,6 +22,8 @@ import { anonymizationField } from './anonymization-field.js';
 import { space } from './space.js';
 import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
+import { watchlist } from './watchlist.js';
+import { entityStore } from './entity-store.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -36,5 +38,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     space,
     dataView,
     assetCriticality,
+    watchlist,
+    entityStore,
   ].map((c) => [c.kind, c]),
 );
