@@ -23,6 +23,8 @@ interface ApiWatchlist {
   description?: string;
   riskModifier: number;
   managed?: boolean;
+  /** Members of any source (watchlist_config.ts list). */
+  entityCount?: number;
 }
 
 /** What a write sends and the plan compares: the spec's names, the route's camelCase on the wire. */
@@ -102,7 +104,7 @@ export const watchlistAdapter: KindAdapter = {
   schema: 'Watchlist.schema.json',
   area: AREAS.entityAnalytics,
   setFields: ['/items'],
-  referenceKinds: [],
+  referenceKinds: ['EntityStore'],
 
   references(spec) {
     const hasMembers = (Array.isArray(spec.items) && spec.items.length > 0) || typeof spec.items_file === 'string';
@@ -119,7 +121,10 @@ export const watchlistAdapter: KindAdapter = {
     const res = await ctx.api.request({ method: 'GET', path: `${BASE}/list`, space });
     if (!Array.isArray(res.body)) throw new ResponseError(`GET ${BASE}/list: the answer is not a list of watchlists`);
     const lists = res.body as ApiWatchlist[];
-    const byId = lists.length ? await membersById(ctx.api, space) : new Map<string, string[]>();
+    // The list counts each watchlist's members: when none has any, the store need not be read
+    // (in a space without an entity store there is nothing to read).
+    const anyMembers = lists.some((w) => w.entityCount !== 0);
+    const byId = anyMembers ? await membersById(ctx.api, space) : new Map<string, string[]>();
     const seen = new Set<string>();
     return lists.map((w): LiveObject => {
       // Names are not unique on the server: a second watchlist of a name is left alone.
