@@ -19,6 +19,8 @@ import { anonymizationFieldsArea } from './anonymization-fields.js';
 import { dataViewsArea } from './data-views.js';
 import { assetCriticalityArea } from './asset-criticality/index.js';
 import { workflowsArea } from './workflows/index.js';
+import { entityStoreArea } from './entity-store/index.js';
+import { watchlistsArea } from './watchlists/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
@@ -26,4 +28,6 @@ export const AREAS: EmulatorArea[] = [
   agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea, timelinesArea, endpointArea,
   anonymizationFieldsArea, dataViewsArea, assetCriticalityArea,
   workflowsArea,
+  entityStoreArea,
+  watchlistsArea,
 ];

@@ -26,6 +26,8 @@ import { dataViewAdapter } from './data-view.js';
 import { assetCriticalityAdapter } from './asset-criticality.js';
 import { agentSkillAdapter } from './agent-builder/skill.js';
 import { agentWorkflowAdapter } from './agent-builder/workflow.js';
+import { watchlistAdapter } from './watchlist.js';
+import { entityStoreAdapter } from './entity-store.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -55,6 +57,8 @@ export const ADAPTERS: KindAdapter[] = [
   assetCriticalityAdapter,
   agentSkillAdapter,
   agentWorkflowAdapter,
+  watchlistAdapter,
+  entityStoreAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -49,7 +49,7 @@ const fileValuesCache = new WeakMap<Resource, string[] | Error>();
  * The values of a manifest's items_file, read once however often the resource is checked or
  * compared: a regular file inside the repository root, at most MAX_ITEMS_FILE_BYTES (confined-file.ts).
  */
-function readFileValues(res: Resource): string[] | Error {
+export function readFileValues(res: Resource): string[] | Error {
   let values = fileValuesCache.get(res);
   if (!values) {
     const read = readConfinedFile(res.spec.items_file, { root: res.root, base: res.dir, maxBytes: MAX_ITEMS_FILE_BYTES });
@@ -65,7 +65,7 @@ function fileValues(res: Resource): string[] {
   return values;
 }
 
-function desiredValues(res: Resource): string[] {
+export function desiredValues(res: Resource): string[] {
   if (Array.isArray(res.spec.items)) return valueSet(res.spec.items);
   if (typeof res.spec.items_file !== 'string') return [];
   return fileValues(res);

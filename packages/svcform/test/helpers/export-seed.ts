@@ -141,6 +141,7 @@ export async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise
   await ok(call(emu, 'POST', `${p}/api/cases/configure`, { owner: 'securitySolution', closure_type: 'close-by-pushing', connector: none, customFields: [tier] }), 'case configuration');
   await seedAiAndSavedObjects(emu, p);
   await seedAssetCriticality(emu, p);
+  await seedWatchlists(emu, p);
 }
 
 /** Agent builder, attack discovery and saved objects (issue 14), through their own routes. */
@@ -169,6 +170,14 @@ async function seedAssetCriticality(emu: { url: string }, p: string): Promise<vo
     { id_field: 'user.name', id_value: 'svc-backup', criticality_level: 'high_impact' },
   ];
   await ok(call(emu, 'POST', `${p}/api/asset_criticality/bulk`, { records }), 'asset criticality records');
+}
+
+/** The entity store (hosts and users, a slower cadence) and a watchlist with two members, as a person sets them in the app. */
+async function seedWatchlists(emu: { url: string }, p: string): Promise<void> {
+  await ok(call(emu, 'POST', `${p}/api/security/entity_store/install`, { entityTypes: ['host', 'user'], logExtraction: { frequency: '2m' } }), 'entity store');
+  const made = await call(emu, 'POST', `${p}/api/entity_analytics/watchlists`, { name: 'Payroll access', description: 'Accounts that can change payroll', riskModifier: 1.5 });
+  await ok(Promise.resolve(made), 'watchlist');
+  await ok(call(emu, 'POST', `${p}/api/entity_analytics/watchlists/${made.body.id}/entities/assign`, { euids: ['user:alice', 'host:build-01'] }), 'watchlist members');
 }
 
 /** A timeline template and a set of prebuilt rules marked and customised as svcform would (after the package is installed). */

@@ -279,6 +279,9 @@ describe('export reads with list endpoints only', () => {
       '/api/asset_criticality/list',
       '/api/agent_builder/skills', // built-in skills only here: no skill is read by id
       '/api/workflows',
+      '/api/entity_analytics/watchlists/list',
+      '/api/security/entity_store/entities', // every watchlist's members in one walk
+      '/api/security/entity_store/status',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

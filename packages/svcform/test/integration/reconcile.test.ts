@@ -96,6 +96,9 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,
       '/api/timelines': 1,
       '/api/asset_criticality/list': 1, // every record of the space in one page up to 1,000
+      '/api/entity_analytics/watchlists/list': 1,
+      '/api/security/entity_store/entities': 1, // every watchlist's members in one walk, 10,000 a page
+      '/api/security/entity_store/status': 1,
       '/api/lists/_find': 1,
       '/api/lists/index': 1, // whether the list data streams exist (one request per space)
       '/api/lists/items/_find': 2, // one per value list, never one per item

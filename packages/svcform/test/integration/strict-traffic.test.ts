@@ -116,6 +116,16 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.deleteIn(['spec', 'records_file']);
     doc.setIn(['spec', 'records'], { 'dc01.corp.example': 'extreme_impact' });
   },
+  // A type added (install), the cadence changed (update); members swapped (assign and unassign) and the modifier raised (PUT).
+  EntityStore: (doc) => {
+    doc.setIn(['spec', 'entity_types'], ['host', 'user', 'service']);
+    doc.setIn(['spec', 'log_extraction', 'frequency'], '2m');
+  },
+  Watchlist: (doc) => {
+    doc.setIn(['spec', 'risk_modifier'], Number(doc.getIn(['spec', 'risk_modifier'])) + 1);
+    doc.deleteIn(['spec', 'items_file']);
+    doc.setIn(['spec', 'items'], ['user:bob']);
+  },
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

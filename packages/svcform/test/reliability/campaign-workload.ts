@@ -122,6 +122,15 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
     const [first] = Object.keys(s.records);
     s.records[first] = s.records[first] === 'low_impact' ? 'medium_impact' : 'low_impact';
   },
+  // A cadence change (one PUT of the settings).
+  EntityStore: (s) => {
+    s.log_extraction = { ...(s.log_extraction ?? {}), frequency: s.log_extraction?.frequency === '2m' ? '3m' : '2m' };
+  },
+  // The modifier changes (a PUT) and one member goes (an unassign).
+  Watchlist: (s) => {
+    s.risk_modifier = Number(s.risk_modifier) + 0.5;
+    if (Array.isArray(s.items)) s.items = s.items.slice(1);
+  },
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -170,10 +179,12 @@ const REMOVED: Record<string, string[]> = {
   // Named by the bastions' policy, which goes too: the policy is deleted first.
   FleetOutput: ['soc-monitoring'],
   AssetCriticality: ['user.name'],
+  Watchlist: ['Third-party accounts'],
 };
 
 // A Space is deleted only with --allow-space-delete, which the campaign never gives.
-export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'AnonymizationField', 'Space'];
+// EntityStore has no manage scope in examples/svcform.yaml: uninstalling takes the entities watchlists name.
+export const NEVER_DELETED = ['IntegrationPackage', 'PrebuiltRules', 'AnonymizationField', 'Space', 'EntityStore'];
 
 /**
  * Removes the delete phase's documents; answers how many per kind. What stays stops naming a

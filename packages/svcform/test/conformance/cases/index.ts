@@ -23,6 +23,8 @@ import { space } from './space.js';
 import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
 import { agentSkill, agentWorkflow } from './agent-skill-workflow.js';
+import { watchlist } from './watchlist.js';
+import { entityStore } from './entity-store.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -39,5 +41,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     assetCriticality,
     agentSkill,
     agentWorkflow,
+    watchlist,
+    entityStore,
   ].map((c) => [c.kind, c]),
 );
