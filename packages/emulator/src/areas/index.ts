@@ -18,10 +18,12 @@ import { endpointArea } from './endpoint/protection-updates-note.js';
 import { anonymizationFieldsArea } from './anonymization-fields.js';
 import { dataViewsArea } from './data-views.js';
 import { assetCriticalityArea } from './asset-criticality/index.js';
+import { endpointScriptsArea } from './endpoint/scripts-library.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
   spacesArea, hostQueryArea, uptimeArea, listsArea, maintenanceWindowsArea, connectorsArea, rulesArea, fleetArea, statusArea, casesArea,
   agentBuilderArea, attackDiscoveryArea, savedObjectsArea, exceptionListsArea, timelinesArea, endpointArea,
   anonymizationFieldsArea, dataViewsArea, assetCriticalityArea,
+  endpointScriptsArea,
 ];

@@ -24,6 +24,8 @@ import { anonymizationFieldAdapter } from './anonymization-field.js';
 import { spaceAdapter } from './space.js';
 import { dataViewAdapter } from './data-view.js';
 import { assetCriticalityAdapter } from './asset-criticality.js';
+import { endpointScriptAdapter } from './endpoint-script.js';
+import { agentlessPolicyAdapter } from './fleet/agentless-policy.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -51,6 +53,8 @@ export const ADAPTERS: KindAdapter[] = [
   spaceAdapter,
   dataViewAdapter,
   assetCriticalityAdapter,
+  endpointScriptAdapter,
+  agentlessPolicyAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

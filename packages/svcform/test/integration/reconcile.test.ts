@@ -96,6 +96,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/internal/detection_engine/prebuilt_rules/upgrade/_review': 1,
       '/api/timelines': 1,
       '/api/asset_criticality/list': 1, // every record of the space in one page up to 1,000
+      '/api/endpoint/scripts_library': 1, // the listing carries each file's hash: nothing downloaded
       '/api/lists/_find': 1,
       '/api/lists/index': 1, // whether the list data streams exist (one request per space)
       '/api/lists/items/_find': 2, // one per value list, never one per item

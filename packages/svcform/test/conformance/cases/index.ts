@@ -22,6 +22,8 @@ import { anonymizationField } from './anonymization-field.js';
 import { space } from './space.js';
 import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
+import { endpointScript } from './endpoint-script.js';
+import { agentlessPolicy } from './agentless-policy.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -36,5 +38,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     space,
     dataView,
     assetCriticality,
+    endpointScript,
+    agentlessPolicy,
   ].map((c) => [c.kind, c]),
 );
