@@ -4,6 +4,10 @@ import type { Credential } from './auth.js';
 
 export type License = 'basic' | 'gold' | 'platinum' | 'enterprise' | 'trial';
 
+/** Where the deployment runs: agentless Fleet policies exist only on hosted ones (service-api.md Fleet policies). */
+export const DEPLOYMENTS = ['self-managed', 'cloud', 'serverless'] as const;
+export type Deployment = (typeof DEPLOYMENTS)[number];
+
 /**
  * Routes where service-api.md and the real server disagree. By default the emulator does what the
  * document says; a route named here behaves as the real server does instead, so a client can be

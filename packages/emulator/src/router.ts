@@ -18,10 +18,21 @@ export interface EmuRequest {
   rawBody: Buffer;
   /** The `file` part of a multipart/form-data body, when there is one. */
   file?: { name: string; content: string };
+  /**
+   * Every part of a multipart/form-data body: text fields by name (a repeated name keeps each
+   * value, in order), file parts with their bytes. Routes that take more than one file import
+   * (the scripts library) read it.
+   */
+  form?: MultipartForm;
   /** Authenticated principal name (or 'anonymous' when the emulator runs open). */
   user: string;
   /** Whether the principal holds read privileges only (privilege reports depend on it). */
   readOnly: boolean;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string[]>;
+  files: Record<string, { filename: string; contentType: string; bytes: Buffer }>;
 }
 
 export interface EmuResponse {
@@ -29,6 +40,8 @@ export interface EmuResponse {
   body?: unknown;
   /** A non-JSON body (NDJSON export, text). */
   text?: string;
+  /** A binary body (a file download). */
+  bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }

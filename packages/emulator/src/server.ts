@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { authenticate, type Credential } from './auth.js';
-import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type EmulatorRuntime, type License, type RealRoute } from './context.js';
+import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type Deployment, type EmulatorRuntime, type License, type RealRoute } from './context.js';
 export type { EmulatorRuntime };
 import { EmuError, errorBody } from './errors.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './requestlog.js';
-import { Router, type EmuRequest, type EmuResponse } from './router.js';
+import { Router, type EmuRequest, type EmuResponse, type MultipartForm } from './router.js';
 import { Store } from './store.js';
 import { AREAS } from './areas/index.js';
 import { handleControl } from './control.js';
@@ -32,6 +32,8 @@ export interface EmulatorOptions {
    * REAL_ROUTES, context.ts); every other route follows the document.
    */
   realRoutes?: RealRoute[];
+  /** The deployment type (default self-managed, where agentless Fleet calls answer 400). */
+  deployment?: Deployment;
   /** Folders of packages (package-spec layout) Fleet's registry reads before its own. */
   packageDirs?: string[];
   /** A package registry to read packages from over HTTP instead of the bundled ones (`xpack.fleet.registryUrl`). */
@@ -61,7 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const realRoutes = options.realRoutes ?? [];
   const unknown = realRoutes.filter((r) => !isRealRoute(r));
   if (unknown.length) throw new Error(`unknown real route(s) ${unknown.join(', ')}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
-  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: true, realRoutes: new Set(realRoutes), packages: { dirs: [...(options.packageDirs ?? [])], ...(options.registryUrl ? { registryUrl: options.registryUrl } : {}) } }, options.now);
+  const context = makeContext(store, { license: options.license ?? 'platinum', selfManaged: (options.deployment ?? 'self-managed') === 'self-managed', realRoutes: new Set(realRoutes), packages: { dirs: [...(options.packageDirs ?? [])], ...(options.registryUrl ? { registryUrl: options.registryUrl } : {}) } }, options.now);
   const router = new Router();
   for (const area of AREAS) area.register(router);
   const log = new RequestLog();
@@ -184,7 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (match.route.access === 'all' && auth.readOnly) {
       return fail(403, `API [${method} ${url.pathname}] is unauthorized for user, this action is granted by the svc privileges [all]`, 'platform');
     }
-    let parsed: Pick<EmuRequest, 'body' | 'file'>;
+    let parsed: Pick<EmuRequest, 'body' | 'file' | 'form'>;
     try {
       parsed = await parseBody(req, rawBody, url);
     } catch (err) {
@@ -271,7 +273,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<Pick<EmuRequest, 'body' | 'file'>> {
+async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<Pick<EmuRequest, 'body' | 'file' | 'form'>> {
   // The media type is case-insensitive, but its boundary parameter is not (RFC 2046 5.1.1): a
   // lower-cased `----JustAnotherBoundary` no longer matches the body it delimits.
   const header = String(req.headers['content-type'] ?? '');
@@ -280,10 +282,15 @@ async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<P
   if (type.startsWith('multipart/form-data')) {
     // The platform's own multipart parser: a Request built from the raw bytes.
     const form = await new Request(url.toString(), { method: 'POST', headers: { 'content-type': header }, body: new Uint8Array(raw) }).formData();
+    const all: MultipartForm = { fields: {}, files: {} };
+    for (const [name, value] of form.entries()) {
+      if (typeof value === 'string') (all.fields[name] ??= []).push(value);
+      else all.files[name] ??= { filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+    }
     const part = form.get('file');
-    if (part && typeof part !== 'string') return { body: undefined, file: { name: part.name, content: await part.text() } };
-    if (typeof part === 'string') return { body: undefined, file: { name: 'file', content: part } };
-    return { body: undefined };
+    if (part && typeof part !== 'string') return { body: undefined, file: { name: part.name, content: await part.text() }, form: all };
+    if (typeof part === 'string') return { body: undefined, file: { name: 'file', content: part }, form: all };
+    return { body: undefined, form: all };
   }
   if (type === '' || type.includes('json')) {
     try {
@@ -301,6 +308,11 @@ function reply(res: ServerResponse, out: EmuResponse): void {
   if (status === 204) {
     res.writeHead(204, headers);
     res.end();
+    return;
+  }
+  if (out.bytes !== undefined) {
+    res.writeHead(status, { 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': out.bytes.length, ...headers });
+    res.end(out.bytes);
     return;
   }
   if (out.text !== undefined) {

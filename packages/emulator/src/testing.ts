@@ -49,6 +49,17 @@ export function fileForm(content: string, filename = 'import.ndjson'): FormData 
   return form;
 }
 
+/**
+ * A multipart/form-data body of text fields and an optional `file` part, as the scripts library
+ * takes: arrays and booleans as their JSON text (what the server's UI sends).
+ */
+export function multipartForm(fields: Record<string, unknown>, file?: { content: string | Uint8Array; filename: string }): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  if (file) form.append('file', new Blob([file.content as BlobPart]), file.filename);
+  return form;
+}
+
 export async function postFile(emu: { url: string }, path: string, content: string, filename?: string): Promise<CallResult> {
   const res = await fetch(emu.url + path, { method: 'POST', headers: { 'kbn-xsrf': 'true' }, body: fileForm(content, filename) });
   return readResult(res);

@@ -21,6 +21,7 @@ import { assetCriticalityArea } from './asset-criticality/index.js';
 import { workflowsArea } from './workflows/index.js';
 import { entityStoreArea } from './entity-store/index.js';
 import { watchlistsArea } from './watchlists/index.js';
+import { endpointScriptsArea } from './endpoint/scripts-library.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
@@ -30,4 +31,5 @@ export const AREAS: EmulatorArea[] = [
   workflowsArea,
   entityStoreArea,
   watchlistsArea,
+  endpointScriptsArea,
 ];

@@ -1,6 +1,6 @@
 import type { Credential } from '@svcform/emulator/auth.js';
 import { startEmulator } from '@svcform/emulator/server.js';
-import { isRealRoute, REAL_ROUTES, type License } from '@svcform/emulator/context.js';
+import { DEPLOYMENTS, isRealRoute, REAL_ROUTES, type Deployment, type License } from '@svcform/emulator/context.js';
 import { UsageError, type Io } from './context.js';
 import { emulatorPackageOptions } from './emulator-packages.js';
 
@@ -13,6 +13,7 @@ export interface EmulatorCommandOptions {
   readOnlyApiKey?: string;
   spaces?: string;
   license?: string;
+  deployment?: string;
   realRoutes?: string;
   quiet?: boolean;
   verbose?: boolean;
@@ -44,6 +45,7 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
   }
   const licenses = ['basic', 'gold', 'platinum', 'enterprise', 'trial'];
   if (opts.license && !licenses.includes(opts.license)) throw new UsageError(`--license must be one of ${licenses.join(', ')}`);
+  if (opts.deployment && !(DEPLOYMENTS as readonly string[]).includes(opts.deployment)) throw new UsageError(`--deployment must be one of ${DEPLOYMENTS.join(', ')}`);
   const realRoutes = opts.realRoutes ? opts.realRoutes.split(',').map((s) => s.trim()).filter(Boolean) : [];
   const unknownRoute = realRoutes.find((r) => !isRealRoute(r));
   if (unknownRoute) throw new UsageError(`--real-routes: unknown route ${unknownRoute}; known: ${Object.keys(REAL_ROUTES).join(', ')}`);
@@ -58,6 +60,7 @@ export async function emulatorCommand(opts: EmulatorCommandOptions, io: Io): Pro
     credentials,
     spaces: opts.spaces ? opts.spaces.split(',').map((s) => s.trim()).filter(Boolean) : [],
     license: opts.license as License | undefined,
+    deployment: opts.deployment as Deployment | undefined,
     realRoutes: realRoutes.filter(isRealRoute),
     onAnswered: opts.verbose ? (a) => io.err(`${a.method} ${a.path} ${a.status} ${a.ms} ms`) : undefined,
   });

@@ -254,6 +254,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--read-only-api-key <key>', 'also accept this key with read-only privileges')
     .option('--spaces <ids>', 'spaces besides default, comma-separated')
     .option('--license <type>', 'licence level (default platinum)')
+    .option('--deployment <type>', 'self-managed (default; agentless Fleet policies answer 400), cloud or serverless')
     .option('--packages <dir>', 'a folder of Fleet packages (<name>-<version>/manifest.yml, package-spec layout) the package registry reads before its own; repeatable', (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option('--registry <url>', 'read Fleet packages from this package registry over HTTP instead of the bundled ones (the server\'s xpack.fleet.registryUrl)')
     .option('--real-routes <names>', 'routes that behave as the real server where it differs from the API document, comma-separated (e.g. saved-query-update)')

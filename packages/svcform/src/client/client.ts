@@ -348,17 +348,24 @@ function secretsOf(...values: string[]): string[] {
 }
 
 function encodeBody(req: ApiRequest): { body?: string | Buffer; contentType?: string } {
-  if (req.multipart) {
-    const { field, filename, content, contentType } = req.multipart;
+  if (req.multipart || req.form) {
     const boundary = `----svcform${randomBytes(12).toString('hex')}`;
     // Quotes and line breaks in names are percent-encoded, as browsers do for form data.
     const quote = (s: string) => s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-    const head =
-      `--${boundary}\r\n` +
-      `Content-Disposition: form-data; name="${quote(field)}"; filename="${quote(filename)}"\r\n` +
-      `Content-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`;
-    const body = Buffer.concat([Buffer.from(head, 'utf8'), typeof content === 'string' ? Buffer.from(content, 'utf8') : content, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
-    return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+    const parts: Buffer[] = [];
+    for (const [name, value] of req.form?.fields ?? []) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`, 'utf8'));
+    }
+    const file = req.multipart ?? req.form?.file;
+    if (file) {
+      const head =
+        `--${boundary}\r\n` +
+        `Content-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\n` +
+        `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`;
+      parts.push(Buffer.from(head, 'utf8'), typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content, Buffer.from('\r\n', 'utf8'));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
+    return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
   }
   if (req.body !== undefined) return { body: JSON.stringify(req.body), contentType: 'application/json' };
   return {};

@@ -14,6 +14,11 @@ export interface ApiRequest {
   /** A multipart/form-data body with one file part (imports): its content as text (sent as UTF-8) or as the bytes to send. */
   multipart?: { field: string; filename: string; content: string | Buffer; contentType?: string };
   /**
+   * A multipart/form-data body of text parts (in order; a value is sent as is) and an optional file
+   * part: the scripts library's create and update.
+   */
+  form?: { fields: Array<[string, string]>; file?: { field: string; filename: string; content: string | Buffer; contentType?: string } };
+  /**
    * Whether repeating the request after a lost answer is safe. Defaults: GET, PUT and DELETE yes;
    * POST and PATCH no. Creates whose identity the client chose pass true (a repeat gets 409).
    */

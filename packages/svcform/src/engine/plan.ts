@@ -209,7 +209,8 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       ignore,
     });
     if (!diff.equal) {
-      const change = { ...update(), fields: diff.fields };
+      const replaced = adapter.replacedOnUpdate?.(res, current);
+      const change = { ...update(), fields: diff.fields, ...(replaced ? { reason: `replace: ${replaced}` } : {}) };
       const found = diff;
       changes.push(Object.defineProperty(change, 'patch', { enumerable: true, get: () => found.patch }));
     }

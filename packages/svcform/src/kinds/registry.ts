@@ -28,6 +28,8 @@ import { agentSkillAdapter } from './agent-builder/skill.js';
 import { agentWorkflowAdapter } from './agent-builder/workflow.js';
 import { watchlistAdapter } from './watchlist.js';
 import { entityStoreAdapter } from './entity-store.js';
+import { endpointScriptAdapter } from './endpoint-script.js';
+import { agentlessPolicyAdapter } from './fleet/agentless-policy.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -59,6 +61,8 @@ export const ADAPTERS: KindAdapter[] = [
   agentWorkflowAdapter,
   watchlistAdapter,
   entityStoreAdapter,
+  endpointScriptAdapter,
+  agentlessPolicyAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

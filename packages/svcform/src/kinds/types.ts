@@ -187,6 +187,12 @@ export interface KindAdapter extends KindRules {
    * the plan (a prebuilt rule's vendor upgrade). Never changes what apply does.
    */
   notices?(res: Resource, live: LiveObject): string[];
+  /**
+   * Why an update of `live` to `res` is carried out as a delete and a create (no update route, or
+   * none that can make the change), in a few words; the plan shows it beside the update. Absent or
+   * undefined: an update in place.
+   */
+  replacedOnUpdate?(res: Resource, live: LiveObject): string | undefined;
   /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
   hasWriteOnly?(res: Resource, run: RunScope): boolean;
 }

@@ -138,10 +138,28 @@ export function confinedReadsAsked(): number {
 /**
  * Reads `path` (relative to options.base) as UTF-8 text if it is a regular file inside the root and
  * not over the limit; otherwise says why not, in words that complete "cannot read PATH: ...".
- * Never blocks: the type is checked before opening, and the file is opened non-blocking without
- * following a final symbolic link, so a named pipe swapped in between cannot stall the run.
  */
 export function readConfinedFile(path: string, options: ConfinedFileOptions): ConfinedFile {
+  const read = readConfinedBytes(path, options);
+  if (read.error !== undefined) return read;
+  // A NUL is valid UTF-8 but in no text a manifest names: a binary file renamed or named by mistake.
+  if (read.bytes.includes(0)) return { error: 'it holds NUL bytes: a binary file, not text' };
+  try {
+    return { text: utf8.decode(read.bytes) };
+  } catch {
+    return { error: 'it is not UTF-8 text' };
+  }
+}
+
+export type ConfinedBytes = { bytes: Buffer; error?: undefined } | { bytes?: undefined; error: string };
+
+/**
+ * The bytes of `path`, under the same rules as readConfinedFile (a file uploaded as it is, such
+ * as an endpoint script's archive). Never blocks: the type is checked before opening, and the file
+ * is opened non-blocking without following a final symbolic link, so a named pipe swapped in
+ * between cannot stall the run.
+ */
+export function readConfinedBytes(path: string, options: ConfinedFileOptions): ConfinedBytes {
   readsAsked++;
   if (path.length > MAX_PATH_CHARS) return { error: `the path is over ${MAX_PATH_CHARS} characters` };
   if (path.includes('\0')) return { error: 'the path contains a NUL character' };
@@ -178,13 +196,7 @@ export function readConfinedFile(path: string, options: ConfinedFileOptions): Co
     }
     if (length > options.maxBytes) return { error: tooLarge(length) };
     if (length === buf.length) return { error: 'it grew while being read' };
-    // A NUL is valid UTF-8 but in no text a manifest names: a binary file renamed or named by mistake.
-    if (buf.subarray(0, length).includes(0)) return { error: 'it holds NUL bytes: a binary file, not text' };
-    try {
-      return { text: utf8.decode(buf.subarray(0, length)) };
-    } catch {
-      return { error: 'it is not UTF-8 text' };
-    }
+    return { bytes: buf.subarray(0, length) };
   } catch (err) {
     return { error: errnoWords(err) };
   } finally {

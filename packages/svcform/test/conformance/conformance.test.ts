@@ -8,9 +8,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { knownKinds } from '../../src/kinds/registry.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
@@ -29,20 +29,29 @@ after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
+/**
+ * Every directory of the suite, inside one: the repository root (--root) of the runs of a case
+ * whose manifests name files.
+ */
+const suiteRoot = mkdtempSync(join(tmpdir(), 'svcform-conformance-'));
+roots.push(suiteRoot);
+
 function tempDir(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `svcform-conformance-${tag}-`));
-  roots.push(dir);
-  return dir;
+  return mkdtempSync(join(suiteRoot, `${tag}-`));
 }
 
-/** A fresh directory holding the documents in one manifest file. */
-function manifests(tag: string, docs: string[]): string {
+/** A fresh directory holding the documents in one manifest file, and the files they name. */
+function writeManifests(tag: string, docs: string[], files: Record<string, string> = {}): string {
   const dir = tempDir(tag);
   const text = docs
     .filter((d) => d.trim() !== '')
     .map((d) => d.replace(/\n*$/, '\n'))
     .join('---\n');
   writeFileSync(join(dir, 'manifests.yaml'), text);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
   return dir;
 }
 
@@ -141,12 +150,15 @@ for (const kind of knownKinds()) {
     let emu: RunningEmulator;
 
     before(async () => {
-      emu = await emulator(otherSpaces.length ? { spaces: otherSpaces } : {});
+      emu = await emulator({ ...(otherSpaces.length ? { spaces: otherSpaces } : {}), ...(c.deployment ? { deployment: c.deployment } : {}) });
     });
     after(() => emu.stop());
 
     const reset = () => ok(call(emu, 'POST', '/__emulator/reset'), 'reset the emulator');
-    const run = (args: string[], e: Record<string, string> = env) => cli([...args, '--url', emu.url], e);
+    const manifests = (t: string, docs: string[]) => writeManifests(t, docs, c.files);
+    const rootArgs = c.files ? ['--root', suiteRoot] : [];
+    // export reads no manifest, and takes no --root.
+    const run = (args: string[], e: Record<string, string> = env) => cli([...args, '--url', emu.url, ...(args[0] === 'export' ? [] : rootArgs)], e);
     const applyOk = async (dirs: string[], extra: string[] = [], e = env) => {
       const applied = await run(['apply', ...dirs, ...extra], e);
       assert.equal(applied.code, 0, `apply failed:\n${shown(applied)}`);
@@ -254,7 +266,7 @@ for (const kind of knownKinds()) {
 
       const dirs = [out, ...(c.deps.trim() ? [manifests(`${tag}-export-deps`, [c.deps])] : [])];
       const vars = variablesEnv(out);
-      const validated = await cli(['validate', ...dirs], vars);
+      const validated = await cli(['validate', ...dirs, ...rootArgs], vars);
       assert.equal(validated.code, 0, shown(validated));
       const planned = await run(['plan', ...dirs, '--detailed-exitcode'], vars);
       assert.equal(planned.code, 0, shown(planned));
@@ -321,7 +333,7 @@ for (const kind of knownKinds()) {
       await reset();
       if (!c.secret) {
         const withSecret = withFields(c.s, [[pointerPath(c.noSecret!.pointer), `\${env:${c.noSecret!.env}}`]]);
-        const refused = await cli(['validate', manifests(`${tag}-nosecret`, [c.deps, c.a, c.b, withSecret])], env);
+        const refused = await cli(['validate', manifests(`${tag}-nosecret`, [c.deps, c.a, c.b, withSecret]), ...rootArgs], env);
         assert.equal(refused.code, 1, `validate refuses a secret in ${c.noSecret!.pointer}:\n${shown(refused)}`);
         assert.ok(refused.out.includes(fieldLabel(c.noSecret!.pointer)) || refused.err.includes(fieldLabel(c.noSecret!.pointer)), shown(refused));
         assert.ok(!`${refused.out}${refused.err}`.includes(secret), `validate shows the secret value:\n${shown(refused)}`);
@@ -337,7 +349,7 @@ for (const kind of knownKinds()) {
       };
       const rotatedEnv = { ...env, [secretField.env]: rotated };
 
-      record('validate', await cli(['validate', dir], env), 0);
+      record('validate', await cli(['validate', dir, ...rootArgs], env), 0);
       record('plan', await run(['plan', dir]), 0);
       record('plan --json', await run(['plan', dir, '--json']), 0);
       record('apply', await run(['apply', dir]), 0);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { call, postFile } from '@svcform/emulator/testing.js';
+import { call, multipartForm, postFile } from '@svcform/emulator/testing.js';
 
 /**
  * Objects of every kind made directly through the API (not through svcform), for the export tests:
@@ -142,6 +142,7 @@ export async function seedEveryKind(emu: { url: string }, prefix = '/'): Promise
   await seedAiAndSavedObjects(emu, p);
   await seedAssetCriticality(emu, p);
   await seedWatchlists(emu, p);
+  await seedEndpointAndAgentless(emu, p);
 }
 
 /** Agent builder, attack discovery and saved objects (issue 14), through their own routes. */
@@ -160,6 +161,17 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   // Spaces are of no space: one is made once, with the default space's objects.
   if (p === '') await ok(call(emu, 'POST', '/api/spaces/space', { id: 'soc-team', name: 'SOC team', description: 'Detection engineering', disabledFeatures: ['canvas'], solution: 'security', color: '#BD271E', initials: 'ST' }), 'space');
   await ok(call(emu, 'POST', `${p}/api/saved_objects/dashboard/soc-overview`, { attributes: { title: 'SOC overview', panelsJSON: '[]' }, references: [{ name: 'ref0', type: 'index-pattern', id: 'soc-web' }] }), 'dashboard');
+}
+
+/**
+ * A script of the endpoint scripts library (multipart, as the app uploads it) and an agentless
+ * policy: the emulators of the seeded tests run as a cloud deployment, which has them.
+ */
+async function seedEndpointAndAgentless(emu: { url: string }, p: string): Promise<void> {
+  const fields = { name: 'Collect uname', platform: ['linux', 'macos'], fileType: 'script', tags: ['dataCollection'], description: 'Kernel and uptime' };
+  await ok(call(emu, 'POST', `${p}/api/endpoint/scripts_library`, undefined, { raw: multipartForm(fields, { content: `#!/bin/sh\nuname -a # ${p || 'default'}\nuptime\n`, filename: 'uname.sh' }) }), 'endpoint script');
+  const okta = { id: 'soc-okta', name: 'soc-okta', description: 'Okta system log', package: { name: 'okta', version: '3.1.0' }, inputs: { 'okta-httpjson': { vars: { okta_domain: 'corp.okta.com' } } } };
+  await ok(call(emu, 'POST', `${p}/api/fleet/agentless_policies?format=simplified`, okta), 'agentless policy');
 }
 
 /** Criticality records of two id_fields, as a person sets them in the app. */

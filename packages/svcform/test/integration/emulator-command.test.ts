@@ -91,6 +91,24 @@ describe('svcform emulator: --packages and --registry', () => {
     assert.equal(await emu.exited, 0);
   });
 
+  it('--deployment cloud serves agentless policies, which the self-managed default refuses with 400; an unknown type is refused before listening', async () => {
+    const body = JSON.stringify({ id: 'okta-logs', name: 'okta-logs', package: { name: 'okta', version: '3.1.0' } });
+    const post = (url: string) => fetch(`${url}/api/fleet/agentless_policies`, { method: 'POST', headers: { 'content-type': 'application/json', 'kbn-xsrf': 'true' }, body });
+    for (const [args, status] of [[['--deployment', 'cloud'], 200], [[], 400]] as const) {
+      const emu = start(['--port', '0', ...args]);
+      try {
+        const url = await until('the listening line', () => /listening on (http:\/\/\S+)/.exec(emu.stderr())?.[1]);
+        assert.equal((await post(url)).status, status, args.join(' ') || 'default');
+      } finally {
+        emu.child.kill('SIGTERM');
+      }
+      assert.equal(await emu.exited, 0);
+    }
+    const wrong = start(['--port', '0', '--deployment', 'on-prem']);
+    assert.notEqual(await wrong.exited, 0);
+    assert.match(wrong.stderr(), /--deployment must be one of self-managed, cloud, serverless/);
+  });
+
   it('refuses a --packages path that is no folder and a --registry that is no http URL, before listening', async () => {
     const missing = start(['--port', '0', '--packages', join(tmpdir(), 'svcform-no-such-folder')]);
     assert.notEqual(await missing.exited, 0);

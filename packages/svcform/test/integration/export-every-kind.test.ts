@@ -19,7 +19,7 @@ describe('export of every kind, as wide as the real routes: validate, then plan 
   let emu: RunningEmulator;
   let root: string;
   before(async () => {
-    emu = await emulator();
+    emu = await emulator({ deployment: 'cloud' });
     await seedEveryKind(emu);
     await ok(call(emu, 'PUT', '/api/detection_engine/rules/prepackaged'), 'prebuilt rules');
     await seedDetectionContent(emu);

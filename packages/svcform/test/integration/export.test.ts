@@ -35,7 +35,7 @@ function docsOf(text: string): any[] {
 describe('export round trip: objects made through the API, export, validate, plan shows nothing to change', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator();
+    emu = await emulator({ deployment: 'cloud' });
     await seedEveryKind(emu);
     await ok(call(emu, 'PUT', '/api/detection_engine/rules/prepackaged'), 'prebuilt rules');
     await seedDetectionContent(emu);
@@ -180,7 +180,7 @@ describe('export round trip: objects made through the API, export, validate, pla
 describe('export never writes a secret', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator({ spaces: ['blue'] });
+    emu = await emulator({ spaces: ['blue'], deployment: 'cloud' });
     await seedEveryKind(emu);
     await seedEveryKind(emu, '/s/blue');
   });
@@ -282,6 +282,7 @@ describe('export reads with list endpoints only', () => {
       '/api/entity_analytics/watchlists/list',
       '/api/security/entity_store/entities', // every watchlist's members in one walk
       '/api/security/entity_store/status',
+      '/api/endpoint/scripts_library',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.
@@ -313,7 +314,7 @@ describe('export reads with list endpoints only', () => {
 describe('export command line', () => {
   let emu: RunningEmulator;
   before(async () => {
-    emu = await emulator({ spaces: ['blue'] });
+    emu = await emulator({ spaces: ['blue'], deployment: 'cloud' });
     await seedEveryKind(emu);
     await ok(call(emu, 'POST', '/s/blue/api/actions/connector/blue-log', { name: 'Blue log', connector_type_id: '.server-log' }), 'blue connector');
   });

@@ -106,6 +106,7 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   AnonymizationField: (doc) => doc.setIn(['spec', 'anonymized'], doc.getIn(['spec', 'anonymized']) !== true),
   Space: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   DataView: (doc) => doc.setIn(['spec', 'name'], `${doc.getIn(['spec', 'name'])} (changed)`),
+  EndpointScript: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   // Inline records gain one and change one; a records file gives way to one inline record, so the bulk route also unassigns.
   AssetCriticality: (doc) => {
     if (doc.hasIn(['spec', 'records'])) {

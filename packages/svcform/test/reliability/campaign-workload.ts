@@ -113,6 +113,7 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   Space: (s) => appended(s, 'description'),
   DataView: (s) => appended(s, 'name'),
   // Inline records: one level changes (one bulk upsert); a records file gives way to one inline record (the rest unassigned).
+  EndpointScript: (s) => appended(s, 'description'),
   AssetCriticality: (s) => {
     if (!s.records) {
       delete s.records_file;
@@ -180,7 +181,15 @@ const REMOVED: Record<string, string[]> = {
   FleetOutput: ['soc-monitoring'],
   AssetCriticality: ['user.name'],
   Watchlist: ['Third-party accounts'],
+  EndpointScript: ['soc-flush-dns'],
 };
+
+/**
+ * Kinds examples/ cannot hold: agentless policies exist on hosted deployments only, and the
+ * campaign's emulator, like the demo's, is self-managed (their example is examples-cloud/, applied
+ * by test/integration/agentless-example.test.ts).
+ */
+export const HOSTED_ONLY = ['AgentlessPolicy'];
 
 // A Space is deleted only with --allow-space-delete, which the campaign never gives.
 // EntityStore has no manage scope in examples/svcform.yaml: uninstalling takes the entities watchlists name.

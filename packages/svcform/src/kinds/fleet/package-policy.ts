@@ -30,7 +30,7 @@ function streamState(s: any): StreamState {
 }
 
 /** The live inputs as the simplified map, whichever format the server answered in. */
-function liveInputs(inputs: unknown): InputsState {
+export function liveInputs(inputs: unknown): InputsState {
   const out: InputsState = {};
   if (Array.isArray(inputs)) {
     // Legacy form: an array, vars as {type, value}, streams keyed by their dataset.
@@ -65,7 +65,7 @@ function commonFields(src: Record<string, any>): Record<string, any> {
   };
 }
 
-function desiredState(spec: Record<string, any>, run: RunScope): { vars?: Vars; inputs: InputsState } {
+export function desiredState(spec: Record<string, any>, run: RunScope): { vars?: Vars; inputs: InputsState } {
   const pkg = cachedPackageInfo(run, spec.package?.name, spec.package?.version);
   if (pkg) return expandSimplified(pkg, spec);
   // Without package info (a package version nothing live uses yet) the manifest is taken as written.
@@ -74,7 +74,7 @@ function desiredState(spec: Record<string, any>, run: RunScope): { vars?: Vars; 
 }
 
 /** Both sides of the comparison without secret vars (write-only: the server never shows them). */
-function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }>(spec: Record<string, any>, state: T, run: RunScope): T {
+export function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }>(spec: Record<string, any>, state: T, run: RunScope): T {
   const copy = structuredClone(state);
   mapSecretVars(cachedPackageInfo(run, spec.package?.name, spec.package?.version), copy, () => undefined);
   if (copy.vars && Object.keys(copy.vars).length === 0) delete copy.vars;

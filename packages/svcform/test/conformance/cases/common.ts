@@ -77,6 +77,13 @@ export interface ConformanceCase {
    * that is not a GET.
    */
   reads: Record<string, (n: number) => number>;
+  /**
+   * Files the samples name (path relative to the manifests -> content), written beside every
+   * manifest file of the case; its runs then take the suite's directory as --root.
+   */
+  files?: Record<string, string>;
+  /** The emulator's deployment type when the kind needs another than self-managed (agentless policies: cloud). */
+  deployment?: 'cloud' | 'serverless';
   /** What approving the delete of conf-b takes besides --auto-approve (a Space: --allow-space-delete conf-b). */
   deleteArgs?: string[];
 }

@@ -25,6 +25,8 @@ import { assetCriticality } from './asset-criticality.js';
 import { agentSkill, agentWorkflow } from './agent-skill-workflow.js';
 import { watchlist } from './watchlist.js';
 import { entityStore } from './entity-store.js';
+import { endpointScript } from './endpoint-script.js';
+import { agentlessPolicy } from './agentless-policy.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -43,5 +45,7 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     agentWorkflow,
     watchlist,
     entityStore,
+    endpointScript,
+    agentlessPolicy,
   ].map((c) => [c.kind, c]),
 );
