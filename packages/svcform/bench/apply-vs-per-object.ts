@@ -23,7 +23,7 @@ import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import type { Resource } from '../src/manifest/types.js';
 import { writeRealisticRepository } from './realistic.js';
-import { control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+import { control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
 
 const GOAL = 5;
 
@@ -153,10 +153,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -7,58 +7,26 @@
  *
  *   node dist/bench/asset-criticality.js [--records N] [--latency MS] [--runs N]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '@svcform/emulator/server.js';
-import { fmt, median, option, setLatency, timeCli } from './wire.js';
-
-const GOAL_SECONDS = 2;
+import { runSetBench } from './set-plan.js';
+import { runMain } from './wire.js';
 const LEVELS = ['low_impact', 'medium_impact', 'high_impact', 'extreme_impact'];
 
-function writeRecords(dir: string, records: number, changed = 0): void {
+function writeRecords(dir: string, records: number, changed: number): void {
   const lines: string[] = [];
   for (let i = 0; i < records; i++) lines.push(`host-${String(i).padStart(6, '0')}.corp.example,${LEVELS[(i + (i < changed ? 1 : 0)) % 4]}`);
   writeFileSync(join(dir, 'hosts.csv'), lines.join('\n') + '\n');
   writeFileSync(join(dir, 'criticality.yaml'), ['apiVersion: svcform/v1', 'kind: AssetCriticality', 'metadata:', '  name: host.name', 'spec:', '  records_file: hosts.csv', ''].join('\n'));
 }
 
-async function main(): Promise<number> {
-  const records = option('records', 100_000);
-  const latency = option('latency', 20);
-  const runs = option('runs', 3);
-  const dir = mkdtempSync(join(tmpdir(), 'svcform-bench-criticality-'));
-  const emu = await startEmulator({ port: 0 });
-  try {
-    writeRecords(dir, records);
-    await setLatency(emu.url, latency);
-    const applied = await timeCli(['apply', dir, '--url', emu.url, '--quiet', '--no-lock'], dir);
-    if (applied.code !== 0) throw new Error(`apply failed: ${applied.err.slice(0, 2000)}`);
-    console.log(`${records} records: apply onto an empty server ${fmt(applied.seconds)} (latency ${latency} ms, ${Math.ceil(records / 1000)} bulk calls)`);
-    const plans: number[] = [];
-    for (let run = 1; run <= runs; run++) {
-      const plan = await timeCli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], dir);
-      if (plan.code !== 0) throw new Error(`plan is not empty after apply (exit ${plan.code}): ${(plan.out + plan.err).slice(-1500)}`);
-      plans.push(plan.seconds);
-      console.log(`run ${run}: plan after apply ${fmt(plan.seconds)} (load average ${loadavg()[0].toFixed(1)})`);
-    }
-    writeRecords(dir, records, 100);
-    const changed = await timeCli(['apply', dir, '--url', emu.url, '--quiet', '--no-lock'], dir);
-    if (changed.code !== 0) throw new Error(`apply (100 changed) failed: ${changed.err.slice(0, 2000)}`);
-    console.log(`changing 100 levels: apply ${fmt(changed.seconds)} (one bulk call)`);
-    const best = median(plans);
-    console.log(`median plan ${fmt(best)} (${best < GOAL_SECONDS ? 'under' : 'OVER'} the ${GOAL_SECONDS} s goal)`);
-    return best < GOAL_SECONDS ? 0 : 1;
-  } finally {
-    await emu.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-main().then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
+runMain(() =>
+  runSetBench({
+    sizeOption: 'records',
+    defaultSize: 100_000,
+    goalSeconds: 2,
+    write: writeRecords,
+    applyNote: (records) => `${Math.ceil(records / 1000)} bulk calls`,
+    change: { size: 100, what: 'changing 100 levels', note: 'one bulk call' },
+  }),
 );

@@ -25,7 +25,7 @@ import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import { writeRealisticRepository } from './realistic.js';
-import { CLI, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli } from './wire.js';
+import { CLI, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
 
 interface Timed {
   wall: number;
@@ -139,13 +139,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
-);
+runMain(main);
 
 /** The CLI of the build in a checkout: the workspace's svcform package, or a checkout from before the workspace. */
 function cliOf(checkout: string): string {

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { writeRealisticRepository } from './realistic.js';
-import { fmt, median, option, setLatency, stringOption, timeCli } from './wire.js';
+import { fmt, median, option, setLatency, stringOption, timeCli, runMain } from './wire.js';
 
 const BUILD_PRECOMPILED = fileURLToPath(new URL('../../scripts/build-precompiled.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -144,10 +144,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -131,3 +131,14 @@ export function median(values: number[]): number {
 }
 
 export const fmt = (s: number) => `${s.toFixed(2)} s`;
+
+/** Runs a benchmark's main: its result is the exit code; an error is printed and exits 1. */
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => (process.exitCode = code),
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
