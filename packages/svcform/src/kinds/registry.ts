@@ -26,6 +26,7 @@ import { dataViewAdapter } from './data-view.js';
 import { assetCriticalityAdapter } from './asset-criticality.js';
 import { agentSkillAdapter } from './agent-builder/skill.js';
 import { agentWorkflowAdapter } from './agent-builder/workflow.js';
+import { agentPluginAdapter } from './agent-builder/plugin.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -55,6 +56,7 @@ export const ADAPTERS: KindAdapter[] = [
   assetCriticalityAdapter,
   agentSkillAdapter,
   agentWorkflowAdapter,
+  agentPluginAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

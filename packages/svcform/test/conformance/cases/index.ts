@@ -23,6 +23,7 @@ import { space } from './space.js';
 import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
 import { agentSkill, agentWorkflow } from './agent-skill-workflow.js';
+import { agentPlugin } from './agent-plugin.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -39,5 +40,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     assetCriticality,
     agentSkill,
     agentWorkflow,
+    agentPlugin,
   ].map((c) => [c.kind, c]),
 );
