@@ -26,23 +26,31 @@ async function listPlugins(ctx: AdapterContext, space: string): Promise<Array<Re
   return (await ctx.api.request<{ results?: Array<Record<string, any>> }>({ method: 'GET', path: BASE, space })).body?.results ?? [];
 }
 
+/** Spaces whose first plugin reading this run was done (a later reading is a re-read after a miss: it asks the server). */
+const firstRead = new RunKey('agent plugin first readings', () => new Set<string>());
+
 /**
- * A space's plugins by `name:<name>` and by `id:<id>`, one listing per space and run (the run's
- * AgentPlugin listing when it has one): agents name plugins by id, manifests by name.
+ * A space's plugins by `name:<name>` and by `id:<id>`, one listing per space and run: the first
+ * reading waits for the run's own AgentPlugin listing when the plan reads one (agents are listed
+ * beside plugins, not after), so a plan reads the plugins once. Agents name plugins by id,
+ * manifests by name.
  */
-const pluginIndex = runLookup<PluginSummary>(
-  async (ctx, space) => {
-    let plugins: Array<Record<string, any>> = [];
-    try {
-      plugins = await listPlugins(ctx, space);
-    } catch (err) {
-      // A server without the plugin routes (before 9.4, or the feature off) answers 404: no plugins.
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-    }
-    return indexOf(plugins.map((p) => ({ id: p.id, name: p.name })));
-  },
-  { kind: 'AgentPlugin', from: (objects) => indexOf(objects.map((o) => ({ id: o.serverId ?? o.body.id, name: o.name }))) },
-);
+const pluginIndex = runLookup<PluginSummary>(async (ctx, space) => {
+  const first = ctx.run.get(firstRead);
+  if (!first.has(space)) {
+    first.add(space);
+    const listed = (await ctx.run.awaitListing('AgentPlugin', space)) as readonly LiveObject[] | undefined;
+    if (listed) return indexOf(listed.map((o) => ({ id: o.serverId ?? o.body.id, name: o.name })));
+  }
+  let plugins: Array<Record<string, any>> = [];
+  try {
+    plugins = await listPlugins(ctx, space);
+  } catch (err) {
+    // A server without the plugin routes (before 9.4, or the feature off) answers 404: no plugins.
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+  return indexOf(plugins.map((p) => ({ id: p.id, name: p.name })));
+});
 
 function indexOf(plugins: PluginSummary[]): Map<string, PluginSummary> {
   const out = new Map<string, PluginSummary>();
