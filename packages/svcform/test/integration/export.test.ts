@@ -279,6 +279,7 @@ describe('export reads with list endpoints only', () => {
       '/api/asset_criticality/list',
       '/api/agent_builder/skills', // built-in skills only here: no skill is read by id
       '/api/workflows',
+      '/api/agent_builder/plugins',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.
