@@ -30,6 +30,7 @@ import { watchlistAdapter } from './watchlist.js';
 import { entityStoreAdapter } from './entity-store.js';
 import { endpointScriptAdapter } from './endpoint-script.js';
 import { agentlessPolicyAdapter } from './fleet/agentless-policy.js';
+import { agentPluginAdapter } from './agent-builder/plugin.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -63,6 +64,7 @@ export const ADAPTERS: KindAdapter[] = [
   entityStoreAdapter,
   endpointScriptAdapter,
   agentlessPolicyAdapter,
+  agentPluginAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

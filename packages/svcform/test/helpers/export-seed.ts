@@ -153,7 +153,9 @@ async function seedAiAndSavedObjects(emu: { url: string }, p: string): Promise<v
   const wf = 'name: Enrich a host\nenabled: true\ntriggers:\n  - type: manual\nsteps:\n  - name: say\n    type: console\n    with:\n      message: hi\n';
   await ok(call(emu, 'POST', `${p}/api/workflows/workflow`, { id: 'soc-enrich', yaml: wf }), 'workflow');
   await ok(call(emu, 'POST', `${p}/api/agent_builder/skills`, { id: 'soc-escalation', name: 'soc-escalation', description: 'When to page', content: 'Page on a critical alert.', referenced_content: [{ name: 'pager', relativePath: './runbooks', content: 'Use the pager.' }], tool_ids: ['soc.by_host'] }), 'skill');
-  const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }], skill_ids: ['soc-escalation'], workflow_ids: ['soc-enrich'] };
+  const hunting = await call(emu, 'POST', `${p}/api/agent_builder/plugins/install`, { url: 'https://github.com/svcform/agent-plugins/tree/main/plugins/threat-hunting', plugin_name: 'soc-hunting' });
+  await ok(Promise.resolve(hunting), 'plugin');
+  const triage = { instructions: 'Be brief.', tools: [{ tool_ids: ['soc.by_host', 'soc.runbooks', 'platform.core.search'] }], skill_ids: ['soc-escalation'], workflow_ids: ['soc-enrich'], plugin_ids: [hunting.body.id] };
   await ok(call(emu, 'POST', `${p}/api/agent_builder/agents`, { id: 'soc-triage', name: 'Triage', description: 'Triage help', labels: ['soc'], configuration: triage }), 'agent');
   const params = { alerts_index_pattern: '.alerts-security.alerts-default', api_config: { connectorId: 'soc-genai', actionTypeId: '.gen-ai', name: 'Assistant' }, size: 100, start: 'now-24h', end: 'now' };
   await ok(call(emu, 'POST', `${p}/api/attack_discovery/schedules`, { name: 'Daily discovery', enabled: true, params, schedule: { interval: '24h' }, actions: [{ id: 'soc-chat', action_type_id: '.chat', group: 'default', params: { message: 'found' }, frequency: { summary: true, notify_when: 'onActiveAlert', throttle: null } }] }), 'schedule');

@@ -283,6 +283,7 @@ describe('export reads with list endpoints only', () => {
       '/api/security/entity_store/entities', // every watchlist's members in one walk
       '/api/security/entity_store/status',
       '/api/endpoint/scripts_library',
+      '/api/agent_builder/plugins',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

@@ -116,6 +116,7 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/agent_builder/skills': 1,
       '/api/agent_builder/skills/:id': 1, // the list has no content: one read per skill of the examples (1)
       '/api/workflows': 1,
+      '/api/agent_builder/plugins': 1, // also what agents' plugin ids are read back as names from
       '/api/workflows/workflow/:id': 1, // the list has no YAML text: one read per workflow of the examples (1)
       '/api/attack_discovery/schedules/_find': 1,
       '/api/saved_objects/_find': 2, // SavedObject and DataView (the index-pattern objects)

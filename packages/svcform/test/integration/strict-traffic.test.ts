@@ -83,6 +83,8 @@ const CHANGES: Record<string, (doc: Document) => void> = {
   AgentTool: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   Agent: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
   AgentSkill: (doc) => doc.setIn(['spec', 'description'], `${doc.getIn(['spec', 'description'])} (changed)`),
+  // No update route: a new url is an uninstall and an install, and the agents naming it re-pointed.
+  AgentPlugin: (doc) => doc.setIn(['spec', 'url'], 'https://github.com/svcform/agent-plugins/tree/v1.1.0/plugins/threat-hunting'),
   AgentWorkflow: (doc) => doc.setIn(['spec', 'definition', 'description'], `${doc.getIn(['spec', 'definition', 'description'])} (changed)`),
   // Both the full PUT and the disable operation.
   AttackDiscoverySchedule: (doc) => {

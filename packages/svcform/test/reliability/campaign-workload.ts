@@ -91,6 +91,9 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
   Agent: (s) => appended(s, 'description'),
   AgentSkill: (s) => appended(s, 'description'),
   AgentWorkflow: (s) => appended(s.definition, 'description'),
+  AgentPlugin: (s) => {
+    s.url = s.url.replace('/tree/main/', '/tree/v1.1.0/');
+  },
   AttackDiscoverySchedule: (s) => {
     s.params.size += 10;
   },
@@ -173,6 +176,7 @@ const REMOVED: Record<string, string[]> = {
   // The agent that names them goes in the same phase, so they may go too.
   AgentSkill: ['soc-escalation'],
   AgentWorkflow: ['soc-open-host-case'],
+  AgentPlugin: ['soc-threat-hunting'],
   AttackDiscoverySchedule: ['Daily attack discovery'],
   SavedObject: ['soc-tag'],
   DataView: ['soc-endpoint-events'],

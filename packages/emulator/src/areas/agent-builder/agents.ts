@@ -158,6 +158,16 @@ export function dropSkill(agent: StoredAgent, skillId: string): void {
   agent.configuration.skill_ids = (agent.configuration.skill_ids ?? []).filter((id: string) => id !== skillId);
 }
 
+/** Whether an agent names a plugin (what a plugin delete without force checks, K-AB/plugins.ts). */
+export function agentUsesPlugin(agent: StoredAgent, pluginId: string): boolean {
+  return (agent.configuration.plugin_ids ?? []).includes(pluginId);
+}
+
+/** The plugin delete with force=true: the plugin leaves every agent first (removePluginRefsFromAgents). */
+export function dropPlugin(agent: StoredAgent, pluginId: string): void {
+  agent.configuration.plugin_ids = (agent.configuration.plugin_ids ?? []).filter((id: string) => id !== pluginId);
+}
+
 export function agentNotFound(id: string): EmuError {
   return notFound(`Agent ${id} not found`);
 }

@@ -1,8 +1,9 @@
 import type { EmulatorArea } from '../../area.js';
 import type { EmulatorContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
-import { agentNotFound, agentUsesSkill, agentUsesTool, builtinAgent, createAgent, dropSkill, dropTool, renderAgent, updateAgent, type AgentRefs, type StoredAgent } from './agents.js';
+import { agentNotFound, agentUsesPlugin, agentUsesSkill, agentUsesTool, builtinAgent, createAgent, dropPlugin, dropSkill, dropTool, renderAgent, updateAgent, type AgentRefs, type StoredAgent } from './agents.js';
 import { builtinSkills, createSkill, renderSkill, skillInUse, skillNotFound, summarizeSkill, updateSkill, type StoredSkill } from './skills.js';
+import { installPlugin, pluginInUse, pluginNotFound, renderPlugin, type StoredPlugin } from './plugins.js';
 import { workflowExists } from '../workflows/index.js';
 import { builtinTools, createTool, renderTool, toolInUse, toolNotFound, updateTool, type StoredTool } from './tools.js';
 
@@ -12,6 +13,7 @@ interface AgentBuilderState {
   tools: Record<string, StoredTool>;
   agents: Record<string, StoredAgent>;
   skills: Record<string, StoredSkill>;
+  plugins: Record<string, StoredPlugin>;
 }
 
 /** Every space starts with the built-in tools and the built-in agent, read-only. */
@@ -20,8 +22,10 @@ function stateOf(ctx: EmulatorContext, space: string): AgentBuilderState {
     tools: Object.fromEntries(builtinTools().map((t) => [t.id, t])),
     agents: { [builtinAgent().id]: builtinAgent() },
     skills: {},
+    plugins: {},
   }));
   state.skills ??= {};
+  state.plugins ??= {};
   for (const skill of builtinSkills()) if (!state.skills[skill.id]) state.skills[skill.id] = skill;
   // A state file saved by an older build holds an older list of built-ins: the server's own tools
   // are what this build knows, whatever was saved.
@@ -116,7 +120,9 @@ export const agentBuilderArea: EmulatorArea = {
       const include = req.query.get('include_plugins');
       for (const key of req.query.keys()) if (key !== 'include_plugins') throw badRequest(`[request query.${key}]: definition for this key is missing`);
       if (include !== null && include !== 'true' && include !== 'false') throw badRequest('[request query.include_plugins]: expected value of type [boolean] but got [string]');
-      return { body: { results: Object.values(stateOf(ctx, req.space).skills).map(summarizeSkill) } };
+      // Skills a plugin brought are listed only when asked for (wording of the query inferred from its name).
+      const skills = Object.values(stateOf(ctx, req.space).skills).filter((s) => include === 'true' || !s.plugin_id);
+      return { body: { results: skills.map(summarizeSkill) } };
     }, { access: 'read' });
 
     router.get(`${BASE}/skills/:id`, (req, ctx) => {
@@ -152,6 +158,39 @@ export const agentBuilderArea: EmulatorArea = {
       if (users.length && force !== 'true') throw skillInUse(users.map((a) => ({ id: a.id, name: a.name })));
       for (const agent of users) dropSkill(agent, skill.id);
       delete state.skills[skill.id];
+      return { body: { success: true } };
+    });
+
+    // Plugins (K-AB/plugins.ts): space-scoped like the rest of the area (plugin_service.ts scopes its clients to the request's space).
+    router.get(`${BASE}/plugins`, (req, ctx) => ({ body: { results: Object.values(stateOf(ctx, req.space).plugins).map(renderPlugin) } }), { access: 'read' });
+
+    router.get(`${BASE}/plugins/:id`, (req, ctx) => {
+      const plugin = own(stateOf(ctx, req.space).plugins, req.params.id);
+      if (!plugin) throw pluginNotFound(req.params.id);
+      return { body: renderPlugin(plugin) };
+    }, { access: 'read' });
+
+    router.post(`${BASE}/plugins/install`, (req, ctx) => {
+      const state = stateOf(ctx, req.space);
+      const { plugin, skills } = installPlugin(req.body, (name) => Object.values(state.plugins).find((p) => p.name === name), ctx.uuid(), ctx.now());
+      for (const skill of skills) state.skills[skill.id] = skill;
+      state.plugins[plugin.id] = plugin;
+      return { body: renderPlugin(plugin) };
+    });
+
+    router.delete(`${BASE}/plugins/:id`, (req, ctx) => {
+      const state = stateOf(ctx, req.space);
+      for (const key of req.query.keys()) if (key !== 'force') throw badRequest(`[request query.${key}]: definition for this key is missing`);
+      const force = req.query.get('force');
+      if (force !== null && force !== 'true' && force !== 'false') throw badRequest('[request query.force]: expected value of type [boolean] but got [string]');
+      const users = Object.values(state.agents).filter((a) => agentUsesPlugin(a, req.params.id));
+      // The route checks the agents before it looks the plugin up.
+      if (users.length && force !== 'true') throw pluginInUse(users.map((a) => ({ id: a.id, name: a.name })));
+      for (const agent of users) dropPlugin(agent, req.params.id);
+      const plugin = own(state.plugins, req.params.id);
+      if (!plugin) throw pluginNotFound(req.params.id);
+      for (const skill of Object.values(state.skills)) if (skill.plugin_id === plugin.id) delete state.skills[skill.id];
+      delete state.plugins[plugin.id];
       return { body: { success: true } };
     });
   },

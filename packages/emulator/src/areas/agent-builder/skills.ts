@@ -27,6 +27,8 @@ export interface StoredSkill {
   referenced_content?: ReferencedContent[];
   tool_ids: string[];
   readonly: boolean;
+  /** Set on the skills an installed plugin brought (plugin_service.ts toSkillCreateRequest); they go with it. */
+  plugin_id?: string;
 }
 
 /** The route's declaration (config-schema): referenced_content and tool_ids at most 100 each. */

@@ -1,8 +1,9 @@
 import type { Resource } from '../../manifest/types.js';
 import { clone, isPlainObject } from '../normalize.js';
-import type { CheckIssue, KindAdapter, LiveObject, Reference } from '../types.js';
+import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { isBuiltinToolId } from './tool.js';
+import { pluginIdsOf, pluginNamesOf } from './plugin.js';
 
 /**
  * Agent-builder agents (/api/agent_builder/agents; service-api.md Agent builder; wire-facts §11).
@@ -76,12 +77,21 @@ function body(res: Resource, update = false): Record<string, any> {
   return out;
 }
 
+/**
+ * The server keeps plugin_ids as the plugins' random ids; a manifest names AgentPlugins by name.
+ * A write sends ids, and a listing is read back as names.
+ */
+async function withPluginIds(ctx: AdapterContext, res: Resource, out: Record<string, any>): Promise<Record<string, any>> {
+  if (out.configuration.plugin_ids.length) out.configuration.plugin_ids = await pluginIdsOf(ctx, res.space, out.configuration.plugin_ids);
+  return out;
+}
+
 export const agentAdapter: KindAdapter = {
   kind: 'Agent',
   schema: 'Agent.schema.json',
   area: AREAS.agentBuilder,
   setFields: ['/labels'],
-  referenceKinds: ['AgentTool', 'AgentSkill', 'AgentWorkflow'],
+  referenceKinds: ['AgentTool', 'AgentSkill', 'AgentWorkflow', 'AgentPlugin'],
 
   /**
    * Tools named by id, except the server's own `platform.*` ones (always there, never managed).
@@ -106,6 +116,10 @@ export const agentAdapter: KindAdapter = {
     (spec.configuration?.workflow_ids ?? []).forEach((id: unknown, i: number) => {
       if (typeof id === 'string') refs.push({ kind: 'AgentWorkflow', name: id, path: ['spec', 'configuration', 'workflow_ids', i], whenMissing: 'accepted', missingEffect: 'the agent runs without that workflow until it exists' });
     });
+    // Plugins, by name: stored unchecked (the agent client does not look plugin_ids up), so a missing one is a plan warning.
+    (spec.configuration?.plugin_ids ?? []).forEach((name: unknown, i: number) => {
+      if (typeof name === 'string') refs.push({ kind: 'AgentPlugin', name, path: ['spec', 'configuration', 'plugin_ids', i], whenMissing: 'accepted', missingEffect: 'the agent runs without that plugin\'s skills until it is installed' });
+    });
     return refs;
   },
 
@@ -116,7 +130,12 @@ export const agentAdapter: KindAdapter = {
 
   async list(ctx, space) {
     const res = await ctx.api.request<{ results?: Array<Record<string, any>> }>({ method: 'GET', path: BASE, space });
-    return (res.body?.results ?? []).map((a): LiveObject => ({
+    const agents = res.body?.results ?? [];
+    for (const a of agents) {
+      const ids = a.configuration?.plugin_ids;
+      if (Array.isArray(ids) && ids.length) a.configuration = { ...a.configuration, plugin_ids: await pluginNamesOf(ctx, space, ids) };
+    }
+    return agents.map((a): LiveObject => ({
       kind: 'Agent',
       space,
       name: a.id,
@@ -135,11 +154,11 @@ export const agentAdapter: KindAdapter = {
   },
 
   async create(ctx, res) {
-    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, body: { id: res.name, ...body(res) } });
+    await ctx.api.request({ method: 'POST', path: BASE, space: res.space, body: { id: res.name, ...(await withPluginIds(ctx, res, body(res))) } });
   },
 
   async update(ctx, res, live) {
-    await ctx.api.request({ method: 'PUT', path: pathOf(live.name), space: live.space, body: body(res, true) });
+    await ctx.api.request({ method: 'PUT', path: pathOf(live.name), space: live.space, body: await withPluginIds(ctx, res, body(res, true)) });
   },
 
   async delete(ctx, live) {

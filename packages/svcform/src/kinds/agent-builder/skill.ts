@@ -63,15 +63,16 @@ export const agentSkillAdapter: KindAdapter = {
   },
 
   async list(ctx, space) {
-    const res = await ctx.api.request<{ results?: Array<Record<string, any>> }>({ method: 'GET', path: BASE, space });
+    // include_plugins: the skills installed plugins brought are listed too, so agents may name them.
+    const res = await ctx.api.request<{ results?: Array<Record<string, any>> }>({ method: 'GET', path: BASE, space, query: { include_plugins: true } });
     const summaries = res.body?.results ?? [];
-    // Built-ins are read-only and never compared: their summary is enough.
+    // Built-ins and plugin skills are read-only and never compared: their summary is enough.
     return Promise.all(summaries.map(async (s): Promise<LiveObject> => ({
       kind: 'AgentSkill',
       space,
       name: s.id,
       body: s.readonly ? s : await readSkill(ctx, space, s.id),
-      readOnly: s.readonly ? 'built-in skill (read-only)' : undefined,
+      readOnly: s.readonly ? 'built-in or plugin skill (read-only)' : undefined,
     })));
   },
 

@@ -27,6 +27,7 @@ import { watchlist } from './watchlist.js';
 import { entityStore } from './entity-store.js';
 import { endpointScript } from './endpoint-script.js';
 import { agentlessPolicy } from './agentless-policy.js';
+import { agentPlugin } from './agent-plugin.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -47,5 +48,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     entityStore,
     endpointScript,
     agentlessPolicy,
+    agentPlugin,
   ].map((c) => [c.kind, c]),
 );
