@@ -20,6 +20,7 @@ import { dataViewsArea } from './data-views.js';
 import { assetCriticalityArea } from './asset-criticality/index.js';
 import { entityStoreArea } from './entity-store/index.js';
 import { watchlistsArea } from './watchlists/index.js';
+import { privilegeMonitoringArea } from './privilege-monitoring/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
@@ -28,4 +29,5 @@ export const AREAS: EmulatorArea[] = [
   anonymizationFieldsArea, dataViewsArea, assetCriticalityArea,
   entityStoreArea,
   watchlistsArea,
+  privilegeMonitoringArea,
 ];
