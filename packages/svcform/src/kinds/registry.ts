@@ -26,6 +26,7 @@ import { dataViewAdapter } from './data-view.js';
 import { assetCriticalityAdapter } from './asset-criticality.js';
 import { watchlistAdapter } from './watchlist.js';
 import { entityStoreAdapter } from './entity-store.js';
+import { privilegedUserMonitoringAdapter } from './privileged-user-monitoring.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -55,6 +56,7 @@ export const ADAPTERS: KindAdapter[] = [
   assetCriticalityAdapter,
   watchlistAdapter,
   entityStoreAdapter,
+  privilegedUserMonitoringAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -24,6 +24,7 @@ import { dataView } from './data-view.js';
 import { assetCriticality } from './asset-criticality.js';
 import { watchlist } from './watchlist.js';
 import { entityStore } from './entity-store.js';
+import { privilegedUserMonitoring } from './privileged-user-monitoring.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -40,5 +41,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     assetCriticality,
     watchlist,
     entityStore,
+    privilegedUserMonitoring,
   ].map((c) => [c.kind, c]),
 );
