@@ -280,6 +280,8 @@ describe('export reads with list endpoints only', () => {
       '/api/entity_analytics/watchlists/list',
       '/api/security/entity_store/entities', // every watchlist's members in one walk
       '/api/security/entity_store/status',
+      '/api/entity_analytics/monitoring/privileges/health',
+      '/api/entity_analytics/monitoring/users/list',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.
