@@ -189,6 +189,7 @@ const REMOVED: Record<string, string[]> = {
   FleetOutput: ['soc-monitoring'],
   AssetCriticality: ['user.name'],
   Watchlist: ['Third-party accounts'],
+  PrivilegedUserMonitoring: ['privileged-user-monitoring'],
 };
 
 // A Space is deleted only with --allow-space-delete, which the campaign never gives.
