@@ -94,10 +94,15 @@ export const privilegedUserMonitoringAdapter: KindAdapter = {
       const values = readFileValues(res);
       if (values instanceof Error) return [{ path: ['spec', 'items_file'], message: values.message }];
     }
+    const names = namesOf(res);
+    const field = ['spec', Array.isArray(res.spec.items) ? 'items' : 'items_file'];
+    // The list route answers one search of 10,000 (also the server's default maxPrivilegedUsersAllowed):
+    // a larger set could be written but never read back whole, so it is refused before anything is written.
+    if (names.length > LIST_SIZE) issues.push({ path: field, message: `${names.length} users: the server's list route reads at most ${LIST_SIZE} monitored users, so a larger set cannot be planned` });
     // The upload's body limit is the server's own (413); said here so nothing is written first.
-    const bytes = Buffer.byteLength(usersCsv(namesOf(res)));
+    const bytes = Buffer.byteLength(usersCsv(names));
     if (bytes > CSV_MAX_BYTES - 1024) {
-      issues.push({ path: ['spec', Array.isArray(res.spec.items) ? 'items' : 'items_file'], message: `the users make a CSV of ${bytes} bytes; the server's upload takes at most ${CSV_MAX_BYTES} bytes in one call, and the set cannot be split over calls` });
+      issues.push({ path: field, message: `the users make a CSV of ${bytes} bytes; the server's upload takes at most ${CSV_MAX_BYTES} bytes in one call, and the set cannot be split over calls` });
     }
     return issues;
   },

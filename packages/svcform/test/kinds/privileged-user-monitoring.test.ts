@@ -103,8 +103,14 @@ describe('PrivilegedUserMonitoring adapter', () => {
   it('a set whose CSV exceeds the upload limit (1 MiB + 50 KiB) is a check issue, so nothing is written', () => {
     const many = Array.from({ length: 60_000 }, (_, i) => `user-with-a-long-name-${i}`);
     assert.ok(Buffer.byteLength(usersCsv(many)) > 1024 * 1024 + 1024 * 50);
-    assert.match(adapter.check!(resource(KIND, NAME, { items: many }), RUN as any)[0].message, /at most 1099776 bytes in one call/);
+    assert.match(adapter.check!(resource(KIND, NAME, { items: many }), RUN as any).map((i) => i.message).join('\n'), /at most 1099776 bytes in one call/);
     assert.deepEqual(adapter.check!(resource(KIND, NAME, { items: many.slice(0, 5000) }), RUN as any), []);
+  });
+
+  it('a set over the list route\'s 10,000 is a check issue: it could be written but never read back whole', () => {
+    const names = Array.from({ length: 10_001 }, (_, i) => `u${i}`);
+    assert.deepEqual(adapter.check!(resource(KIND, NAME, { items: names }), RUN as any).map((i) => i.message), ["10001 users: the server's list route reads at most 10000 monitored users, so a larger set cannot be planned"]);
+    assert.deepEqual(adapter.check!(resource(KIND, NAME, { items: names.slice(1) }), RUN as any), []);
   });
 
   it('export writes a large set to a file beside the manifest and a small one inline', async () => {
