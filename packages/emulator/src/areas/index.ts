@@ -22,6 +22,7 @@ import { workflowsArea } from './workflows/index.js';
 import { entityStoreArea } from './entity-store/index.js';
 import { watchlistsArea } from './watchlists/index.js';
 import { endpointScriptsArea } from './endpoint/scripts-library.js';
+import { privilegeMonitoringArea } from './privilege-monitoring/index.js';
 
 /** Every API area the emulator serves. Each area is one file (or folder) under areas/. */
 export const AREAS: EmulatorArea[] = [
@@ -32,4 +33,5 @@ export const AREAS: EmulatorArea[] = [
   entityStoreArea,
   watchlistsArea,
   endpointScriptsArea,
+  privilegeMonitoringArea,
 ];

@@ -31,6 +31,7 @@ import { entityStoreAdapter } from './entity-store.js';
 import { endpointScriptAdapter } from './endpoint-script.js';
 import { agentlessPolicyAdapter } from './fleet/agentless-policy.js';
 import { agentPluginAdapter } from './agent-builder/plugin.js';
+import { privilegedUserMonitoringAdapter } from './privileged-user-monitoring.js';
 
 /** Every kind svcform manages. Adding a kind means adding its adapter here and nothing in the engine. */
 export const ADAPTERS: KindAdapter[] = [
@@ -65,6 +66,7 @@ export const ADAPTERS: KindAdapter[] = [
   endpointScriptAdapter,
   agentlessPolicyAdapter,
   agentPluginAdapter,
+  privilegedUserMonitoringAdapter,
 ];
 
 const BY_KIND = new Map(ADAPTERS.map((a) => [a.kind, a]));

@@ -192,6 +192,9 @@ async function seedWatchlists(emu: { url: string }, p: string): Promise<void> {
   const made = await call(emu, 'POST', `${p}/api/entity_analytics/watchlists`, { name: 'Payroll access', description: 'Accounts that can change payroll', riskModifier: 1.5 });
   await ok(Promise.resolve(made), 'watchlist');
   await ok(call(emu, 'POST', `${p}/api/entity_analytics/watchlists/${made.body.id}/entities/assign`, { euids: ['user:alice', 'host:build-01'] }), 'watchlist members');
+  // Privileged user monitoring started, with two users added one by one in the app.
+  await ok(call(emu, 'POST', `${p}/api/entity_analytics/monitoring/engine/init`), 'privileged user monitoring');
+  for (const name of ['alice', 'svc-backup']) await ok(call(emu, 'POST', `${p}/api/entity_analytics/monitoring/users`, { user: { name } }), `monitored user ${name}`);
 }
 
 /** A timeline template and a set of prebuilt rules marked and customised as svcform would (after the package is installed). */

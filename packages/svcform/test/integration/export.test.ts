@@ -284,6 +284,8 @@ describe('export reads with list endpoints only', () => {
       '/api/security/entity_store/status',
       '/api/endpoint/scripts_library',
       '/api/agent_builder/plugins',
+      '/api/entity_analytics/monitoring/privileges/health',
+      '/api/entity_analytics/monitoring/users/list',
     ]);
     const packageInfo = '/api/fleet/epm/packages/:pkgName/:pkgVersion';
     // The pack find reply has no shards (wire-facts §15 fact 3), so each pack is read whole once.

@@ -100,6 +100,8 @@ describe('apply then plan converges on the examples (no perpetual diff)', () => 
       '/api/security/entity_store/entities': 1, // every watchlist's members in one walk, 10,000 a page
       '/api/security/entity_store/status': 1,
       '/api/endpoint/scripts_library': 1, // the listing carries each file's hash: nothing downloaded
+      '/api/entity_analytics/monitoring/privileges/health': 1,
+      '/api/entity_analytics/monitoring/users/list': 1, // every monitored user in one search (the route has no pages)
       '/api/lists/_find': 1,
       '/api/lists/index': 1, // whether the list data streams exist (one request per space)
       '/api/lists/items/_find': 2, // one per value list, never one per item

@@ -129,6 +129,11 @@ const CHANGES: Record<string, (doc: Document) => void> = {
     doc.deleteIn(['spec', 'items_file']);
     doc.setIn(['spec', 'items'], ['user:bob']);
   },
+  // Users swapped: one CSV upload of the whole set (the omitted ones lose the csv source).
+  PrivilegedUserMonitoring: (doc) => {
+    doc.deleteIn(['spec', 'items_file']);
+    doc.setIn(['spec', 'items'], ['alice', 'carol']);
+  },
 };
 
 /** Changes one field of every manifest of the copy; returns how many manifests of each kind changed. */

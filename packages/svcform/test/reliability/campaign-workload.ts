@@ -135,6 +135,12 @@ const UPDATES: Record<string, (spec: Record<string, any>) => void> = {
     s.risk_modifier = Number(s.risk_modifier) + 0.5;
     if (Array.isArray(s.items)) s.items = s.items.slice(1);
   },
+  // One user added or taken out again (one CSV upload of the whole set).
+  PrivilegedUserMonitoring: (s) => {
+    delete s.items_file;
+    const items: string[] = Array.isArray(s.items) ? s.items : ['alice'];
+    s.items = items.includes('campaign-user') ? items.filter((u) => u !== 'campaign-user') : [...items, 'campaign-user'];
+  },
 };
 
 /** Changes one field of every document; answers how many per kind. */
@@ -186,6 +192,7 @@ const REMOVED: Record<string, string[]> = {
   AssetCriticality: ['user.name'],
   Watchlist: ['Third-party accounts'],
   EndpointScript: ['soc-flush-dns'],
+  PrivilegedUserMonitoring: ['privileged-user-monitoring'],
 };
 
 /**

@@ -28,6 +28,7 @@ import { entityStore } from './entity-store.js';
 import { endpointScript } from './endpoint-script.js';
 import { agentlessPolicy } from './agentless-policy.js';
 import { agentPlugin } from './agent-plugin.js';
+import { privilegedUserMonitoring } from './privileged-user-monitoring.js';
 
 export { ok, type ConformanceCase } from './common.js';
 
@@ -49,5 +50,6 @@ export const CASES: Record<string, ConformanceCase> = Object.fromEntries(
     endpointScript,
     agentlessPolicy,
     agentPlugin,
+    privilegedUserMonitoring,
   ].map((c) => [c.kind, c]),
 );
