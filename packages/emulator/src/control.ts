@@ -6,6 +6,7 @@ import type { RequestLog } from './requestlog.js';
 import type { EmuResponse } from './router.js';
 import type { Store } from './store.js';
 import { LATEST_RELEASE, packageState } from './areas/rules/prebuilt-catalog.js';
+import { entitiesChanged, storeEntities } from './areas/entity-store/index.js';
 
 interface ControlDeps {
   store: Store;
@@ -23,6 +24,8 @@ const LICENSES: License[] = ['basic', 'gold', 'platinum', 'enterprise', 'trial']
  * behaviour and make the server slow or flaky, and tell whether it is up (`GET /__emulator/health`).
  * They need no credentials and no kbn-xsrf header.
  */
+const ENTITY_TYPES = ['user', 'host', 'service', 'generic'];
+
 export function handleControl(method: string, url: URL, raw: Buffer, deps: ControlDeps): EmuResponse {
   const route = url.pathname.slice('/__emulator'.length);
   let body: any = undefined;
@@ -62,6 +65,23 @@ export function handleControl(method: string, url: URL, raw: Buffer, deps: Contr
       if (typeof id !== 'string' || !/^[a-z0-9_-]+$/.test(id)) return { status: 400, body: { error: 'id must match [a-z0-9_-]+' } };
       deps.store.addSpace(id);
       return { body: { spaces: deps.store.data.spaces } };
+    }
+    case 'POST /entities': {
+      // Entities the store would extract from logs the emulator does not have (a benchmark's
+      // 100,000 watchlist members): added as an installed engine would find them.
+      const space = body?.space ?? 'default';
+      const entities = body?.entities;
+      if (typeof space !== 'string' || !deps.store.data.spaces.includes(space)) return { status: 400, body: { error: `no space ${JSON.stringify(space)}` } };
+      if (!Array.isArray(entities) || !entities.every((e) => ENTITY_TYPES.includes(e?.type) && typeof e?.name === 'string' && e.name !== '')) {
+        return { status: 400, body: { error: `entities must be [{type: ${ENTITY_TYPES.join('|')}, name}]` } };
+      }
+      const held = storeEntities(deps.context, space);
+      for (const e of entities) {
+        const id = `${e.type}:${e.name}`;
+        held[id] ??= { id, type: e.type, name: e.name, watchlists: [] };
+      }
+      entitiesChanged(held);
+      return { body: { entities: Object.keys(held).length } };
     }
     case 'GET /license':
       return { body: { license: deps.context.settings.license } };

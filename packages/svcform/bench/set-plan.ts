@@ -21,6 +21,8 @@ export interface SetBench {
   applyNote(size: number): string;
   /** The small change's size and what applying it costs (`one bulk call`). */
   change: { size: number; what: string; note: string };
+  /** Puts on the emulator what the set needs before the first apply (the entities a watchlist names). */
+  prepare?(url: string, size: number): Promise<void>;
 }
 
 export async function runSetBench(bench: SetBench): Promise<number> {
@@ -31,6 +33,7 @@ export async function runSetBench(bench: SetBench): Promise<number> {
   const emu = await startEmulator({ port: 0 });
   try {
     bench.write(dir, size, 0);
+    await bench.prepare?.(emu.url, size);
     await setLatency(emu.url, latency);
     const applied = await timeCli(['apply', dir, '--url', emu.url, '--quiet', '--no-lock'], dir);
     if (applied.code !== 0) throw new Error(`apply failed: ${applied.err.slice(0, 2000)}`);
