@@ -1,7 +1,7 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call } from '../src/testing.js';
-import { startEmulator, type RunningEmulator } from '../src/server.js';
+import { call, emulatorResetPerTest } from '../src/testing.js';
+import type { RunningEmulator } from '../src/server.js';
 
 const AC = '/api/asset_criticality';
 const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
@@ -21,13 +21,7 @@ async function list(emu: RunningEmulator, params: Record<string, string | number
 
 describe('emulator asset criticality', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await startEmulator({ port: 0, spaces: ['other'], now: () => new Date('2026-03-02T12:00:00.000Z') });
-  });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e), { spaces: ['other'], now: () => new Date('2026-03-02T12:00:00.000Z') });
 
   it('upsert answers the record with its ECS parts and @timestamp (service-api.md "POST /api/asset_criticality | id_field, id_value, criticality_level R"; OAS AssetCriticalityRecord, AssetCriticalityRecordEcsParts)', async () => {
     const res = await call(emu, 'POST', AC, { ...rec('dc01', 'extreme_impact'), refresh: 'wait_for' });

@@ -1,20 +1,14 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call } from '../src/testing.js';
-import { startEmulator, type RunningEmulator } from '../src/server.js';
+import { call, emulatorResetPerTest } from '../src/testing.js';
+import type { RunningEmulator } from '../src/server.js';
 
 const ES = '/api/security/entity_store';
 
 /** The control route a large watchlist needs: entities beyond the fixed sample the emulator's "logs" hold (docs/emulator.md). */
 describe('emulator control: POST /__emulator/entities', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await startEmulator({ port: 0, spaces: ['other'] });
-  });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e), { spaces: ['other'] });
 
   const page = async (size: number, after?: string, space = '') => {
     const q = new URLSearchParams({ size: String(size), ...(after ? { searchAfter: after } : {}) });

@@ -1,20 +1,14 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call } from '../src/testing.js';
-import { startEmulator, type RunningEmulator } from '../src/server.js';
+import { call, emulatorResetPerTest } from '../src/testing.js';
+import type { RunningEmulator } from '../src/server.js';
 
 const ES = '/api/security/entity_store';
 const SRC = 'entity_store plugin routes/apis';
 
 describe('emulator entity store (9.4 routes under /api/security/entity_store, service-api.md line 473)', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await startEmulator({ port: 0, spaces: ['other'] });
-  });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e), { spaces: ['other'] });
 
   it(`status of a store never installed is not_installed with no engines (${SRC}/status.ts; examples/entity_store_status.yaml notInstalledExample)`, async () => {
     const res = await call(emu, 'GET', `${ES}/status`);

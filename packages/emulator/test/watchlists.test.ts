@@ -1,6 +1,6 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call } from '../src/testing.js';
+import { call, emulatorResetPerTest } from '../src/testing.js';
 import { startEmulator, type RunningEmulator } from '../src/server.js';
 
 const WL = '/api/entity_analytics/watchlists';
@@ -19,13 +19,7 @@ const members = async (emu: RunningEmulator, id: string) =>
 
 describe('emulator watchlists (technical preview 9.4; service-api.md line 473, Entity analytics "Watchlist", "Watchlist membership")', () => {
   let emu: RunningEmulator;
-  before(async () => {
-    emu = await startEmulator({ port: 0, spaces: ['other'], now: () => new Date('2026-03-02T12:00:00.000Z') });
-  });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
+  emulatorResetPerTest((e) => (emu = e), { spaces: ['other'], now: () => new Date('2026-03-02T12:00:00.000Z') });
 
   it(`create answers the watchlist with a fresh id, managed false and timestamps; names are not unique (${SRC}/routes/create.ts, watchlist_config.ts create, common.schema.yaml WatchlistObject)`, async () => {
     const w = await create(emu, 'vendors');

@@ -1,11 +1,11 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, emulator } from '@svcform/emulator/testing.js';
+import { call } from '@svcform/emulator/testing.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterTestBed } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { privilegedUserMonitoringAdapter as adapter, INLINE_USERS_MAX, usersCsv } from '../../src/kinds/privileged-user-monitoring.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -30,15 +30,16 @@ describe('PrivilegedUserMonitoring adapter', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
   let dir: string;
-  before(async () => {
-    emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+  adapterTestBed(
+    (e, c) => {
+      emu = e;
+      ctx = c;
+    },
+    { spaces: ['soc'] },
+  );
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), 'svcform-pm-'));
   });
-  beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
-  });
-  after(() => emu.stop());
 
   const live = async (space = 'default'): Promise<LiveObject | undefined> => (await adapter.list(ctx, space))[0];
 

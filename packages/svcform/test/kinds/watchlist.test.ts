@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
-import { fetchRequester } from '../helpers/requester.js';
+import { adapterTestBed, fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { watchlistAdapter as adapter, INLINE_MEMBERS_MAX } from '../../src/kinds/watchlist.js';
 import { entityStoreAdapter } from '../../src/kinds/entity-store.js';
@@ -29,16 +29,19 @@ describe('Watchlist adapter', () => {
   let emu: RunningEmulator;
   let ctx: AdapterContext;
   let dir: string;
-  before(async () => {
-    emu = await emulator({ spaces: ['soc'] });
-    ctx = { api: fetchRequester(emu.url), log: () => {}, run: new RunScope() };
+  adapterTestBed(
+    (e, c) => {
+      emu = e;
+      ctx = c;
+    },
+    { spaces: ['soc'] },
+  );
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), 'svcform-wl-'));
   });
   beforeEach(async () => {
-    await call(emu, 'POST', '/__emulator/reset');
     await call(emu, 'POST', '/api/security/entity_store/install', { entityTypes: ['user', 'host'] });
   });
-  after(() => emu.stop());
 
   const live = async (name: string): Promise<LiveObject | undefined> => (await adapter.list(ctx, 'default')).find((o) => o.name === name);
 

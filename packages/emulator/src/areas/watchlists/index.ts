@@ -3,6 +3,7 @@ import { licenseAtLeast, type EmulatorContext } from '../../context.js';
 import { EmuError } from '../../errors.js';
 import { array, boolean, number, object, optional, parseRequest, string } from '../../zod.js';
 import { storeEntities } from '../entity-store/index.js';
+import type { EmuRequest, EmuResponse } from '../../router.js';
 
 /**
  * Watchlists (technical preview 9.4; service-api.md line 473 "/api/entity_analytics/watchlists
@@ -86,6 +87,19 @@ function summary(total: number, items: Array<{ euid: string; status: ItemStatus;
   return { successful: count('success'), failed: count('failure'), not_found: count('not_found'), total, items };
 }
 
+/** What assign and unassign start from: the licence check, the watchlist, the store's entities, each EUID once. */
+function membershipRequest(req: EmuRequest, ctx: EmulatorContext): { w: Watchlist; entities: ReturnType<typeof storeEntities>; unique: string[] } {
+  requireLicense(ctx);
+  const body = parseRequest(EuidsBody, req.body);
+  return { w: find(state(ctx, req.space), req.params.id), entities: storeEntities(ctx, req.space), unique: [...new Set<string>(body.euids as string[])] };
+}
+
+/** service.ts buildResponse: not-found items first, then successes. */
+function membershipAnswer(ctx: EmulatorContext, unique: string[], items: Array<{ euid: string; status: 'success' | 'not_found'; error?: string }>): EmuResponse {
+  ctx.store.touch();
+  return { body: summary(unique.length, [...items.filter((i) => i.status === 'not_found'), ...items.filter((i) => i.status === 'success')]) };
+}
+
 export const watchlistsArea: EmulatorArea = {
   name: 'watchlists',
   register(router) {
@@ -143,11 +157,7 @@ export const watchlistsArea: EmulatorArea = {
     }, security);
 
     router.post(`${BASE}/:id/entities/assign`, (req, ctx) => {
-      requireLicense(ctx);
-      const body = parseRequest(EuidsBody, req.body);
-      const w = find(state(ctx, req.space), req.params.id);
-      const entities = storeEntities(ctx, req.space);
-      const unique: string[] = [...new Set<string>(body.euids as string[])];
+      const { w, entities, unique } = membershipRequest(req, ctx);
       const items = unique.map((euid) => {
         const e = Object.prototype.hasOwnProperty.call(entities, euid) ? entities[euid] : undefined;
         // manual/service.ts assign(): "The entities must already exist in the entity store".
@@ -156,17 +166,11 @@ export const watchlistsArea: EmulatorArea = {
         w.manual[euid] = true;
         return { euid, status: 'success' as const };
       });
-      ctx.store.touch();
-      // service.ts buildResponse: not-found items first, then successes.
-      return { body: summary(unique.length, [...items.filter((i) => i.status === 'not_found'), ...items.filter((i) => i.status === 'success')]) };
+      return membershipAnswer(ctx, unique, items);
     }, security);
 
     router.post(`${BASE}/:id/entities/unassign`, (req, ctx) => {
-      requireLicense(ctx);
-      const body = parseRequest(EuidsBody, req.body);
-      const w = find(state(ctx, req.space), req.params.id);
-      const entities = storeEntities(ctx, req.space);
-      const unique: string[] = [...new Set<string>(body.euids as string[])];
+      const { w, entities, unique } = membershipRequest(req, ctx);
       const items = unique.map((euid) => {
         if (!Object.prototype.hasOwnProperty.call(w.manual, euid)) return { euid, status: 'not_found' as const, error: 'Entity not manually assigned to this watchlist' };
         delete w.manual[euid];
@@ -174,8 +178,7 @@ export const watchlistsArea: EmulatorArea = {
         if (e) e.watchlists = e.watchlists.filter((x: string) => x !== w.id);
         return { euid, status: 'success' as const };
       });
-      ctx.store.touch();
-      return { body: summary(unique.length, [...items.filter((i) => i.status === 'not_found'), ...items.filter((i) => i.status === 'success')]) };
+      return membershipAnswer(ctx, unique, items);
     }, security);
   },
 };

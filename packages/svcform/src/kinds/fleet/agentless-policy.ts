@@ -1,6 +1,6 @@
 import type { Resource } from '../../manifest/types.js';
-import { cleanVars, loadPackageInfo } from './packages.js';
-import { desiredState, liveInputs, packagePolicyAdapter, withoutSecretVars } from './package-policy.js';
+import { loadPackageInfo } from './packages.js';
+import { desiredVarsAndInputs, liveVarsAndInputs, packagePolicyAdapter } from './package-policy.js';
 import { asSet } from '../normalize.js';
 import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from '../types.js';
@@ -74,14 +74,11 @@ export const agentlessPolicyAdapter: KindAdapter = {
   },
 
   normalizeDesired(res: Resource, run: RunScope) {
-    const { vars, inputs } = withoutSecretVars(res.spec, desiredState(res.spec, run), run);
-    return { ...commonFields(res.spec), ...(vars ? { vars } : {}), inputs };
+    return { ...commonFields(res.spec), ...desiredVarsAndInputs(res.spec, run) };
   },
 
   normalizeLive(live: LiveObject, run: RunScope) {
-    const vars = cleanVars(live.body.vars);
-    const state = withoutSecretVars(live.body, { ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) }, run);
-    return { ...commonFields(live.body), ...state };
+    return { ...commonFields(live.body), ...liveVarsAndInputs(live.body, run) };
   },
 
   replacedOnUpdate() {

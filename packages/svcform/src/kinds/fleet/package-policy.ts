@@ -81,6 +81,18 @@ export function withoutSecretVars<T extends { vars?: Vars; inputs: InputsState }
   return copy;
 }
 
+/** A policy's vars and inputs as they compare, from a manifest's spec (secret vars left out). */
+export function desiredVarsAndInputs(spec: Record<string, any>, run: RunScope): { vars?: Vars; inputs: InputsState } {
+  const { vars, inputs } = withoutSecretVars(spec, desiredState(spec, run), run);
+  return { ...(vars ? { vars } : {}), inputs };
+}
+
+/** The same from a policy the server returned. */
+export function liveVarsAndInputs(body: Record<string, any>, run: RunScope): { vars?: Vars; inputs: InputsState } {
+  const vars = cleanVars(body.vars);
+  return withoutSecretVars(body, { ...(vars ? { vars } : {}), inputs: liveInputs(body.inputs) }, run);
+}
+
 export function packagePolicyEnvName(id: string, scope: { input?: string; stream?: string }, name: string): string {
   return ['SVCFORM_PACKAGE_POLICY', id, scope.stream ?? scope.input ?? '', name].filter(Boolean).join('_').toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
@@ -141,14 +153,11 @@ export const packagePolicyAdapter: KindAdapter = {
   },
 
   normalizeDesired(res: Resource, run: RunScope) {
-    const { vars, inputs } = withoutSecretVars(res.spec, desiredState(res.spec, run), run);
-    return { ...commonFields(res.spec), ...(vars ? { vars } : {}), inputs };
+    return { ...commonFields(res.spec), ...desiredVarsAndInputs(res.spec, run) };
   },
 
   normalizeLive(live: LiveObject, run: RunScope) {
-    const vars = cleanVars(live.body.vars);
-    const state = withoutSecretVars(live.body, { ...(vars ? { vars } : {}), inputs: liveInputs(live.body.inputs) }, run);
-    return { ...commonFields(live.body), ...state };
+    return { ...commonFields(live.body), ...liveVarsAndInputs(live.body, run) };
   },
 
   hasWriteOnly(res: Resource, run: RunScope) {
