@@ -1,8 +1,7 @@
 import type { Resource } from '../../manifest/types.js';
 import { loadPackageInfo } from './packages.js';
-import { desiredVarsAndInputs, liveVarsAndInputs, packagePolicyAdapter } from './package-policy.js';
+import { desiredVarsAndInputs, listPackagePolicies, liveVarsAndInputs, packagePolicyAdapter } from './package-policy.js';
 import { asSet } from '../normalize.js';
-import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from '../types.js';
 import type { RunScope } from '../run-scope.js';
 import { AREAS } from '../../client/areas.js';
@@ -21,9 +20,7 @@ import { AREAS } from '../../client/areas.js';
  * defaults; password vars never compared). PackagePolicy leaves them alone: they are managed.
  */
 
-const PATH = '/api/fleet/package_policies';
 const AGENTLESS = '/api/fleet/agentless_policies';
-const PAGE_SIZE = 1000;
 
 function commonFields(src: Record<string, any>): Record<string, any> {
   return {
@@ -58,15 +55,7 @@ export const agentlessPolicyAdapter: KindAdapter = {
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
     // Filtered here rather than by kuery: the listing is the one PackagePolicy reads.
-    const items = (await listAllPages<Record<string, any>>(ctx.api, {
-      path: PATH,
-      space,
-      query: { format: 'simplified', sortField: 'name', sortOrder: 'asc' },
-      sizeParam: 'perPage',
-      pageSize: PAGE_SIZE,
-      items: (body) => body.items ?? [],
-      total: (body) => body.total ?? 0,
-    })).filter((item) => item.supports_agentless === true);
+    const items = (await listPackagePolicies(ctx, space)).filter((item) => item.supports_agentless === true);
     const versions = new Map<string, { name: string; version: string }>();
     for (const item of items) if (item.package?.name) versions.set(`${item.package.name}@${item.package.version}`, item.package);
     await Promise.all([...versions.values()].map((p) => loadPackageInfo(ctx, space, p.name, p.version)));

@@ -111,6 +111,19 @@ function writeBody(res: Resource): Record<string, any> {
   return body;
 }
 
+/** Every package policy of a space, in the simplified format (agentless ones included). */
+export function listPackagePolicies(ctx: AdapterContext, space: string): Promise<Array<Record<string, any>>> {
+  return listAllPages<Record<string, any>>(ctx.api, {
+    path: PATH,
+    space,
+    query: { format: 'simplified', sortField: 'name', sortOrder: 'asc' },
+    sizeParam: 'perPage',
+    pageSize: PAGE_SIZE,
+    items: (body) => body.items ?? [],
+    total: (body) => body.total ?? 0,
+  });
+}
+
 export const packagePolicyAdapter: KindAdapter = {
   kind: 'PackagePolicy',
   schema: 'PackagePolicy.schema.json',
@@ -131,15 +144,7 @@ export const packagePolicyAdapter: KindAdapter = {
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
-    const items = await listAllPages<Record<string, any>>(ctx.api, {
-      path: PATH,
-      space,
-      query: { format: 'simplified', sortField: 'name', sortOrder: 'asc' },
-      sizeParam: 'perPage',
-      pageSize: PAGE_SIZE,
-      items: (body) => body.items ?? [],
-      total: (body) => body.total ?? 0,
-    });
+    const items = await listPackagePolicies(ctx, space);
     const versions = new Map<string, { name: string; version: string }>();
     for (const item of items) if (item.package?.name) versions.set(`${item.package.name}@${item.package.version}`, item.package);
     await Promise.all([...versions.values()].map((p) => loadPackageInfo(ctx, space, p.name, p.version)));
