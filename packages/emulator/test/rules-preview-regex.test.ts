@@ -54,7 +54,10 @@ describe('emulator: a preview holds neither the event loop nor the request past 
     const { startEmulator } = await import('../src/server.js');
     const emu = await startEmulator({ port: 0 });
     try {
-      const docs = Array.from({ length: 3000 }, (_, i) => ({ '@timestamp': '2024-05-01T11:58:00Z', process: { name: `p${i}` } }));
+      // Spread over the invocations' windows, so that every invocation matches documents and the
+      // preview runs long (1.6 s on Node 20 here) on any machine: with every document at one
+      // minute, Node 26 finished it before the health request was sent.
+      const docs = Array.from({ length: 3000 }, (_, i) => ({ '@timestamp': new Date(Date.parse('2024-05-01T12:00:00Z') - (i % 400) * 60_000).toISOString(), process: { name: `p${i}` } }));
       await fetch(`${emu.url}/__emulator/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ index: 'logs-x', documents: docs }) });
       const body = { name: 'r', description: 'd', severity: 'low', risk_score: 1, type: 'eql', language: 'eql', query: 'process where process.name : "p*"', index: ['logs-*'], interval: '1m', from: 'now-100000m', invocation_count: 400, timeframe_end: '2024-05-01T12:00:00Z' };
       const preview = fetch(`${emu.url}/api/detection_engine/rules/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'kbn-xsrf': 'x' }, body: JSON.stringify(body) }).then(async (r) => ({ at: Date.now(), status: r.status }));
