@@ -95,3 +95,24 @@ describe('RecordPack: values under SHA-256 keys in one append-only file', () => 
     assert.deepEqual(read(file, 'a'), [value('a')]);
   });
 });
+
+describe('RecordPack: two runs writing at once', () => {
+  it('both append whole records: every value either put is read back', async () => {
+    const { spawn } = await import('node:child_process');
+    const file = packFile();
+    const writer = (prefix: string) => `
+      const { RecordPack } = await import(${JSON.stringify(new URL('../../src/common/record-pack.js', import.meta.url).href)});
+      const { createHash } = await import('node:crypto');
+      const pack = new RecordPack(${JSON.stringify(file)}, () => true);
+      pack.has('0'.repeat(64));
+      for (let i = 0; i < 300; i++) pack.put(createHash('sha256').update('${prefix}' + i).digest('hex'), { n: i, text: '${prefix}'.repeat(2000) });
+      pack.save();`;
+    const run = (code: string) => new Promise<number>((done) => spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'inherit' }).once('close', (c) => done(c ?? 1)));
+    assert.deepEqual(await Promise.all([run(writer('a')), run(writer('b'))]), [0, 0]);
+    const pack = new RecordPack(file, () => true);
+    for (const prefix of ['a', 'b']) {
+      for (let i = 0; i < 300; i++) assert.deepEqual(pack.get(key(prefix + i)), { n: i, text: prefix.repeat(2000) }, `${prefix}${i}`);
+    }
+    pack.close();
+  });
+});
