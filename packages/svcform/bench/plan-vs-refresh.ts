@@ -10,9 +10,10 @@
  *    kept), then again with the cache that run left (a repeated plan: nothing parsed), then after
  *    a `validate`, as the pull-request workflow of examples/ci runs them;
  *  - a refresh as a per-resource provider does it: one GET per rule, 10 in flight.
- * Prints the floor (node's start + a JSON.parse of the same documents + the listing's pages one
- * after another), every run (wall and CPU seconds), the ratios of the medians and plan/floor. The goal is plan >= 3x
- * faster (aim 5x). With --against DIR, the build in DIR (a checkout after `npm run build`) runs
+ * Prints the floor (node's start + a JSON.parse of the same documents + the rule listing's pages,
+ * each fetched from the same server one after another), every run (wall and CPU seconds), the
+ * ratios of the medians and plan/floor, against issue 29's goals: a plan with an empty cache >= 5x
+ * faster than the refresh, a repeated one >= 8x and within 3x of the floor. With --against DIR, the build in DIR (a checkout after `npm run build`) runs
  * the same plans by turns with this one, against the same server, each with its own medians.
  *
  *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--against DIR] [--keep]
@@ -33,13 +34,17 @@ interface Timed {
   cpu: number;
 }
 
-const GOAL = 3;
+/** Issue 29's goals: refresh/plan with an empty cache, refresh/plan repeated, and repeated plan/floor. */
+const GOALS = { cold: 5, warm: 8, floor: 3 };
 
 /**
  * What a plan cannot go below (issue 29): node's start, a JSON-speed parse of the same documents,
- * and the rule listing's pages (1,000 rules each, rule-list.ts) one after another at the latency.
+ * and the rule listing's pages (1,000 rules each, rule-list.ts) fetched one after another from the
+ * same server at the same latency. The pages are timed, not counted as latency alone: the
+ * server's time to build a page of 1,000 real rules (7-8 MB) is several times the 20 ms, and no
+ * plan can have the page sooner.
  */
-async function floorOf(specs: unknown[], rules: number, latency: number): Promise<{ seconds: number; start: number; parse: number; pages: number }> {
+async function floorOf(specs: unknown[], url: string): Promise<{ seconds: number; start: number; parse: number; pages: number; fetch: number }> {
   const starts: number[] = [];
   for (let i = 0; i < 3; i++) {
     const began = process.hrtime.bigint();
@@ -53,9 +58,18 @@ async function floorOf(specs: unknown[], rules: number, latency: number): Promis
     JSON.parse(text);
     parses.push(Number(process.hrtime.bigint() - began) / 1e9);
   }
-  const pages = Math.max(1, Math.ceil(rules / 1000));
-  const [start, parse] = [median(starts), median(parses)];
-  return { seconds: start + parse + (pages * latency) / 1000, start, parse, pages };
+  const client = new PerObjectClient(url, 1);
+  const fetches: number[] = [];
+  let pages = 0;
+  for (let i = 0; i < 3; i++) {
+    const began = process.hrtime.bigint();
+    pages = 0;
+    for (let page = 1, total = 1; (page - 1) * 1000 < total; page++, pages++) total = (await client.call('GET', `/api/detection_engine/rules/_find?per_page=1000&page=${page}`)).total;
+    fetches.push(Number(process.hrtime.bigint() - began) / 1e9);
+  }
+  await client.close();
+  const [start, parse, fetch] = [median(starts), median(parses), median(fetches)];
+  return { seconds: start + parse + fetch, start, parse, pages, fetch };
 }
 
 async function main(): Promise<number> {
@@ -72,15 +86,14 @@ async function main(): Promise<number> {
     const loaded = await loadAndValidate([dir], { env: {}, kinds: KIND_CATALOG });
     const ruleIds = loaded.resources.filter((r) => r.kind === 'Rule').map((r) => r.name);
 
-    const floor = await floorOf(loaded.resources.map((r) => r.spec), ruleIds.length, latency);
-    console.log(`floor ${fmt(floor.seconds)}: node start ${fmt(floor.start)} + JSON.parse of the documents ${fmt(floor.parse)} + ${floor.pages} pages x ${latency} ms`);
-
     const emu = await startEmulator({ port: 0 });
     try {
       const applied = await timeCli(['apply', dir, '--url', emu.url, '--quiet', '--no-lock'], dir);
       if (applied.code !== 0) throw new Error(`apply failed (${applied.code}): ${applied.err.slice(0, 2000)}`);
       console.log(`applied ${ruleIds.length} rules (no latency) in ${fmt(applied.seconds)}`);
       await setLatency(emu.url, latency);
+      const floor = await floorOf(loaded.resources.map((r) => r.spec), emu.url);
+      console.log(`floor ${fmt(floor.seconds)}: node start ${fmt(floor.start)} + JSON.parse of the documents ${fmt(floor.parse)} + ${floor.pages} pages of the rule listing one after another ${fmt(floor.fetch)} (at ${latency} ms)`);
       console.log(`latency ${latency} ms; ${runs} runs of: svcform plan (child process) with an empty cache, again, and after a validate | one GET per rule, 10 in flight`);
       // This build, and with --against DIR another one (a checkout of the workspace, or of the
       // single package before it), run by turns in
@@ -124,12 +137,13 @@ async function main(): Promise<number> {
       const line = (label: string, plans: Timed[]) => `${label} ${fmt(median(plans.map((t) => t.wall)))} (${fmt(median(plans.map((t) => t.cpu)))} CPU): ${ratio(plans).toFixed(2)}x faster`;
       for (const [i, build] of builds.entries()) {
         const { cold, warm, validated } = rows[i]!;
-        console.log(`median${builds.length > 1 ? ` [${build.label}]` : ''}: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goal >= ${GOAL}x, aim 5x)`);
+        console.log(`median${builds.length > 1 ? ` [${build.label}]` : ''}: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goals: empty cache >= ${GOALS.cold}x, repeated >= ${GOALS.warm}x)`);
       }
-      console.log(`plan/floor: empty cache ${(median(rows[0]!.cold.map((t) => t.wall)) / floor.seconds).toFixed(1)}x, repeated ${(median(rows[0]!.warm.map((t) => t.wall)) / floor.seconds).toFixed(1)}x (goal: repeated within 3x)`);
+      const warmOverFloor = median(rows[0]!.warm.map((t) => t.wall)) / floor.seconds;
+      console.log(`plan/floor: empty cache ${(median(rows[0]!.cold.map((t) => t.wall)) / floor.seconds).toFixed(1)}x, repeated ${warmOverFloor.toFixed(1)}x (goal: repeated within ${GOALS.floor}x)`);
       console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-      const { cold, warm, validated } = rows[0]!;
-      return Math.min(ratio(cold), ratio(warm), ratio(validated)) >= GOAL ? 0 : 1;
+      const { cold, warm } = rows[0]!;
+      return ratio(cold) >= GOALS.cold && ratio(warm) >= GOALS.warm && warmOverFloor <= GOALS.floor ? 0 : 1;
     } finally {
       await emu.stop();
     }

@@ -166,6 +166,7 @@ export async function planFromArgs(
       spaces: [space],
       kinds: knownKinds(),
       readAhead: aheadStands ? readAhead?.live() : undefined,
+      readAheadKinds: readAhead?.kinds(),
       missingReferences: config.references?.missing,
       absentSpaces: [...absent],
       allowSpaceDeletes: opts.allowSpaceDelete,

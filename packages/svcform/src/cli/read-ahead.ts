@@ -36,6 +36,8 @@ export class ReadAhead {
   private reading?: Promise<LiveState | undefined>;
   private readonly held: string[] = [];
   private released = false;
+  /** The kinds being read ahead (none until `start` reads). */
+  private readonly kindsRead = new Set<string>();
   /** The run's Io with its messages held until the manifests are known to be valid. */
   readonly heldIo: Io;
   /** How the reads find each kind's adapter (the progress display wraps them). */
@@ -78,6 +80,7 @@ export class ReadAhead {
     this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);
     const spaces = [...new Set(pairs.map((p) => p.space))];
+    for (const p of pairs) this.kindsRead.add(p.kind);
     this.reading = this.opening!.then(async (t) => {
       await this.observe?.(t, spaces);
       return fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind), this.space);
@@ -99,6 +102,11 @@ export class ReadAhead {
       await target.close();
       throw err;
     }
+  }
+
+  /** The kinds read ahead: a plan lists the others without waiting for these (engine/plan.ts). */
+  kinds(): ReadonlySet<string> {
+    return this.kindsRead;
   }
 
   /** Live state read ahead (undefined when reading failed: then everything is read again). */

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
+import { RecordPack } from './record-pack.js';
 
 /**
  * Results svcform keeps between runs because they cost time to compute and depend only on what
@@ -63,6 +64,20 @@ export class DiskCache {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
+  }
+
+  /** The values kept under SHA-256 keys in this build's pack file `name` (record-pack.ts). */
+  pack(name: string): RecordPack {
+    return new RecordPack(join(this.dir, name), () => {
+      try {
+        mkdirSync(this.dir, { recursive: true });
+        this.markAsCache();
+      } catch {
+        return false;
+      }
+      this.pruneOtherBuilds();
+      return true;
+    });
   }
 
   /** Stores `value` (anything the structured clone algorithm copies) under `name`; false if it could not. */

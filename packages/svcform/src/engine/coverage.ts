@@ -41,28 +41,42 @@ export interface FleetPicture {
   collected: Set<string>;
 }
 
+/** Whether a manifest is an enabled rule that names integrations: only then does a plan ask Fleet what it collects. */
+export function namesIntegrations(r: Resource): boolean {
+  return r.kind === RULE && r.spec.enabled === true && Array.isArray(r.spec.related_integrations) && r.spec.related_integrations.length > 0;
+}
+
+/**
+ * Starts reading, in the home space (install state is deployment-wide), the Fleet kinds the plan's
+ * `pairs` do not read: what fleetPicture needs besides the plan's live state. Never fails: a target
+ * that will not show Fleet (no privilege, no Fleet) leaves the kind's failure in the answer.
+ */
+export function readFleetAhead(ctx: AdapterContext, pairs: Array<{ kind: string; space: string }>, adapterFor: (kind: string) => KindAdapter | undefined, home: string): Promise<LiveState | undefined> {
+  const unread = [PACKAGE, POLICY].filter((kind) => !pairs.some((p) => p.kind === kind && p.space === home));
+  if (unread.length === 0) return Promise.resolve(undefined);
+  return fetchLive(ctx, unread.map((kind) => ({ kind, space: home })), adapterFor, () => false, undefined, undefined, home).catch(() => undefined);
+}
+
 /**
  * The Fleet side after the plan: packages installed (live, or declared) and packages some package
- * policy uses, less what the plan deletes. Live state the plan did not read is read here, in the
- * home space (install state is deployment-wide); a target that will not show Fleet (no privilege,
- * no Fleet) answers `undefined` and the check is left out: it must never fail a plan.
+ * policy uses, less what the plan deletes. What the plan's live state does not hold comes from
+ * `readAhead` (readFleetAhead); a kind that could not be read there leaves the check out (undefined):
+ * it must never fail a plan.
  */
-export async function fleetPicture(
-  ctx: AdapterContext,
+export function fleetPicture(
   live: LiveState,
   resources: Resource[],
   changes: PlannedChange[],
-  adapterFor: (kind: string) => KindAdapter | undefined,
-  home: string,
-): Promise<FleetPicture | undefined> {
-  const objectsOf = async (kind: string): Promise<LiveObject[] | undefined> => {
+  readAhead: LiveState | undefined,
+): FleetPicture | undefined {
+  const objectsOf = (kind: string): LiveObject[] | undefined => {
     const held = [...live.objects].filter(([key]) => key.startsWith(kind + '\u0000')).flatMap(([, objects]) => objects);
-    if (live.objects.has(pairKey(kind, home))) return held;
-    const read = await fetchLive(ctx, [{ kind, space: home }], adapterFor, () => false, undefined, undefined, home).catch(() => undefined);
-    if (!read || read.failures.length) return undefined;
-    return [...held, ...(read.objects.get(pairKey(kind, home)) ?? [])];
+    if (live.objects.has(pairKey(kind, live.home ?? 'default'))) return held;
+    const read = readAhead?.objects.get(pairKey(kind, readAhead.home ?? 'default'));
+    if (!read || readAhead!.failures.some((f) => f.kind === kind)) return undefined;
+    return [...held, ...read];
   };
-  const [packages, policies] = await Promise.all([objectsOf(PACKAGE), objectsOf(POLICY)]);
+  const [packages, policies] = [objectsOf(PACKAGE), objectsOf(POLICY)];
   if (!packages || !policies) return undefined;
   const deleted = new Set(changes.filter((c) => c.action === 'delete').map((c) => `${c.kind}/${c.name}`));
   const installed = new Map<string, string | undefined>();

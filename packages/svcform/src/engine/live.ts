@@ -102,6 +102,15 @@ export async function fetchLive(
   return state;
 }
 
+/** Two readings of disjoint pairs (the same run, the same home space) as one. */
+export function mergeLive(a: LiveState, b: LiveState): LiveState {
+  for (const [key, objects] of b.objects) a.objects.set(key, objects);
+  for (const [key, inPlace] of b.prerequisites) a.prerequisites.set(key, inPlace);
+  if (b.offers) for (const [key, offer] of b.offers) a.offers!.set(key, offer);
+  a.failures.push(...b.failures);
+  return a;
+}
+
 /**
  * What the target offers for a kind in a space, or undefined when it cannot say (an older or
  * restricted target): the check is then left to the server's answer at apply, not a plan failure.

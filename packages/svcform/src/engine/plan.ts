@@ -5,7 +5,7 @@ import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js'
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
 import { alignKeyed } from './diff.js';
-import { fetchLive, pairKey, type LiveState } from './live.js';
+import { fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, missingReference, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
@@ -13,7 +13,7 @@ import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
 import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
 import { referenceTarget, rehome } from './spaceless.js';
-import { fleetPicture, integrationWarnings, planCoverage } from './coverage.js';
+import { fleetPicture, integrationWarnings, namesIntegrations, planCoverage, readFleetAhead } from './coverage.js';
 import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
 
@@ -57,6 +57,11 @@ export interface PlanOptions {
   kinds?: readonly string[];
   /** Live state read ahead (while the manifests loaded), used where it covers a (kind, space). */
   readAhead?: Promise<LiveState | undefined>;
+  /**
+   * The kinds the read-ahead lists. Pairs of other kinds are listed at once instead of after it;
+   * without this set, every pair waits for the read-ahead.
+   */
+  readAheadKinds?: ReadonlySet<string>;
   /** svcform.yaml `references.missing`: whether a reference the server accepts to an object nobody holds is a warning (default) or an error. */
   missingReferences?: MissingReferencePolicy;
   /** Spaces the manifests declare (Space) that the server does not hold yet: read as empty. */
@@ -85,7 +90,22 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   // (the server would answer 404), and its prerequisites are not in place.
   const absent = new Set(options.absentSpaces ?? []);
   const inAbsent = (p: { kind: string; space: string }) => absent.has(p.space) && !adapterFor(p.kind)?.spaceless;
-  const live = await fetchLive(ctx, pairs.filter((p) => !inAbsent(p)), adapterFor, (kind, space) => creating.has(pairKey(kind, space)), await options.readAhead, expected, home);
+  const needed = (kind: string, space: string) => creating.has(pairKey(kind, space));
+  // Only a plan with an enabled rule that names integrations asks Fleet what it collects; it asks
+  // now, beside the listings, rather than after the plan is made.
+  const fleetAhead = resources.some(namesIntegrations) ? readFleetAhead(ctx, pairs, adapterFor, home) : undefined;
+  // Kinds the read-ahead does not list (the timeline templates and exception lists that rules
+  // name, when no manifest declares one) are listed at once, not after its pages (issue 29). The
+  // listings it makes are announced first, so that a listing built on one of them waits for it.
+  const wanted = pairs.filter((p) => !inAbsent(p));
+  const aheadKinds = options.readAhead ? options.readAheadKinds : undefined;
+  const waits = (p: { kind: string }) => !aheadKinds || aheadKinds.has(p.kind);
+  if (aheadKinds) for (const p of wanted.filter(waits)) if (adapterFor(p.kind) && !adapterFor(p.kind)!.spaceless) ctx.run.expectListing(p.kind, p.space);
+  const [afterAhead, atOnce] = await Promise.all([
+    (async () => fetchLive(ctx, wanted.filter(waits), adapterFor, needed, await options.readAhead, expected, home))(),
+    fetchLive(ctx, wanted.filter((p) => !waits(p)), adapterFor, needed, undefined, expected, home),
+  ]);
+  const live = mergeLive(afterAhead, atOnce);
   for (const p of pairs.filter(inAbsent)) {
     live.objects.set(pairKey(p.kind, p.space), []);
     if (adapterFor(p.kind)?.prerequisite) live.prerequisites.set(pairKey(p.kind, p.space), false);
@@ -109,9 +129,8 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
     }]));
   }
   const plan = planFromLive({ ...options, resources }, live);
-  // Only a plan with an enabled rule that names integrations asks Fleet what it collects.
-  if (resources.some((r) => r.kind === 'Rule' && r.spec.enabled === true && Array.isArray(r.spec.related_integrations) && r.spec.related_integrations.length > 0)) {
-    const fleet = await fleetPicture(ctx, live, resources, plan.changes, adapterFor, home);
+  if (fleetAhead) {
+    const fleet = fleetPicture(live, resources, plan.changes, await fleetAhead);
     plan.warnings = [...(plan.warnings ?? []), ...integrationWarnings(resources, fleet, plan.changes)];
   }
   return plan;

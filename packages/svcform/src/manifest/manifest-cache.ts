@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import type { DiskCache } from '../common/disk-cache.js';
+import type { RecordPack } from '../common/record-pack.js';
 import { displayPath, readManifestText, type LoadedDoc } from './load.js';
 
 /**
@@ -10,20 +11,20 @@ import { displayPath, readManifestText, type LoadedDoc } from './load.js';
  * starts. Positions inside a document are needed only for messages, and are then had by parsing
  * the file again, so every message is the one a fresh parse gives.
  *
- * Every command reads entries; all but apply write them (apply follows a plan of the same files,
- * which kept them). On 2,068 rules a repeated plan reading them took 1.4-1.5 s against 1.9-2.1 s.
- * Writing them costs the first plan about 0.1 s: v8.serialize writes 31 MB for 16 MB of YAML, as
- * the values are slices of the file's text, which is two-byte once the file holds one non-ASCII
- * character (empty-cache plans against the same build with the write left out, 14 alternating
- * runs: medians 1.67 s against 1.56 s). Writing on a worker thread, which parsed the files again,
- * was slower still (medians 2.16 s with the worker against 1.96 s). A file with a YAML error, or
- * one the fast reader did not read whole, is never kept.
+ * Every command reads entries; all but apply keep what they parsed. The entries are records of one
+ * pack file (record-pack.ts), not a file each: on the 2,068 one-rule files of the real rules,
+ * creating a file per document was about half a second of a first plan. v8.serialize writes 31 MB
+ * for 16 MB of YAML, as the values are slices of the file's text, which is two-byte once the file
+ * holds one non-ASCII character. Writing on a worker thread, which parsed the files again, was
+ * slower (medians 2.16 s with the worker against 1.96 s). A file with a YAML error, or one the fast
+ * reader did not read whole, is never kept.
  */
 
 const FORMAT = 1;
 /** 2: the entries of CleanDocuments keep the warnings of warned documents too. */
 const CLEAN_FORMAT = 2;
-const PREFIX = 'manifest-';
+/** The pack file of the documents (one per build, as every entry). */
+const PACK = 'manifests.pack';
 const CLEAN_PREFIX = 'clean-';
 /** An entry no writing run has read for this long is removed. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
@@ -48,11 +49,15 @@ export class ManifestCache {
    */
   readonly counts = { kept: 0, parsed: 0, reparsed: 0, knownClean: 0 };
 
+  private readonly pack: RecordPack;
+
   constructor(
     private readonly disk: DiskCache,
     /** Whether this run writes entries (every command but apply) or only reads them. */
     readonly writes: boolean,
-  ) {}
+  ) {
+    this.pack = disk.pack(PACK);
+  }
 
   keyOf(bytes: Buffer): string {
     return createHash('sha256').update(bytes).digest('hex');
@@ -60,15 +65,14 @@ export class ManifestCache {
 
   /** Whether documents are kept under `key` (without reading them). */
   holds(key: string): boolean {
-    return this.disk.holds(PREFIX + key);
+    return this.pack.has(key);
   }
 
   /** The documents of `file` kept under `key`, or undefined; `text` gives the file's text when a message needs positions. */
   read(key: string, file: string, text: () => string): LoadedDoc[] | undefined {
-    const stored = this.disk.read(PREFIX + key) as { format?: unknown; docs?: unknown } | undefined;
+    const stored = this.pack.get(key) as { format?: unknown; docs?: unknown } | undefined;
     if (stored?.format !== FORMAT || !Array.isArray(stored.docs) || !stored.docs.every(isKept)) return undefined;
     this.counts.kept++;
-    if (this.writes) this.disk.touch(PREFIX + key);
     const shown = displayPath(file);
     const dir = dirname(resolve(file));
     let parsed: LoadedDoc[] | undefined;
@@ -94,11 +98,17 @@ export class ManifestCache {
     });
   }
 
-  /** Gives the documents a parse of the file gave their cache keys, and keeps them (when this run writes). */
+  /** Gives the documents a parse of the file gave their cache keys, and keeps them (when this run writes; `save` writes them). */
   remember(key: string, docs: LoadedDoc[]): void {
     for (const d of docs) d.cacheKey = documentKey(key, d.index);
     if (!this.writes) return;
-    this.disk.write(PREFIX + key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
+    this.pack.put(key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
+  }
+
+  /** Writes the documents this run parsed (once it has read every file), and closes the pack. */
+  save(): void {
+    if (this.writes) this.pack.save();
+    else this.pack.close();
   }
 
   /** The documents whose checks found nothing under the check options `context` (any text naming them). */
@@ -106,10 +116,9 @@ export class ManifestCache {
     return new CleanDocuments(this.disk, CLEAN_PREFIX + createHash('sha256').update(context).digest('hex').slice(0, 32), this.writes, this.counts);
   }
 
-  /** Removes entries no writing run has read for a week (once per writing run). */
+  /** Removes sets of clean documents no writing run has read for a week (once per writing run). */
   prune(): void {
     if (!this.writes) return;
-    this.disk.prune(PREFIX, UNUSED_MS);
     this.disk.prune(CLEAN_PREFIX, UNUSED_MS);
   }
 }

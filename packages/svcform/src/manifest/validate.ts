@@ -68,6 +68,7 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 export async function loadAndValidate(paths: string[], options: ValidateOptions, onRead?: (kinds: Map<string, number>, share: ParseShare) => void): Promise<ValidationResult> {
   const expanded = expandPaths(paths);
   const loaded = onRead ? await loadFilesYielding(expanded.files, onRead, options.manifestCache) : loadFiles(expanded.files, options.manifestCache);
+  options.manifestCache?.save();
   options.manifestCache?.prune();
   const overlaid = options.environment ? applyOverlays(loaded.docs, options.environment) : { docs: loaded.docs, diagnostics: [] };
   const result = validateDocs(overlaid.docs, options);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulatorResetPerTest } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
+import { blockRuleYaml } from '../helpers/repo.js';
 
 /**
  * A plan reads live state while the manifests load only when little must be parsed (cli/read-ahead.ts:
@@ -39,5 +40,27 @@ describe('plan reads ahead only when the cache holds nearly all of the manifests
     assert.equal(warm.code, 1, warm.out + warm.err);
     assert.equal(listings(), 1, 'one file in twenty to parse: the listing went out ahead');
     assert.doesNotMatch(warm.out + warm.err, /Reading live state/, 'and nothing about it was said');
+  });
+
+  it('kinds the read-ahead does not list (a timeline template rules name) are listed beside it, not after its pages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-read-ahead-refs-'));
+    const rule = (n: number) => blockRuleYaml(`rule-${n}`, ['A rule.'], ['process.name: x']).replace('  severity:', '  timeline_id: team-timeline\n  timeline_title: Team timeline\n  severity:');
+    for (let n = 0; n < 5; n++) writeFileSync(join(dir, `r${n}.yaml`), rule(n));
+    const env = { SVCFORM_CACHE_DIR: join(dir, '.cache') };
+    const first = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(first.code, 0, first.out + first.err);
+    emu.log.clear();
+    // The rules' listing (read ahead from the cache) is answered after 1.5 s; the templates' must not wait for it.
+    const DELAY = 1500;
+    await fetch(`${emu.url}/__emulator/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ method: 'GET', path: '^/api/detection_engine/rules/_find$', delayMs: DELAY, times: 1 }] }) });
+    const warm = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(warm.code, 0, warm.out + warm.err);
+    assert.equal(warm.out, first.out, 'the same plan');
+    const log = emu.log.all();
+    const rules = log.find((r) => r.method === 'GET' && r.path === '/api/detection_engine/rules/_find');
+    const templates = log.find((r) => r.method === 'GET' && r.path === '/api/timelines');
+    assert.ok(rules && templates, log.map((r) => `${r.method} ${r.path}`).join('\n'));
+    const gap = Date.parse(templates.time) - Date.parse(rules.time);
+    assert.ok(gap < DELAY / 2, `the templates were listed ${gap} ms after the rules' listing was asked for`);
   });
 });

@@ -38,9 +38,12 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
       return file;
     });
   };
-  const shownFor = async (files: string[], cache?: ManifestCache) => {
+  /** One run: a fresh ManifestCache over `cacheDir` (as every command opens its own), saved at the end. */
+  const shownFor = async (files: string[], cacheDir?: string) => {
     const shown: Array<{ kinds: Record<string, number>; toParse: number; total: number }> = [];
+    const cache = cacheDir === undefined ? undefined : new ManifestCache(DiskCache.open(cacheDir)!, true);
     const loaded = await loadFilesYielding(files, (kinds, share) => shown.push({ kinds: Object.fromEntries(kinds), ...share }), cache);
+    cache?.save();
     assert.equal(loaded.docs.length, files.length);
     return shown;
   };
@@ -48,11 +51,11 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
   it('every byte without a cache or with an empty one; none once the cache holds the files; the changed file alone after', async () => {
     const files = repository(4);
     const total = files.length * rule(0).length;
-    const cache = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    const cacheDir = mkdtempSync(join(tmpdir(), 'svcform-cache-'));
     assert.deepEqual(await shownFor(files), [{ kinds: { Rule: 4 }, toParse: total, total }]);
-    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: total, total }]);
-    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: 0, total }]);
+    assert.deepEqual(await shownFor(files, cacheDir), [{ kinds: { Rule: 4 }, toParse: total, total }]);
+    assert.deepEqual(await shownFor(files, cacheDir), [{ kinds: { Rule: 4 }, toParse: 0, total }]);
     writeFileSync(files[0], rule(7));
-    assert.deepEqual(await shownFor(files, cache), [{ kinds: { Rule: 4 }, toParse: rule(7).length, total }]);
+    assert.deepEqual(await shownFor(files, cacheDir), [{ kinds: { Rule: 4 }, toParse: rule(7).length, total }]);
   });
 });

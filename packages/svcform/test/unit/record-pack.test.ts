@@ -1,0 +1,118 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordPack } from '../../src/common/record-pack.js';
+
+/** The one append-only file that keeps every manifest file's documents (src/common/record-pack.ts). */
+
+const key = (name: string) => createHash('sha256').update(name).digest('hex');
+const value = (name: string) => ({ name, text: `${name} `.repeat(50) });
+const packFile = () => join(mkdtempSync(join(tmpdir(), 'svcform-pack-')), 'test.pack');
+/** One run: a pack opened on `file`, `work` done with it, saved. */
+function run<T>(file: string, work: (pack: RecordPack) => T, slack?: number): T {
+  const pack = new RecordPack(file, () => true, slack);
+  const out = work(pack);
+  pack.save();
+  return out;
+}
+const read = (file: string, ...names: string[]) => run(file, (p) => names.map((n) => p.get(key(n))));
+
+describe('RecordPack: values under SHA-256 keys in one append-only file', () => {
+  it('a value put in one run is read in the next; each run appends only what it added', () => {
+    const file = packFile();
+    run(file, (p) => {
+      assert.equal(p.has(key('a')), false);
+      p.put(key('a'), value('a'));
+      p.put(key('b'), value('b'));
+    });
+    const first = statSync(file).size;
+    run(file, (p) => {
+      assert.deepEqual(p.get(key('a')), value('a'));
+      p.put(key('a'), value('a'));
+      p.put(key('c'), value('c'));
+    });
+    assert.ok(statSync(file).size > first && statSync(file).size < first * 2, 'c appended, a not written again');
+    assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')]);
+  });
+
+  it('a run that adds nothing writes nothing', () => {
+    const file = packFile();
+    run(file, (p) => p.put(key('a'), value('a')));
+    const before = readFileSync(file);
+    read(file, 'a', 'missing');
+    assert.deepEqual(readFileSync(file), before);
+  });
+
+  it('a damaged record is a miss and the others still read', () => {
+    const file = packFile();
+    run(file, (p) => ['a', 'b', 'c'].forEach((n) => p.put(key(n), value(n))));
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('b b b');
+    bytes[at] = 'x'.charCodeAt(0);
+    writeFileSync(file, bytes);
+    assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), undefined, value('c')]);
+  });
+
+  it('a record cut short ends the walk, and the next writing run rewrites the file whole', () => {
+    const file = packFile();
+    run(file, (p) => ['a', 'b'].forEach((n) => p.put(key(n), value(n))));
+    truncateSync(file, statSync(file).size - 10);
+    run(file, (p) => {
+      assert.deepEqual(p.get(key('a')), value('a'));
+      assert.equal(p.has(key('b')), false);
+      p.put(key('b'), value('b'));
+    });
+    assert.deepEqual(read(file, 'a', 'b'), [value('a'), value('b')]);
+    run(file, (p) => p.put(key('c'), value('c')));
+    assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')], 'appended after a whole file again');
+  });
+
+  it('a file grown past twice what a run met is rewritten with only that', () => {
+    const file = packFile();
+    run(file, (p) => ['a', 'b', 'c', 'd'].forEach((n) => p.put(key(n), value(n))), 0);
+    run(file, (p) => {
+      p.get(key('a'));
+      p.put(key('e'), value('e'));
+    }, 0);
+    run(file, (p) => assert.deepEqual(['a', 'b', 'c', 'd', 'e'].map((n) => p.has(key(n))), [true, false, false, false, true]));
+    run(file, (p) => {
+      p.get(key('a'));
+      p.put(key('f'), value('f'));
+    });
+    run(file, (p) => assert.deepEqual(['a', 'e', 'f'].map((n) => p.has(key(n))), [true, true, true], 'under the default slack the file only grows'));
+  });
+
+  it('garbage where the file should be is a miss for every key, and is replaced by the next writing run', () => {
+    const file = packFile();
+    writeFileSync(file, 'garbage');
+    run(file, (p) => {
+      assert.equal(p.get(key('a')), undefined);
+      p.put(key('a'), value('a'));
+    });
+    assert.deepEqual(read(file, 'a'), [value('a')]);
+  });
+});
+
+describe('RecordPack: two runs writing at once', () => {
+  it('both append whole records: every value either put is read back', async () => {
+    const { spawn } = await import('node:child_process');
+    const file = packFile();
+    const writer = (prefix: string) => `
+      const { RecordPack } = await import(${JSON.stringify(new URL('../../src/common/record-pack.js', import.meta.url).href)});
+      const { createHash } = await import('node:crypto');
+      const pack = new RecordPack(${JSON.stringify(file)}, () => true);
+      pack.has('0'.repeat(64));
+      for (let i = 0; i < 300; i++) pack.put(createHash('sha256').update('${prefix}' + i).digest('hex'), { n: i, text: '${prefix}'.repeat(2000) });
+      pack.save();`;
+    const run = (code: string) => new Promise<number>((done) => spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'inherit' }).once('close', (c) => done(c ?? 1)));
+    assert.deepEqual(await Promise.all([run(writer('a')), run(writer('b'))]), [0, 0]);
+    const pack = new RecordPack(file, () => true);
+    for (const prefix of ['a', 'b']) {
+      for (let i = 0; i < 300; i++) assert.deepEqual(pack.get(key(prefix + i)), { n: i, text: prefix.repeat(2000) }, `${prefix}${i}`);
+    }
+    pack.close();
+  });
+});
