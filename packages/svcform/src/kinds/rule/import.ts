@@ -35,9 +35,11 @@ export const MIN_BULK_WRITES = 16;
 interface Line {
   index: number;
   ruleId: string;
-  /** The rule's JSON; the chunk is encoded to UTF-8 once, when it is sent (measured with byteLength meanwhile). */
-  json: string;
+  /** The rule's JSON as UTF-8: encoded once, which gives the chunk's size and the bytes sent. */
+  bytes: Buffer;
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Whether the import would treat this rule's write differently from a POST or PUT: it names
@@ -65,7 +67,7 @@ async function importChunk(ctx: AdapterContext, space: string, update: boolean, 
       // An overwrite import is a set of full replaces: safe to repeat. A create import is not
       // (a repeat answers 409 per rule that landed), so a lost answer is settled by reading back.
       idempotent: update,
-      multipart: { field: 'file', filename: 'rules.ndjson', content: lines.map((l) => `${l.json}\n`).join(''), contentType: 'application/ndjson' },
+      multipart: { field: 'file', filename: 'rules.ndjson', content: Buffer.concat(lines.flatMap((l) => [l.bytes, NEWLINE])), contentType: 'application/ndjson' },
     });
     body = res.body;
   } catch (err) {
@@ -119,16 +121,16 @@ export async function importRules(
   };
   for (const [index, w] of writes.entries()) {
     if (writtenAlone(w)) continue;
-    let json: string;
+    let encoded: Buffer;
     try {
-      json = JSON.stringify(await body(ctx, w.resource));
+      encoded = Buffer.from(JSON.stringify(await body(ctx, w.resource)), 'utf8');
     } catch (err) {
       outcomes[index] = { status: 'failed', error: (err as Error).message };
       continue;
     }
-    const size = Buffer.byteLength(json, 'utf8') + 1;
+    const size = encoded.length + 1;
     if (chunk.length > 0 && (chunk.length >= CHUNK_RULES || chunkBytes + size > CHUNK_BYTES)) await send();
-    chunk.push({ index, ruleId: w.resource.name, json });
+    chunk.push({ index, ruleId: w.resource.name, bytes: encoded });
     chunkBytes += size;
   }
   if (chunk.length > 0) await send();
