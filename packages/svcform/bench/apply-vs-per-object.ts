@@ -10,20 +10,27 @@
  *    Rule's), `svcform apply` against PUT + read-back GET per rule, 10 in flight.
  * Each run's svcform applies start from an empty cache directory (the creates parse every query;
  * the updates, whose queries are the same, find them in the cache); --no-cache runs without one.
- * Prints every run and the ratios of the medians. The goal is >= 5x for both.
+ * Prints every run (wall and CPU seconds of the child) and the ratios of the medians. The goal is
+ * >= 5x for both. With --against DIR, the build in DIR (a checkout after `npm run build`) applies by
+ * turns with this one in each run, against the same server and the same per-object figures.
  *
- *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--dir DIR] [--latency MS] [--runs N] [--no-cache] [--keep]
+ *   node dist/bench/apply-vs-per-object.js [--rules N] [--files N] [--dir DIR] [--latency MS] [--runs N] [--no-cache] [--against DIR] [--keep]
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import type { Resource } from '../src/manifest/types.js';
+
+interface Timed {
+  wall: number;
+  cpu: number;
+}
 import { writeRealisticRepository } from './realistic.js';
-import { control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
+import { CLI, cliOf, control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
 
 const GOAL = 5;
 
@@ -113,37 +120,59 @@ async function main(): Promise<number> {
     };
     const noCache = process.argv.includes('--no-cache') ? ['--no-cache'] : [];
     const applyArgs = (dir: string) => ['apply', dir, '--url', emu.url, '--quiet', ...noCache];
-    const rows = { svcCreate: [] as number[], perCreate: [] as number[], svcUpdate: [] as number[], perUpdate: [] as number[] };
+    // This build, and with --against DIR another one (a checkout after `npm run build`), by turns
+    // in each run against the same server: on a shared machine only such pairs compare.
+    const against = stringOption('against');
+    const builds = [{ label: 'this build', cli: CLI }, ...(against ? [{ label: against, cli: cliOf(against) }] : [])];
+    const rows = builds.map(() => ({ create: [] as Timed[], update: [] as Timed[] }));
+    const perCreates: number[] = [];
+    const perUpdates: number[] = [];
+    const timed = async (what: string, args: string[], env: NodeJS.ProcessEnv, cli: string): Promise<Timed> => {
+      const t = await timeCli(args, root, env, { cli, cpu: true });
+      if (t.code !== 0) throw new Error(`apply (${what}) failed: ${t.err.slice(0, 2000)}`);
+      return { wall: t.seconds, cpu: t.cpuSeconds ?? Number.NaN };
+    };
+    const shown = (t: Timed) => `${fmt(t.wall)} (${fmt(t.cpu)} CPU)`;
     try {
       console.log(`latency ${latency} ms; ${runs} runs`);
       for (let run = 1; run <= runs; run++) {
         await reset();
         const perCreate = await perObject(emu.url, baseResources, 'POST');
-        await reset();
-        const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) };
-        const svcCreate = await timeCli(applyArgs(base), root, cache);
-        if (svcCreate.code !== 0) throw new Error(`apply (creates) failed: ${svcCreate.err.slice(0, 2000)}`);
-        const svcUpdate = await timeCli(applyArgs(changed), root, cache);
-        if (svcUpdate.code !== 0) throw new Error(`apply (updates) failed: ${svcUpdate.err.slice(0, 2000)}`);
+        const order = run % 2 ? builds.map((_, i) => i) : builds.map((_, i) => builds.length - 1 - i);
+        for (const i of order) {
+          await reset();
+          const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) };
+          rows[i]!.create.push(await timed('creates', applyArgs(base), cache, builds[i]!.cli));
+          rows[i]!.update.push(await timed('updates', applyArgs(changed), cache, builds[i]!.cli));
+        }
         // The per-object updates write the base bodies back over the changed ones: the same amount of change.
         const perUpdate = await perObject(emu.url, baseResources, 'PUT');
         await setLatency(emu.url, 0);
-        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, cache);
+        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) });
         if (converged.code !== 0) throw new Error(`plan after the per-object updates is not empty: ${(converged.out + converged.err).slice(-1500)}`);
-        rows.svcCreate.push(svcCreate.seconds);
-        rows.perCreate.push(perCreate.seconds);
-        rows.svcUpdate.push(svcUpdate.seconds);
-        rows.perUpdate.push(perUpdate.seconds);
-        console.log(
-          `run ${run}: creates: svcform ${fmt(svcCreate.seconds)} | POST+GET ${fmt(perCreate.seconds)} (${perCreate.requests} requests) | ${(perCreate.seconds / svcCreate.seconds).toFixed(2)}x;` +
-            ` updates: svcform ${fmt(svcUpdate.seconds)} | PUT+GET ${fmt(perUpdate.seconds)} | ${(perUpdate.seconds / svcUpdate.seconds).toFixed(2)}x`,
-        );
+        perCreates.push(perCreate.seconds);
+        perUpdates.push(perUpdate.seconds);
+        for (const [i, build] of builds.entries()) {
+          const { create, update } = rows[i]!;
+          console.log(
+            `run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: creates: svcform ${shown(create.at(-1)!)} | POST+GET ${fmt(perCreate.seconds)} (${perCreate.requests} requests) | ${(perCreate.seconds / create.at(-1)!.wall).toFixed(2)}x;` +
+              ` updates: svcform ${shown(update.at(-1)!)} | PUT+GET ${fmt(perUpdate.seconds)} | ${(perUpdate.seconds / update.at(-1)!.wall).toFixed(2)}x`,
+          );
+        }
       }
-      const createRatio = median(rows.perCreate) / median(rows.svcCreate);
-      const updateRatio = median(rows.perUpdate) / median(rows.svcUpdate);
-      console.log(`median creates: svcform ${fmt(median(rows.svcCreate))}, POST+GET ${fmt(median(rows.perCreate))}: ${createRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
-      console.log(`median updates: svcform ${fmt(median(rows.svcUpdate))}, PUT+GET ${fmt(median(rows.perUpdate))}: ${updateRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
-      return createRatio >= GOAL && updateRatio >= GOAL ? 0 : 1;
+      const med = (t: Timed[]) => ({ wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) });
+      const ratios = builds.map((build, i) => {
+        const create = med(rows[i]!.create);
+        const update = med(rows[i]!.update);
+        const label = builds.length > 1 ? ` [${build.label}]` : '';
+        const createRatio = median(perCreates) / create.wall;
+        const updateRatio = median(perUpdates) / update.wall;
+        console.log(`median creates${label}: svcform ${shown(create)}, POST+GET ${fmt(median(perCreates))}: ${createRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+        console.log(`median updates${label}: svcform ${shown(update)}, PUT+GET ${fmt(median(perUpdates))}: ${updateRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+        return Math.min(createRatio, updateRatio);
+      });
+      console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      return ratios[0]! >= GOAL ? 0 : 1;
     } finally {
       await emu.stop();
     }

@@ -19,14 +19,14 @@
  *   node dist/bench/plan-vs-refresh.js [--rules N] [--files N] [--latency MS] [--runs N] [--dir DIR] [--against DIR] [--keep]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import { writeRealisticRepository } from './realistic.js';
-import { CLI, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
+import { CLI, cliOf, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
 
 interface Timed {
   wall: number;
@@ -155,8 +155,3 @@ async function main(): Promise<number> {
 
 runMain(main);
 
-/** The CLI of the build in a checkout: the workspace's svcform package, or a checkout from before the workspace. */
-function cliOf(checkout: string): string {
-  const workspace = join(resolve(checkout), 'packages', 'svcform', 'dist', 'src', 'cli', 'main.js');
-  return existsSync(workspace) ? workspace : join(resolve(checkout), 'dist', 'src', 'cli', 'main.js');
-}

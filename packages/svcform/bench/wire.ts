@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -141,4 +141,10 @@ export function runMain(main: () => Promise<number>): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** The CLI of the build in a checkout: the workspace's svcform package, or a checkout from before the workspace. */
+export function cliOf(checkout: string): string {
+  const workspace = join(resolve(checkout), 'packages', 'svcform', 'dist', 'src', 'cli', 'main.js');
+  return existsSync(workspace) ? workspace : join(resolve(checkout), 'dist', 'src', 'cli', 'main.js');
 }

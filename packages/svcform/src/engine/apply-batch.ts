@@ -19,7 +19,6 @@ export interface BatchGroup {
   changes: BatchedChange[];
 }
 
-/** Splits a wave's runnable changes into groups for writeBatch and the changes written one by one. */
 /** What a batch needs of apply's options (apply.ts's ApplyOptions has these and more). */
 export interface BatchOptions {
   ctx: AdapterContext;
@@ -28,12 +27,17 @@ export interface BatchOptions {
   onStart?: (change: PlannedChange) => void;
 }
 
+/**
+ * Splits a wave's runnable changes into groups for writeBatch (or deleteBatch) and the changes
+ * written one by one; the latter include the writes the adapter says it always leaves alone, so
+ * that they run beside the bulk call rather than after its answer.
+ */
 export function splitBatches(changes: PlannedChange[], adapterFor: BatchOptions['adapterFor']): { groups: BatchGroup[]; single: PlannedChange[] } {
   const groups = new Map<string, BatchGroup>();
   const single: PlannedChange[] = [];
   for (const c of changes) {
     const adapter = adapterFor(c.kind);
-    if (!adapter || c.action === 'prerequisite' || !(c.action === 'delete' ? adapter.deleteBatch : adapter.writeBatch)) {
+    if (!adapter || c.action === 'prerequisite' || !(c.action === 'delete' ? adapter.deleteBatch : adapter.writeBatch) || (c.action !== 'delete' && adapter.writesAlone?.(batchWrite(c)))) {
       single.push(c);
       continue;
     }
@@ -43,6 +47,10 @@ export function splitBatches(changes: PlannedChange[], adapterFor: BatchOptions[
     group.changes.push(c);
   }
   return { groups: [...groups.values()], single };
+}
+
+function batchWrite(c: CreateChange | UpdateChange): BatchWrite {
+  return c.action === 'create' ? { action: 'create', resource: c.resource } : { action: 'update', resource: c.resource, live: c.live };
 }
 
 export type Settled = { change: PlannedChange; outcome: 'done'; note?: string; ms: number } | { change: PlannedChange; outcome: 'failed'; error: string; ms: number };
@@ -61,7 +69,7 @@ export async function runBatch(group: BatchGroup, options: BatchOptions, settle:
   try {
     outcomes = await withAnswerCheck(ctx, what, (x) => {
       if (changes[0].action === 'delete') return adapter.deleteBatch!(x, space, (changes as DeleteChange[]).map((c) => c.live));
-      const writes = (changes as Array<CreateChange | UpdateChange>).map((c): BatchWrite => (c.action === 'create' ? { action: 'create', resource: c.resource } : { action: 'update', resource: c.resource, live: c.live }));
+      const writes = (changes as Array<CreateChange | UpdateChange>).map(batchWrite);
       return adapter.writeBatch!(x, space, writes, { rotateSecrets: !!options.rotateSecrets });
     });
     if (outcomes.length !== changes.length) throw new Error(`${what}: the adapter reported ${outcomes.length} outcomes`);

@@ -155,6 +155,12 @@ export interface KindAdapter extends KindRules {
    */
   writeBatch?(ctx: AdapterContext, space: string, writes: BatchWrite[], options: UpdateOptions): Promise<BatchOutcome[]>;
   /**
+   * Optional, with writeBatch: whether this write is always left to be written on its own (writeBatch
+   * would answer `alone` for it whatever the server says). The engine starts such writes beside the
+   * bulk call instead of after it, so they do not wait for its answer.
+   */
+  writesAlone?(write: BatchWrite): boolean;
+  /**
    * Optional: deletes many objects of one space in few requests, where the API has a bulk delete.
    * Same contract as writeBatch: one outcome per object, in order; never throws for what the server
    * answered about one object.

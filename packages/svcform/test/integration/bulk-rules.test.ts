@@ -233,3 +233,37 @@ describe('deletes of managed rules go through the bulk action, each rule reporte
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 });
+
+describe('a rule the import would treat differently is written beside the import, not after its answer', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  before(async () => {
+    emu = await emulator();
+    dir = mkdtempSync(join(tmpdir(), 'svcform-bulk-beside-'));
+  });
+  after(async () => {
+    await emu.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the linked rule is POSTed while the slow import is still being answered, and every rule is reported once', async () => {
+    const list = await call(emu, 'POST', '/api/exception_lists', { list_id: 'beside-exceptions', name: 'Beside', description: 'd', type: 'detection' });
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    const link = '  exceptions_list:\n    - {list_id: beside-exceptions, type: detection, namespace_type: single}\n';
+    writeRules(dir, (doc, i) => (i === 5 ? doc.replace('  severity:', `${link}  severity:`) : doc));
+    // The import's answer takes 2 s; before, the linked rule waited for it (apply-batch.ts, writesAlone).
+    const DELAY = 2000;
+    await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'POST', path: '^/api/detection_engine/rules/_import$', delayMs: DELAY, times: 1 }] });
+    const run = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(run.code, 0, run.out + run.err);
+    const log = emu.log.all();
+    const imports = log.filter((r) => r.method === 'POST' && r.path === IMPORT);
+    const alone = log.filter((r) => r.method === 'POST' && r.path === RULES);
+    assert.equal(imports.length, 1);
+    assert.equal(alone.length, 1, 'the linked rule alone, once');
+    const gap = Date.parse(alone[0].time) - Date.parse(imports[0].time);
+    assert.ok(gap < DELAY / 2, `the linked rule's POST came ${gap} ms after the import arrived`);
+    assert.equal(run.out.split('\n').filter((l) => l.startsWith('✓ create Rule/')).length, COUNT);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+});

@@ -46,7 +46,7 @@ const NEWLINE = Buffer.from('\n');
  * exception lists, declares default exceptions (written through their own route after the rule),
  * or is an update of a rule linked to lists (a PUT keeps its rule_default container linked).
  */
-function writtenAlone(w: BatchWrite): boolean {
+export function writtenAlone(w: BatchWrite): boolean {
   const linked = (rule: Record<string, any>) => Array.isArray(rule.exceptions_list) && rule.exceptions_list.length > 0;
   return linked(w.resource.spec) || w.resource.spec.default_exceptions !== undefined || (w.action === 'update' && linked(w.live.body));
 }

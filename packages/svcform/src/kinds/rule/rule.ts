@@ -2,7 +2,7 @@ import type { CheckContext, Resource } from '../../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject, withoutDefaults } from '../normalize.js';
 import type { AdapterContext, BatchWrite, CheckIssue, KindAdapter, ListOptions, LiveObject, Reference } from '../types.js';
 import { listRules } from './list.js';
-import { importRules } from './import.js';
+import { importRules, writtenAlone } from './import.js';
 import { deleteRules } from './bulk-delete.js';
 import { AREAS } from '../../client/areas.js';
 import { withActionTypes } from './actions.js';
@@ -260,6 +260,8 @@ export const ruleAdapter: KindAdapter = {
   writeBatch(ctx: AdapterContext, space: string, writes: BatchWrite[]) {
     return importRules(ctx, space, writes, writeBody);
   },
+
+  writesAlone: writtenAlone,
 
   deleteBatch(ctx: AdapterContext, space: string, lives: LiveObject[]) {
     return deleteRules(ctx, space, lives);
