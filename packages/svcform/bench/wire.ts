@@ -44,6 +44,8 @@ export interface CliTiming {
   seconds: number;
   /** User and system CPU seconds of the child, when timed with `cpu` (GNU time's -f '%U %S'). */
   cpuSeconds?: number;
+  /** Peak resident set size of the child in bytes, when timed with `cpu` (GNU time's %M). */
+  peakRss?: number;
   out: string;
   err: string;
 }
@@ -62,7 +64,7 @@ export interface TimeOptions {
 /** Runs `svcform ...args` in a child process and times it from spawn to exit. */
 export function timeCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, { node = process.execPath, cli = CLI, cpu = false }: TimeOptions = {}): Promise<CliTiming> {
   const cpuFile = cpu && existsSync(GNU_TIME) ? join(mkdtempSync(join(tmpdir(), 'svcform-bench-time-')), 'cpu') : undefined;
-  const [command, argv] = cpuFile ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, node, cli, ...args]] : [node, [cli, ...args]];
+  const [command, argv] = cpuFile ? [GNU_TIME, ['-f', '%U %S %M', '-o', cpuFile, node, cli, ...args]] : [node, [cli, ...args]];
   const started = process.hrtime.bigint();
   const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -74,13 +76,15 @@ export function timeCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}
     child.once('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       let cpuSeconds: number | undefined;
+      let peakRss: number | undefined;
       if (cpuFile) {
         // GNU time writes "Command exited with non-zero status N" first when the command failed.
-        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+        const [user, system, maxRssKb] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
         cpuSeconds = user + system;
+        peakRss = maxRssKb * 1024;
         rmSync(dirname(cpuFile), { recursive: true, force: true });
       }
-      resolve({ code: code ?? 1, seconds, cpuSeconds, out, err });
+      resolve({ code: code ?? 1, seconds, cpuSeconds, peakRss, out, err });
     });
   });
 }
