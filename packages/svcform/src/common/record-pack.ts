@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writevSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 
@@ -17,15 +17,18 @@ import { crc32 } from 'node:zlib';
  * (O_APPEND); a rewrite is a temporary file renamed into place, so a run reading meanwhile keeps
  * reading the file it opened. Whatever goes wrong, the answer is a miss, never a wrong value.
  *
- * The file is rewritten with only this run's values when it has grown past twice them and
- * REWRITE_SLACK besides (edited files leave their old documents behind), or when its walk did not
- * reach the end. A run that meets only part of a repository (one folder) therefore keeps the rest
- * until the old values are many.
+ * What a run adds is appended whenever FLUSH_BYTES of it are waiting, not held to the end: a first
+ * plan of 20,000 rules would hold some 200 MB of records. The file is rewritten with only this
+ * run's values when it has grown past twice them and REWRITE_SLACK besides (edited files leave
+ * their old documents behind), or before the first append when its walk did not reach the end. A
+ * run that meets only part of a repository (one folder) therefore keeps the rest until the old
+ * values are many.
  */
 const MAGIC = 0x31525653;
 const HEADER = 44;
 const KEY_AT = 12;
 const REWRITE_SLACK = 64 * 1024 * 1024;
+const FLUSH_BYTES = 16 * 1024 * 1024;
 /** Buffers handed to one writev call (the kernel's IOV_MAX is 1,024). */
 const WRITEV_MAX = 512;
 
@@ -34,26 +37,39 @@ interface Place {
   length: number;
 }
 
+export interface PackOptions {
+  /** Bytes of old values a file may hold beyond this run's before it is rewritten. */
+  slack?: number;
+  /** Bytes of added records held before they are appended. */
+  flushBytes?: number;
+}
+
 export class RecordPack {
   private index?: Map<string, Place>;
   private fd?: number;
-  /** Bytes of whole records found. */
-  private walked = 0;
   /** Whether the walk reached the end of the file. */
   private whole = true;
   /** Keys this run read or added: what a rewrite keeps. */
   private readonly met = new Set<string>();
-  private readonly added: Buffer[] = [];
-  private scratch = Buffer.alloc(0);
+  private added: Buffer[] = [];
   private addedBytes = 0;
+  /** Bytes of the records this run added, appended or not. */
+  private keptAdded = 0;
+  /** Whether this run can write (asked once, at its first write). */
+  private writable?: boolean;
+  private scratch = Buffer.alloc(0);
+  private readonly slack: number;
+  private readonly flushBytes: number;
 
   constructor(
     private readonly path: string,
     /** Makes the directory (and marks it as a cache) before the first write; false when it cannot. */
     private readonly ready: () => boolean,
-    /** Bytes of old values a file may hold beyond this run's before it is rewritten. */
-    private readonly slack = REWRITE_SLACK,
-  ) {}
+    options: PackOptions = {},
+  ) {
+    this.slack = options.slack ?? REWRITE_SLACK;
+    this.flushBytes = options.flushBytes ?? FLUSH_BYTES;
+  }
 
   /** Whether a value is kept under `key` (a SHA-256 in hex). */
   has(key: string): boolean {
@@ -77,7 +93,7 @@ export class RecordPack {
     }
   }
 
-  /** Keeps `value` under `key` (written by `save`). */
+  /** Keeps `value` under `key` (appended once enough is waiting, and by `save`). */
   put(key: string, value: unknown): void {
     if (this.met.has(key) && this.places().has(key)) return;
     let body: Buffer;
@@ -94,23 +110,23 @@ export class RecordPack {
     record.writeUInt32LE(crc32(record.subarray(KEY_AT)), 8);
     this.added.push(record);
     this.addedBytes += record.length;
+    this.keptAdded += record.length;
     this.met.add(key);
+    if (this.addedBytes >= this.flushBytes) this.flush();
   }
 
-  /** Writes what this run added: appended, or the file rewritten with only this run's values (above). Closes the file. */
+  /** Writes what is still waiting, rewrites the file when old values outweigh this run's (above), and closes it. */
   save(): void {
     try {
-      if (this.added.length === 0 || !this.ready()) return;
+      this.flush();
+      if (!this.writable) return;
       const places = this.places();
-      let kept = this.addedBytes;
-      for (const key of this.met) kept += (places.get(key)?.length ?? -HEADER) + HEADER;
-      if (!this.whole || this.walked + this.addedBytes > 2 * kept + this.slack) this.rewrite();
-      else this.append(this.path, 'a', this.added);
+      let kept = this.keptAdded;
+      for (const key of this.met) kept += places.has(key) ? HEADER + places.get(key)!.length : 0;
+      if (statSync(this.path).size > 2 * kept + this.slack) this.rewrite([]);
     } catch {
       // A cache that cannot be written (a read-only checkout, a full disk) is only a slower next run.
     } finally {
-      this.added.length = 0;
-      this.addedBytes = 0;
       this.close();
     }
   }
@@ -120,34 +136,71 @@ export class RecordPack {
     this.fd = undefined;
   }
 
-  private rewrite(): void {
-    const records: Buffer[] = [];
-    for (const [key, place] of this.places()) {
-      if (!this.met.has(key) || this.fd === undefined) continue;
-      const record = Buffer.allocUnsafe(HEADER + place.length);
-      if (readSync(this.fd, record, 0, record.length, place.offset) === record.length) records.push(record);
+  /** Appends the records waiting (after a rewrite when the file's walk stopped short of its end). */
+  private flush(): void {
+    if (this.added.length === 0) return;
+    const records = this.added;
+    this.added = [];
+    this.addedBytes = 0;
+    try {
+      if (this.writable === undefined) this.writable = this.ready();
+      if (!this.writable) return;
+      this.places();
+      if (this.whole) writeAll(this.path, 'a', records);
+      else {
+        this.rewrite(records);
+        this.whole = true;
+      }
+    } catch {
+      // Not written: the next run parses those files again. Nothing more is written in this one.
+      this.writable = false;
     }
+  }
+
+  /**
+   * Replaces the file with the records of this run's keys as the file now holds them (this run's
+   * appends included), then `extra`: written to a temporary file renamed into place.
+   */
+  private rewrite(extra: Buffer[]): void {
     const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
-      this.append(temporary, 'w', [...records, ...this.added]);
+      const out = openSync(temporary, 'w');
+      try {
+        let from: number | undefined;
+        try {
+          from = openSync(this.path, 'r');
+        } catch {
+          // No file: nothing to carry over.
+        }
+        if (from !== undefined) {
+          try {
+            let batch: Buffer[] = [];
+            let bytes = 0;
+            for (const [key, place] of walk(from).places) {
+              if (!this.met.has(key)) continue;
+              const record = Buffer.allocUnsafe(HEADER + place.length);
+              if (readSync(from, record, 0, record.length, place.offset) !== record.length) continue;
+              batch.push(record);
+              bytes += record.length;
+              if (bytes >= this.flushBytes) {
+                writeAllTo(out, batch);
+                batch = [];
+                bytes = 0;
+              }
+            }
+            writeAllTo(out, batch);
+          } finally {
+            closeSync(from);
+          }
+        }
+        writeAllTo(out, extra);
+      } finally {
+        closeSync(out);
+      }
       renameSync(temporary, this.path);
     } catch (err) {
       rmSync(temporary, { force: true });
       throw err;
-    }
-  }
-
-  private append(path: string, flags: 'a' | 'w', records: Buffer[]): void {
-    const fd = openSync(path, flags);
-    try {
-      for (let i = 0; i < records.length; i += WRITEV_MAX) {
-        const batch = records.slice(i, i + WRITEV_MAX);
-        const size = batch.reduce((n, b) => n + b.length, 0);
-        // A short write leaves a record cut short: the next walk stops there and a writing run rewrites the file.
-        if (writevSync(fd, batch) !== size) throw new Error('short write');
-      }
-    } finally {
-      closeSync(fd);
     }
   }
 
@@ -157,21 +210,46 @@ export class RecordPack {
     this.index = new Map();
     try {
       this.fd = openSync(this.path, 'r');
-      const size = fstatSync(this.fd).size;
-      const header = Buffer.allocUnsafe(HEADER);
-      let at = 0;
-      while (at + HEADER <= size) {
-        if (readSync(this.fd, header, 0, HEADER, at) !== HEADER || header.readUInt32LE(0) !== MAGIC) break;
-        const length = header.readUInt32LE(4);
-        if (at + HEADER + length > size) break;
-        this.index.set(header.toString('hex', KEY_AT, HEADER), { offset: at, length });
-        at += HEADER + length;
-      }
-      this.walked = at;
-      this.whole = at === size;
+      const found = walk(this.fd);
+      this.index = found.places;
+      this.whole = found.whole;
     } catch {
       // No file yet (or none readable): every key is a miss.
     }
     return this.index;
+  }
+}
+
+/** The whole records of a pack file, the last of each key; whether they reach its end. */
+function walk(fd: number): { places: Map<string, Place>; whole: boolean } {
+  const places = new Map<string, Place>();
+  const size = fstatSync(fd).size;
+  const header = Buffer.allocUnsafe(HEADER);
+  let at = 0;
+  while (at + HEADER <= size) {
+    if (readSync(fd, header, 0, HEADER, at) !== HEADER || header.readUInt32LE(0) !== MAGIC) break;
+    const length = header.readUInt32LE(4);
+    if (at + HEADER + length > size) break;
+    places.set(header.toString('hex', KEY_AT, HEADER), { offset: at, length });
+    at += HEADER + length;
+  }
+  return { places, whole: at === size };
+}
+
+function writeAll(path: string, flags: 'a' | 'w', records: Buffer[]): void {
+  const fd = openSync(path, flags);
+  try {
+    writeAllTo(fd, records);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAllTo(fd: number, records: Buffer[]): void {
+  for (let i = 0; i < records.length; i += WRITEV_MAX) {
+    const batch = records.slice(i, i + WRITEV_MAX);
+    const size = batch.reduce((n, b) => n + b.length, 0);
+    // A short write leaves a record cut short: the next walk stops there and a writing run rewrites the file.
+    if (writevSync(fd, batch) !== size) throw new Error('short write');
   }
 }

@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordPack } from '../../src/common/record-pack.js';
+import { RecordPack, type PackOptions } from '../../src/common/record-pack.js';
 
 /** The one append-only file that keeps every manifest file's documents (src/common/record-pack.ts). */
 
@@ -12,8 +13,8 @@ const key = (name: string) => createHash('sha256').update(name).digest('hex');
 const value = (name: string) => ({ name, text: `${name} `.repeat(50) });
 const packFile = () => join(mkdtempSync(join(tmpdir(), 'svcform-pack-')), 'test.pack');
 /** One run: a pack opened on `file`, `work` done with it, saved. */
-function run<T>(file: string, work: (pack: RecordPack) => T, slack?: number): T {
-  const pack = new RecordPack(file, () => true, slack);
+function run<T>(file: string, work: (pack: RecordPack) => T, options?: PackOptions): T {
+  const pack = new RecordPack(file, () => true, options);
   const out = work(pack);
   pack.save();
   return out;
@@ -72,17 +73,39 @@ describe('RecordPack: values under SHA-256 keys in one append-only file', () => 
 
   it('a file grown past twice what a run met is rewritten with only that', () => {
     const file = packFile();
-    run(file, (p) => ['a', 'b', 'c', 'd'].forEach((n) => p.put(key(n), value(n))), 0);
+    run(file, (p) => ['a', 'b', 'c', 'd'].forEach((n) => p.put(key(n), value(n))), { slack: 0 });
     run(file, (p) => {
       p.get(key('a'));
       p.put(key('e'), value('e'));
-    }, 0);
+    }, { slack: 0 });
     run(file, (p) => assert.deepEqual(['a', 'b', 'c', 'd', 'e'].map((n) => p.has(key(n))), [true, false, false, false, true]));
     run(file, (p) => {
       p.get(key('a'));
       p.put(key('f'), value('f'));
     });
     run(file, (p) => assert.deepEqual(['a', 'e', 'f'].map((n) => p.has(key(n))), [true, true, true], 'under the default slack the file only grows'));
+  });
+
+  it('records are appended as they come once enough wait, not held to the end; a torn file is replaced first', () => {
+    const file = packFile();
+    const size = () => (existsSync(file) ? statSync(file).size : 0);
+    const one = serialize(value('a')).length + 44;
+    run(file, (p) => {
+      p.put(key('a'), value('a'));
+      assert.equal(size(), 0, 'under the threshold: waiting');
+      p.put(key('b'), value('b'));
+      assert.equal(size(), 2 * one, 'over it: both appended');
+      p.put(key('c'), value('c'));
+    }, { flushBytes: 2 * one });
+    assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')]);
+    truncateSync(file, size() - 5);
+    run(file, (p) => {
+      p.get(key('a'));
+      p.put(key('d'), value('d'));
+      p.put(key('e'), value('e'));
+      p.put(key('f'), value('f'));
+    }, { flushBytes: 2 * one });
+    assert.deepEqual(read(file, 'a', 'b', 'd', 'e', 'f'), [value('a'), undefined, value('d'), value('e'), value('f')], 'rewritten with what the run met, then appended to');
   });
 
   it('garbage where the file should be is a miss for every key, and is replaced by the next writing run', () => {
