@@ -24,13 +24,8 @@ import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import type { Resource } from '../src/manifest/types.js';
-
-interface Timed {
-  wall: number;
-  cpu: number;
-}
 import { writeRealisticRepository } from './realistic.js';
-import { CLI, cliOf, control, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
+import { CLI, cliOf, control, fmt, fmtTimed, median, medianTimed, option, PerObjectClient, setLatency, stringOption, timeCli, runMain, type Timed } from './wire.js';
 
 const GOAL = 5;
 
@@ -132,7 +127,6 @@ async function main(): Promise<number> {
       if (t.code !== 0) throw new Error(`apply (${what}) failed: ${t.err.slice(0, 2000)}`);
       return { wall: t.seconds, cpu: t.cpuSeconds ?? Number.NaN };
     };
-    const shown = (t: Timed) => `${fmt(t.wall)} (${fmt(t.cpu)} CPU)`;
     try {
       console.log(`latency ${latency} ms; ${runs} runs`);
       for (let run = 1; run <= runs; run++) {
@@ -155,20 +149,19 @@ async function main(): Promise<number> {
         for (const [i, build] of builds.entries()) {
           const { create, update } = rows[i]!;
           console.log(
-            `run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: creates: svcform ${shown(create.at(-1)!)} | POST+GET ${fmt(perCreate.seconds)} (${perCreate.requests} requests) | ${(perCreate.seconds / create.at(-1)!.wall).toFixed(2)}x;` +
-              ` updates: svcform ${shown(update.at(-1)!)} | PUT+GET ${fmt(perUpdate.seconds)} | ${(perUpdate.seconds / update.at(-1)!.wall).toFixed(2)}x`,
+            `run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: creates: svcform ${fmtTimed(create.at(-1)!)} | POST+GET ${fmt(perCreate.seconds)} (${perCreate.requests} requests) | ${(perCreate.seconds / create.at(-1)!.wall).toFixed(2)}x;` +
+              ` updates: svcform ${fmtTimed(update.at(-1)!)} | PUT+GET ${fmt(perUpdate.seconds)} | ${(perUpdate.seconds / update.at(-1)!.wall).toFixed(2)}x`,
           );
         }
       }
-      const med = (t: Timed[]) => ({ wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) });
       const ratios = builds.map((build, i) => {
-        const create = med(rows[i]!.create);
-        const update = med(rows[i]!.update);
+        const create = medianTimed(rows[i]!.create);
+        const update = medianTimed(rows[i]!.update);
         const label = builds.length > 1 ? ` [${build.label}]` : '';
         const createRatio = median(perCreates) / create.wall;
         const updateRatio = median(perUpdates) / update.wall;
-        console.log(`median creates${label}: svcform ${shown(create)}, POST+GET ${fmt(median(perCreates))}: ${createRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
-        console.log(`median updates${label}: svcform ${shown(update)}, PUT+GET ${fmt(median(perUpdates))}: ${updateRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+        console.log(`median creates${label}: svcform ${fmtTimed(create)}, POST+GET ${fmt(median(perCreates))}: ${createRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
+        console.log(`median updates${label}: svcform ${fmtTimed(update)}, PUT+GET ${fmt(median(perUpdates))}: ${updateRatio.toFixed(2)}x (goal >= ${GOAL}x)`);
         return Math.min(createRatio, updateRatio);
       });
       console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -19,15 +19,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '@svcform/emulator/server.js';
 import { writeRealisticRepository } from './realistic.js';
-import { fmt, median, option, runMain, setLatency, stringOption, timeCli, type CliTiming } from './wire.js';
+import { fmt, median, medianTimed, option, runMain, setLatency, stringOption, timeCli, type CliTiming, type Timed } from './wire.js';
 
 const MB = 1024 * 1024;
 /** Issue 29's goals at 20,000 rules, in bytes (decimal GB, as the issue writes them). */
 const GOALS = { apply: 1.5e9, plan: 1e9 };
 
-interface Measured {
-  wall: number;
-  cpu: number;
+/** A timed run with the child's peak resident set size (bytes). */
+interface Measured extends Timed {
   rss: number;
 }
 
@@ -77,7 +76,7 @@ async function main(): Promise<number> {
       console.log(`run ${run}: plan, empty cache:       ${show(steps.cold.at(-1)!)}`);
       console.log(`run ${run}: plan, repeated:          ${show(steps.warm.at(-1)!)}`);
     }
-    const med = (ms: Measured[]) => ({ wall: median(ms.map((m) => m.wall)), cpu: median(ms.map((m) => m.cpu)), rss: median(ms.map((m) => m.rss)) });
+    const med = (ms: Measured[]): Measured => ({ ...medianTimed(ms), rss: median(ms.map((m) => m.rss)) });
     const verdict = (m: Measured, goal: number) => `${m.rss <= goal ? 'under' : 'OVER'} the ${(goal / 1e9).toFixed(1)} GB goal`;
     const [apply, cold, warm] = [med(steps.apply), med(steps.cold), med(steps.warm)];
     console.log(`median apply: ${show(apply)} (${verdict(apply, GOALS.apply)})`);

@@ -26,13 +26,7 @@ import { startEmulator } from '@svcform/emulator/server.js';
 import { loadAndValidate } from '../src/manifest/validate.js';
 import { KIND_CATALOG } from '../src/kinds/registry.js';
 import { writeRealisticRepository } from './realistic.js';
-import { CLI, cliOf, fmt, median, option, PerObjectClient, setLatency, stringOption, timeCli, runMain } from './wire.js';
-
-interface Timed {
-  wall: number;
-  /** User + system seconds of the child (GNU time). */
-  cpu: number;
-}
+import { CLI, cliOf, fmt, fmtTimed, median, medianTimed, option, PerObjectClient, setLatency, stringOption, timeCli, runMain, type Timed } from './wire.js';
 
 /** Issue 29's goals: refresh/plan with an empty cache, refresh/plan repeated, and repeated plan/floor. */
 const GOALS = { cold: 5, warm: 8, floor: 3 };
@@ -129,12 +123,11 @@ async function main(): Promise<number> {
         for (const [i, build] of builds.entries()) {
           const r = rows[i]!;
           const ratios = [r.cold, r.warm, r.validated].map((t) => `${(refresh / t.at(-1)!.wall).toFixed(2)}x`).join(', ');
-          const shown = (t: Timed[]) => `${fmt(t.at(-1)!.wall)} (${fmt(t.at(-1)!.cpu)} CPU)`;
-          console.log(`run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: plan ${shown(r.cold)} empty cache, ${shown(r.warm)} repeated, ${shown(r.validated)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
+          console.log(`run ${run}${builds.length > 1 ? ` [${build.label}]` : ''}: plan ${fmtTimed(r.cold.at(-1)!)} empty cache, ${fmtTimed(r.warm.at(-1)!)} repeated, ${fmtTimed(r.validated.at(-1)!)} after validate | refresh ${fmt(refresh)} (${client.requests} GETs) | refresh/plan ${ratios}`);
         }
       }
       const ratio = (plans: Timed[]) => median(refreshes) / median(plans.map((t) => t.wall));
-      const line = (label: string, plans: Timed[]) => `${label} ${fmt(median(plans.map((t) => t.wall)))} (${fmt(median(plans.map((t) => t.cpu)))} CPU): ${ratio(plans).toFixed(2)}x faster`;
+      const line = (label: string, plans: Timed[]) => `${label} ${fmtTimed(medianTimed(plans))}: ${ratio(plans).toFixed(2)}x faster`;
       for (const [i, build] of builds.entries()) {
         const { cold, warm, validated } = rows[i]!;
         console.log(`median${builds.length > 1 ? ` [${build.label}]` : ''}: refresh ${fmt(median(refreshes))}; ${line('plan with an empty cache', cold)}; ${line('repeated', warm)}; ${line('after validate', validated)} (goals: empty cache >= ${GOALS.cold}x, repeated >= ${GOALS.warm}x)`);

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -136,6 +136,17 @@ export function median(values: number[]): number {
 
 export const fmt = (s: number) => `${s.toFixed(2)} s`;
 
+/** One timed CLI run: wall and CPU seconds (the child's user + system). */
+export interface Timed {
+  wall: number;
+  cpu: number;
+}
+
+/** The medians of timed runs, wall and CPU apart. */
+export const medianTimed = (runs: Timed[]): Timed => ({ wall: median(runs.map((t) => t.wall)), cpu: median(runs.map((t) => t.cpu)) });
+
+export const fmtTimed = (t: Timed) => `${fmt(t.wall)} (${fmt(t.cpu)} CPU)`;
+
 /** Runs a benchmark's main: its result is the exit code; an error is printed and exits 1. */
 export function runMain(main: () => Promise<number>): void {
   main().then(
@@ -149,6 +160,6 @@ export function runMain(main: () => Promise<number>): void {
 
 /** The CLI of the build in a checkout: the workspace's svcform package, or a checkout from before the workspace. */
 export function cliOf(checkout: string): string {
-  const workspace = join(resolve(checkout), 'packages', 'svcform', 'dist', 'src', 'cli', 'main.js');
-  return existsSync(workspace) ? workspace : join(resolve(checkout), 'dist', 'src', 'cli', 'main.js');
+  const workspace = join(resolvePath(checkout), 'packages', 'svcform', 'dist', 'src', 'cli', 'main.js');
+  return existsSync(workspace) ? workspace : join(resolvePath(checkout), 'dist', 'src', 'cli', 'main.js');
 }

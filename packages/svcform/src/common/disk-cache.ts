@@ -38,11 +38,6 @@ export class DiskCache {
   /** When each entry this run read was last written or marked (ms), so that `touch` marks only stale ones. */
   private readonly marks = new Map<string, number>();
 
-  /** Whether a value is stored under `name`. */
-  holds(name: string): boolean {
-    return existsSync(join(this.dir, name));
-  }
-
   /** The value stored under `name`, or undefined. */
   read(name: string): unknown {
     let fd: number | undefined;
@@ -69,30 +64,35 @@ export class DiskCache {
   /** The values kept under SHA-256 keys in this build's pack file `name` (record-pack.ts). */
   pack(name: string): RecordPack {
     return new RecordPack(join(this.dir, name), () => {
-      try {
-        mkdirSync(this.dir, { recursive: true });
-        this.markAsCache();
-      } catch {
-        return false;
-      }
+      if (!this.prepare()) return false;
       this.pruneOtherBuilds();
       return true;
     });
   }
 
-  /** Stores `value` (anything the structured clone algorithm copies) under `name`; false if it could not. */
-  write(name: string, value: unknown): boolean {
-    const temporary = join(this.dir, `${name}.${process.pid}.${Date.now()}.tmp`);
+  /** Makes this build's directory, tagged as a cache, before a write; false when it cannot be made. */
+  private prepare(): boolean {
     try {
       mkdirSync(this.dir, { recursive: true });
       this.markAsCache();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stores `value` (anything the structured clone algorithm copies) under `name`; false if it could not. */
+  write(name: string, value: unknown): boolean {
+    if (!this.prepare()) return false;
+    const temporary = join(this.dir, `${name}.${process.pid}.${Date.now()}.tmp`);
+    try {
       writeFileSync(temporary, serialize(value));
       renameSync(temporary, join(this.dir, name));
     } catch {
       try {
         rmSync(temporary, { force: true });
       } catch {
-        // The directory itself could not be made: there is no temporary file.
+        // A cache that refuses even this is left as it is: a failure never fails a run.
       }
       return false;
     }

@@ -52,12 +52,7 @@ export async function fetchLive(
   const spaceless = listSpaceless(spacelessKinds, adapterFor, home, (adapter) =>
     withAnswerCheck(contextFor(ctx, adapter), `listing ${adapter.kind} of every space`, (c) => adapter.spaceless!.list(c, home)),
   ).catch((err: Error) => err);
-  // An adapter whose listing builds on another kind's (a note per package policy) waits for that
-  // read instead of making it again; spaceless kinds are recorded once placed, at the end.
-  for (const { kind, space } of unique.values()) {
-    const adapter = adapterFor(kind);
-    if (adapter && !adapter.spaceless) ctx.run.expectListing(kind, space);
-  }
+  expectListings(ctx, unique.values(), adapterFor);
   await Promise.all(
     [...unique.entries()].map(async ([key, { kind, space }]) => {
       const adapter = adapterFor(kind);
@@ -100,6 +95,18 @@ export async function fetchLive(
     if (objects) ctx.run.recordListing(kind, space, objects);
   }
   return state;
+}
+
+/**
+ * Announces the listings of `pairs` to the run: an adapter whose listing builds on another kind's
+ * (a note per package policy) waits for that read instead of making it again. Spaceless kinds are
+ * recorded once placed, at the end of fetchLive.
+ */
+export function expectListings(ctx: AdapterContext, pairs: Iterable<{ kind: string; space: string }>, adapterFor: (kind: string) => KindAdapter | undefined): void {
+  for (const { kind, space } of pairs) {
+    const adapter = adapterFor(kind);
+    if (adapter && !adapter.spaceless) ctx.run.expectListing(kind, space);
+  }
 }
 
 /** Two readings of disjoint pairs (the same run, the same home space) as one. */

@@ -5,7 +5,7 @@ import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js'
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
 import { alignKeyed } from './diff.js';
-import { fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
+import { expectListings, fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
 import { checkDeletedReferences, missingReference, referrerPairs } from './references.js';
 import { isOwned, scopePairs, type ManageScope } from './ownership.js';
 import { linkDependencies, orderChanges } from './graph.js';
@@ -100,7 +100,7 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const wanted = pairs.filter((p) => !inAbsent(p));
   const aheadKinds = options.readAhead ? options.readAheadKinds : undefined;
   const waits = (p: { kind: string }) => !aheadKinds || aheadKinds.has(p.kind);
-  if (aheadKinds) for (const p of wanted.filter(waits)) if (adapterFor(p.kind) && !adapterFor(p.kind)!.spaceless) ctx.run.expectListing(p.kind, p.space);
+  if (aheadKinds) expectListings(ctx, wanted.filter(waits), adapterFor);
   const [afterAhead, atOnce] = await Promise.all([
     (async () => fetchLive(ctx, wanted.filter(waits), adapterFor, needed, await options.readAhead, expected, home))(),
     fetchLive(ctx, wanted.filter((p) => !waits(p)), adapterFor, needed, undefined, expected, home),

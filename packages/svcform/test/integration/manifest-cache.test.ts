@@ -39,6 +39,7 @@ describe('manifest documents kept between runs (.svcform/cache)', () => {
     const second = await runBuiltCli(['validate', '.', '--verbose'], dir);
     assert.equal(first.code, 1);
     assert.deepEqual(counts(first.err), [3, 0]);
+    assert.ok(existsSync(pack(dir)), 'the first run kept what it parsed');
     // a.yaml and b.yaml come from the cache; broken.yaml has a YAML error and is never kept.
     assert.deepEqual(counts(second.err), [1, 2]);
     // Schema errors, query warnings (inside a folded scalar) and the YAML error, at their places.
