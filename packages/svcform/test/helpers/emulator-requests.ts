@@ -20,6 +20,11 @@ export async function routesSince(emu: RunningEmulator, since: number): Promise<
   return (await requestsSince(emu, since)).map((r) => `${r.method} ${r.route}`);
 }
 
+/** The requests after `since` that write (every method but GET), as `METHOD route` strings. */
+export async function writesSince(emu: RunningEmulator, since: number): Promise<string[]> {
+  return (await routesSince(emu, since)).filter((r) => !r.startsWith('GET '));
+}
+
 /** The number of the last request logged (0 for none): what a later `requestsSince` counts from. */
 export async function lastSeq(emu: RunningEmulator): Promise<number> {
   const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call } from '@svcform/emulator/testing.js';
-import { countOf, lastSeq, routesSince } from '../helpers/emulator-requests.js';
+import { countOf, lastSeq, requestsSince, routesSince } from '../helpers/emulator-requests.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { adapterTestBed } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
@@ -62,7 +61,7 @@ describe('AssetCriticality adapter', () => {
     // pages each (10,000 + 10,000 + 3,456: the third's last page comes back empty), the three
     // others one page each.
     assert.equal(requests.length, 1 + 30 + 3, requests.length.toString());
-    const pages = (await call(emu, 'GET', `/__emulator/requests?since=${since}`)).body.requests.map((r: any) => new URLSearchParams(r.query));
+    const pages = (await requestsSince(emu, since)).map((r) => new URLSearchParams(r.query));
     assert.ok(pages.every((p: URLSearchParams) => Number(p.get('page')) * Number(p.get('per_page')) <= 10_000), 'no page beyond the search window');
     const byName = new Map(objects.map((o) => [o.name, Object.keys(o.extra!.records).length]));
     assert.deepEqual([...byName].sort(), [['host.name', 23_456], ['user.name', 5]]);

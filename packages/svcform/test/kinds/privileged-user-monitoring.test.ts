@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { call } from '@svcform/emulator/testing.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { adapterTestBed } from '../helpers/requester.js';
+import { lastSeq, writesSince } from '../helpers/emulator-requests.js';
 import { resource } from '../helpers/resource.js';
 import { privilegedUserMonitoringAdapter as adapter, INLINE_USERS_MAX, usersCsv } from '../../src/kinds/privileged-user-monitoring.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
@@ -15,16 +16,6 @@ const KIND = 'PrivilegedUserMonitoring';
 const NAME = 'privileged-user-monitoring';
 const PM = '/api/entity_analytics/monitoring';
 const RUN = new RunScope();
-
-async function lastSeq(emu: RunningEmulator): Promise<number> {
-  const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
-  return all.length ? all[all.length - 1].seq : 0;
-}
-
-async function writesSince(emu: RunningEmulator, since: number): Promise<string[]> {
-  const res = await call(emu, 'GET', `/__emulator/requests?since=${since}`);
-  return res.body.requests.map((r: any) => `${r.method} ${r.route}`).filter((r: string) => !r.startsWith('GET'));
-}
 
 describe('PrivilegedUserMonitoring adapter', () => {
   let emu: RunningEmulator;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { adapterTestBed, fetchRequester } from '../helpers/requester.js';
+import { lastSeq, routesSince } from '../helpers/emulator-requests.js';
 import { resource } from '../helpers/resource.js';
 import { watchlistAdapter as adapter, INLINE_MEMBERS_MAX } from '../../src/kinds/watchlist.js';
 import { entityStoreAdapter } from '../../src/kinds/entity-store.js';
@@ -14,16 +15,6 @@ import { RunScope } from '../../src/kinds/run-scope.js';
 
 const KIND = 'Watchlist';
 const RUN = new RunScope();
-
-async function requestsSince(emu: RunningEmulator, since: number): Promise<string[]> {
-  const res = await call(emu, 'GET', `/__emulator/requests?since=${since}`);
-  return res.body.requests.map((r: any) => `${r.method} ${r.route}`);
-}
-
-async function lastSeq(emu: RunningEmulator): Promise<number> {
-  const all = (await call(emu, 'GET', '/__emulator/requests')).body.requests;
-  return all.length ? all[all.length - 1].seq : 0;
-}
 
 describe('Watchlist adapter', () => {
   let emu: RunningEmulator;
@@ -67,7 +58,7 @@ describe('Watchlist adapter', () => {
     const before = await live('vendors');
     const since = await lastSeq(emu);
     await adapter.update(ctx, resource(KIND, 'vendors', { description: 'Vendors', risk_modifier: 1, items: ['user:bob', 'user:vendor-acme'] }), before!, { rotateSecrets: false });
-    const requests = await requestsSince(emu, since);
+    const requests = await routesSince(emu, since);
     assert.deepEqual(requests.filter((r) => !r.startsWith('GET')).sort(), [
       'POST /api/entity_analytics/watchlists/:id/entities/assign',
       'POST /api/entity_analytics/watchlists/:id/entities/unassign',
@@ -85,7 +76,7 @@ describe('Watchlist adapter', () => {
     const stale = Array.from({ length: 2500 }, (_, i) => `user:gone-${i}`);
     const since = await lastSeq(emu);
     await adapter.update(ctx, resource(KIND, 'big', { risk_modifier: 1 }), { ...found, extra: { euids: stale } }, { rotateSecrets: false });
-    const calls = (await requestsSince(emu, since)).filter((r) => r.endsWith('/entities/unassign'));
+    const calls = (await routesSince(emu, since)).filter((r) => r.endsWith('/entities/unassign'));
     assert.equal(calls.length, 3);
   });
 
