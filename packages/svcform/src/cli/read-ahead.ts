@@ -19,14 +19,16 @@ import { chosenTarget, openTarget, type CommonOptions, type Io, type Target } fr
  * no other apply came in between (planning.ts LiveStateGuard).
  */
 /**
- * A plan reads ahead only when at most this share of the manifest bytes must be parsed. Measured
- * on the 2,068 converted detection-rules (bench:plan --against a build without read-ahead, emulator
- * at 20 and 50 ms, 7 and 5 runs, load 1-2.5): with every file to parse, reading ahead made the plan
- * 12-13% slower and cost 0.7 s more CPU (the live state sits in the heap through the whole parse,
- * so each collection of the parse's garbage has more to mark); with the files in the cache it made
- * the plan 1.5-8% faster, and 14-15% after a `validate`. A pull request that changes a few files
- * stays on the fast side. apply always reads ahead: what it read before waiting for another
- * apply's lease is what it compares with afterwards (planning.ts revertsSince).
+ * Live state is read at once only when at most this share of the manifest bytes must be parsed;
+ * otherwise it is read once the parse is nearly done (files.ts LATE_SHARE), so that the server
+ * answers while the checks run. Measured on the 2,068 converted detection-rules (bench:plan
+ * --against a build without read-ahead, emulator at 20 and 50 ms, 7 and 5 runs, load 1-2.5): with
+ * every file to parse, reading at once made the plan 12-13% slower and cost 0.7 s more CPU (the
+ * live state sits in the heap through the whole parse, so each collection of the parse's garbage
+ * has more to mark); with the files in the cache it made the plan 1.5-8% faster, and 14-15% after
+ * a `validate`. A pull request that changes a few files stays on the fast side. apply always reads
+ * ahead: what it read before waiting for another apply's lease is what it compares with afterwards
+ * (planning.ts revertsSince).
  */
 const MAX_SHARE_TO_PARSE = 0.1;
 
@@ -70,9 +72,17 @@ export class ReadAhead {
     this.opening.catch(() => undefined);
   }
 
-  /** Starts reading what the manifest files suggest: `kind: Name` lines, counted by name (only when their parse is short: files.ts). */
-  start(kindLines: Map<string, number>, share: ParseShare): void {
-    if (!this.observe && share.toParse > share.total * MAX_SHARE_TO_PARSE) return;
+  /**
+   * Reads what the manifest files suggest: `kind: Name` lines, counted by name. At once when their
+   * parse is short; otherwise hands back the start, for once the parse is nearly done (files.ts).
+   */
+  start(kindLines: Map<string, number>, share: ParseShare): void | (() => void) {
+    const begin = () => this.begin(kindLines);
+    if (share.toParse > share.total * MAX_SHARE_TO_PARSE) return begin;
+    begin();
+  }
+
+  private begin(kindLines: Map<string, number>): void {
     if (!this.opening) this.open();
     const known = new Set(knownKinds());
     const kinds = new Map([...kindLines].filter(([kind]) => known.has(kind)));
@@ -93,7 +103,7 @@ export class ReadAhead {
     for (const line of this.held.splice(0)) this.io.err(line);
     const target = await this.opening!;
     try {
-      // Without a read-ahead (the files were not nearly all cached: files.ts), the home space is checked with the rest.
+      // A read-ahead that never began (the files could not be read) leaves the home space to be checked with the rest.
       const [first, others] = await Promise.all([this.defaultMissing ?? missingSpaces(target.client, [this.space]), missingSpaces(target.client, spaces.filter((s) => s !== this.space))]);
       const missing = spaces.filter((s) => (s === this.space ? first : others).includes(s));
       if (missing.length > 0) throw new SpaceNotFoundError([...new Set(missing)], target.client.target);

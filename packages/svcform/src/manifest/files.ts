@@ -202,25 +202,51 @@ export interface ParseShare {
 }
 
 /**
+ * What a run that talks to a server does once the files are read: it sees the kinds they declare
+ * and how much must be parsed, and may hand back what to start once the parse is nearly done.
+ */
+export type OnRead = (kinds: Map<string, number>, share: ParseShare) => void | (() => void);
+
+/**
+ * The share of the bytes to parse after which what `onRead` handed back starts: late enough that
+ * what it reads does not sit in the heap through the parse, early enough that its requests go out
+ * while the last files are parsed, one turn of the event loop each, since the checks that follow
+ * run without a turn (so the server answers meanwhile and the answers wait in the sockets).
+ */
+const LATE_SHARE = 0.9;
+
+/**
  * loadFiles for a run that talks to a server meanwhile: every file is read first and the kinds it
  * declares shown to `onRead` (which may start requests), with how much of it must be parsed; then
  * each is parsed with a turn of the event loop in between, so that those requests go out and their
  * answers come in while parsing goes on.
  */
-export async function loadFilesYielding(files: string[], onRead: (kinds: Map<string, number>, share: ParseShare) => void, cache?: ManifestCache): Promise<LoadResult> {
+export async function loadFilesYielding(files: string[], onRead: OnRead, cache?: ManifestCache): Promise<LoadResult> {
   const result: LoadResult = { docs: [], diagnostics: [], files };
-  const sources = files.map((file) => ({ file, ...readSource(file), key: undefined as string | undefined }));
+  const sources = files.map((file) => ({ file, ...readSource(file), key: undefined as string | undefined, parse: false }));
   const share: ParseShare = { total: 0, toParse: 0 };
   for (const source of sources) {
     if (source.bytes === undefined) continue;
     if (cache && source.file !== '-') source.key = cache.keyOf(source.bytes);
     share.total += source.bytes.length;
-    if (source.key === undefined || !cache!.holds(source.key)) share.toParse += source.bytes.length;
+    source.parse = source.key === undefined || !cache!.holds(source.key);
+    if (source.parse) share.toParse += source.bytes.length;
   }
-  onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))), share);
+  let late = onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))), share) ?? undefined;
+  let parsed = 0;
   for (const source of sources) {
+    if (late && parsed >= share.toParse * LATE_SHARE) {
+      late();
+      late = undefined;
+    }
     await new Promise((done) => setImmediate(done));
     addSource(result, source, cache, source.key);
+    if (source.parse) parsed += source.bytes!.length;
+  }
+  if (late) {
+    late();
+    // The requests need a turn or two to go out (a connection to open) before the checks run.
+    for (let i = 0; i < 3; i++) await new Promise((done) => setImmediate(done));
   }
   return result;
 }

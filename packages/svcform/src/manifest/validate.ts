@@ -1,5 +1,5 @@
 import type { LoadedDoc } from './load.js';
-import { expandPaths, loadFiles, loadFilesYielding, type ParseShare } from './files.js';
+import { expandPaths, loadFiles, loadFilesYielding, type OnRead } from './files.js';
 import type { CleanDocuments, KeptFinding, ManifestCache } from './manifest-cache.js';
 import { confinedReadsAsked } from './confined-file.js';
 import { CREDENTIAL_VARIABLES, interpolate } from './interpolate.js';
@@ -65,7 +65,7 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
  * kinds they declare before any is parsed, and the event loop turns between files, so that reads of
  * live state started from it (cli/read-ahead.ts) go out while the files are parsed.
  */
-export async function loadAndValidate(paths: string[], options: ValidateOptions, onRead?: (kinds: Map<string, number>, share: ParseShare) => void): Promise<ValidationResult> {
+export async function loadAndValidate(paths: string[], options: ValidateOptions, onRead?: OnRead): Promise<ValidationResult> {
   const expanded = expandPaths(paths);
   const loaded = onRead ? await loadFilesYielding(expanded.files, onRead, options.manifestCache) : loadFiles(expanded.files, options.manifestCache);
   options.manifestCache?.save();

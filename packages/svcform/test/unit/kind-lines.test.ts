@@ -42,7 +42,9 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
   const shownFor = async (files: string[], cacheDir?: string) => {
     const shown: Array<{ kinds: Record<string, number>; toParse: number; total: number }> = [];
     const cache = cacheDir === undefined ? undefined : new ManifestCache(DiskCache.open(cacheDir)!, true);
-    const loaded = await loadFilesYielding(files, (kinds, share) => shown.push({ kinds: Object.fromEntries(kinds), ...share }), cache);
+    const loaded = await loadFilesYielding(files, (kinds, share) => {
+      shown.push({ kinds: Object.fromEntries(kinds), ...share });
+    }, cache);
     cache?.save();
     assert.equal(loaded.docs.length, files.length);
     return shown;
@@ -57,5 +59,19 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
     assert.deepEqual(await shownFor(files, cacheDir), [{ kinds: { Rule: 4 }, toParse: 0, total }]);
     writeFileSync(files[0], rule(7));
     assert.deepEqual(await shownFor(files, cacheDir), [{ kinds: { Rule: 4 }, toParse: rule(7).length, total }]);
+  });
+
+  it('starts what onRead hands back once nine tenths of the bytes to parse are parsed, and before it returns', async () => {
+    const files = repository(10);
+    const cache = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    const parsedWhenStarted: number[] = [];
+    await loadFilesYielding(files, () => () => parsedWhenStarted.push(cache.counts.parsed), cache);
+    assert.deepEqual(parsedWhenStarted, [9]);
+    // One file alone never reaches nine tenths before its parse: the start comes after it.
+    const single = repository(1);
+    const alone = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    const started: number[] = [];
+    await loadFilesYielding(single, () => () => started.push(alone.counts.parsed), alone);
+    assert.deepEqual(started, [1]);
   });
 });
