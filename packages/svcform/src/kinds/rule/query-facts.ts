@@ -24,6 +24,8 @@ const CACHE_FORMAT = 2;
  */
 const CACHE_LIMIT = 20_000;
 let cache: DiskCache | undefined;
+/** Whether the facts kept in `cache` are still to be read (at the first query checked). */
+let keptUnread = false;
 let parsed = 0;
 let reused = 0;
 /** Distinct queries checked in this run: the last entries of FACTS. */
@@ -40,6 +42,7 @@ function factsOfParse(language: QueryLanguageName, text: string): QueryFacts | u
 
 /** The facts of a query: known (kept by an earlier run, or met before in this one) or parsed now. */
 export function factsOf(language: QueryLanguageName, text: string): QueryFacts | undefined {
+  readKept();
   const key = `${language}\u0000${text}`;
   let facts = FACTS.get(key);
   if (facts) {
@@ -55,10 +58,21 @@ export function factsOf(language: QueryLanguageName, text: string): QueryFacts |
   return facts;
 }
 
-/** Reads the facts kept by earlier runs from `diskCache` and keeps what this run adds to them (saveQueryFacts). */
+/**
+ * Keeps what this run adds to the facts in `diskCache` (saveQueryFacts), and reads those kept by
+ * earlier runs once a query is first checked: a plan whose documents are all known clean checks
+ * none, and reading the 1,963 facts of the real rules (3.2 MB, the queries' text included) took
+ * 25-40 ms of it.
+ */
 export function useQueryFactsCache(diskCache: DiskCache | undefined): void {
   cache = diskCache;
-  const stored = diskCache?.read(CACHE_ENTRY) as { format?: unknown; entries?: unknown } | undefined;
+  keptUnread = true;
+}
+
+function readKept(): void {
+  if (!keptUnread) return;
+  keptUnread = false;
+  const stored = cache?.read(CACHE_ENTRY) as { format?: unknown; entries?: unknown } | undefined;
   if (stored?.format !== CACHE_FORMAT || !Array.isArray(stored.entries)) return;
   for (const entry of stored.entries) {
     // A damaged or foreign entry is skipped, never trusted.
