@@ -53,7 +53,7 @@ interface Read {
   sample: string[];
 }
 
-const startsWith = (prefix: string) => `${RULE_ID}: ${prefix}*`;
+const startingWith = (prefix: string) => `${RULE_ID}: ${prefix}*`;
 
 /**
  * One query: all its pages when its total fits the search window, else the total and the rule_ids
@@ -81,7 +81,7 @@ async function readPart(api: Requester, space: string, part: Part, expected?: nu
 
 /** How many rules start with `prefix` (one request of one rule). */
 async function countStarting(api: Requester, space: string, prefix: string): Promise<number> {
-  const res = await api.request({ method: 'GET', path: FIND_PATH, space, query: { sort_field: 'created_at', sort_order: 'asc', filter: startsWith(prefix), page: 1, per_page: 1 } });
+  const res = await api.request({ method: 'GET', path: FIND_PATH, space, query: { sort_field: 'created_at', sort_order: 'asc', filter: startingWith(prefix), page: 1, per_page: 1 } });
   const total = (res.body as { total?: unknown } | undefined)?.total;
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) throw new ResponseError(`GET ${FIND_PATH}: the server reported ${JSON.stringify(total)} rules starting with "${prefix}", which is not a count`);
   return total;
@@ -135,9 +135,9 @@ async function readSplit(api: Requester, space: string, prefix: string, total: n
  * must add up to `total`: a server whose counts do not is not split any further.
  */
 async function readParts(api: Requester, space: string, prefix: string, total: number, chars: string[], excluded: string[], into: Map<string, Rule>): Promise<void> {
-  const parts: Part[] = chars.map((c) => ({ prefix: prefix + c, filter: startsWith(prefix + c) }));
-  const none = `NOT (${[...excluded, ...chars].map((c) => startsWith(prefix + c)).join(' OR ')})`;
-  parts.push({ filter: prefix ? `${startsWith(prefix)} AND ${none}` : none, excluded: [...excluded, ...chars] });
+  const parts: Part[] = chars.map((c) => ({ prefix: prefix + c, filter: startingWith(prefix + c) }));
+  const none = `NOT (${[...excluded, ...chars].map((c) => startingWith(prefix + c)).join(' OR ')})`;
+  parts.push({ filter: prefix ? `${startingWith(prefix)} AND ${none}` : none, excluded: [...excluded, ...chars] });
   const read = await Promise.all(parts.map((part) => readPart(api, space, part)));
   const sum = read.reduce((n, r) => n + r.total, 0);
   if (sum !== total) {
