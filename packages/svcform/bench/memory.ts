@@ -44,6 +44,7 @@ async function main(): Promise<number> {
   const given = stringOption('dir');
   const dir = given ?? mkdtempSync(join(tmpdir(), 'svcform-bench-memory-'));
   try {
+    if (given && !existsSync(given)) throw new Error(`--dir ${given}: no such directory`);
     if (given) console.log(`corpus: the manifests under ${given}`);
     else {
       const repo = writeRealisticRepository(dir, { rules: option('rules', 20_000), files: option('files', 42) });

@@ -146,7 +146,7 @@ export class RecordPack {
       if (this.writable === undefined) this.writable = this.ready();
       if (!this.writable) return;
       this.places();
-      if (this.whole) writeAll(this.path, 'a', records);
+      if (this.whole) append(this.path, records);
       else {
         this.rewrite(records);
         this.whole = true;
@@ -236,8 +236,8 @@ function walk(fd: number): { places: Map<string, Place>; whole: boolean } {
   return { places, whole: at === size };
 }
 
-function writeAll(path: string, flags: 'a' | 'w', records: Buffer[]): void {
-  const fd = openSync(path, flags);
+function append(path: string, records: Buffer[]): void {
+  const fd = openSync(path, 'a');
   try {
     writeAllTo(fd, records);
   } finally {
