@@ -3,6 +3,7 @@ import { pairKey, type LiveState } from '../engine/live.js';
 import { canonicalJson } from '../kinds/normalize.js';
 import { getAt, hasAt } from '../common/pointer.js';
 import type { RunScope } from '../kinds/run-scope.js';
+import { SHARED_TEXTS } from '../kinds/shared-texts.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
@@ -138,6 +139,12 @@ export async function planFromArgs(
     await readAhead?.abandon();
     throw err;
   }
+  // Listings still to be read hold the manifests' long texts rather than copies of them (shared-texts.ts).
+  const offerTexts = (t: Target) => {
+    const texts = t.ctx.run.get(SHARED_TEXTS);
+    for (const r of resources) texts.offer(r.spec);
+  };
+  readAhead?.whenOpen(offerTexts);
   const spaces = [...new Set([space, ...resources.map((r) => r.space), ...config.manage.flatMap((m) => m.spaces ?? [])])];
   // A space a Space manifest declares need not exist yet: the plan creates it first and reads
   // what is in it as empty. Every other space must exist (and the embedded emulator makes those).
@@ -146,6 +153,7 @@ export async function planFromArgs(
   let target: Target;
   try {
     target = readAhead ? await readAhead.target(required) : await openTarget(opts, config, io, required);
+    if (!readAhead) offerTexts(target);
   } catch (err) {
     progress.done();
     if (err instanceof SpaceNotFoundError) placeMissingSpace(err, resources, space);

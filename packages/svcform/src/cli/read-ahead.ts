@@ -114,6 +114,11 @@ export class ReadAhead {
     }
   }
 
+  /** Runs `use` on the target once it is open (at once when it is: before any answer still to come is read). */
+  whenOpen(use: (target: Target) => void): void {
+    this.opening?.then(use, () => undefined);
+  }
+
   /** The kinds read ahead: a plan lists the others without waiting for these (engine/plan.ts). */
   kinds(): ReadonlySet<string> {
     return this.kindsRead;

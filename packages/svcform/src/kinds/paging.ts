@@ -9,7 +9,7 @@ export interface PagedListSpec<T> {
   pageParam?: string;
   sizeParam: string;
   pageSize: number;
-  /** The items of one page. */
+  /** The items of one page, taken out as the page arrives (so they may be trimmed then: see rule/list.ts). */
   items(body: any): T[];
   /** The total the server reports. */
   total(body: any): number;
@@ -31,6 +31,7 @@ const PAGE_BATCH = 32;
  */
 export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): Promise<T[]> {
   const pageParam = spec.pageParam ?? 'page';
+  // Each page's items are taken out as it arrives (see `items`), not once all have.
   const fetchPage = async (page: number) => {
     const res = await api.request({
       method: 'GET',
@@ -38,27 +39,24 @@ export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): P
       space: spec.space,
       query: { ...(spec.query ?? {}), [pageParam]: page, [spec.sizeParam]: spec.pageSize },
     });
-    return res.body;
-  };
-  const itemsOf = (body: unknown, page: number): T[] => {
-    const items = spec.items(body);
+    const items = spec.items(res.body);
     if (!Array.isArray(items)) throw new ResponseError(`GET ${spec.path}: page ${page} of the answer holds no list of items`);
-    return items;
+    return { body: res.body as unknown, items };
   };
   const guessed = Math.min(PAGE_BATCH, Math.max(1, Math.ceil((spec.expected ?? 0) / spec.pageSize)));
   const early = Array.from({ length: guessed }, (_, i) => fetchPage(i + 1));
   // Pages asked for early are awaited (and their failures seen) even when the total makes them unneeded.
   const settled = Promise.allSettled(early);
   const first = await early[0];
-  const out = [...itemsOf(first, 1)];
-  const total = spec.total(first);
+  const out = [...first.items];
+  const total = spec.total(first.body);
   if (!Number.isSafeInteger(total) || total < 0) throw new ResponseError(`GET ${spec.path}: the server reported ${JSON.stringify(total)} objects, which is not a count`);
   const pages = Math.ceil(total / spec.pageSize);
   const outcomes = await settled;
   for (let page = 2; page <= Math.min(pages, guessed); page++) {
     const o = outcomes[page - 1];
     if (o.status === 'rejected') throw o.reason;
-    const items = itemsOf(o.value, page);
+    const items = o.value.items;
     if (items.length === 0) {
       throw new ResponseError(`GET ${spec.path}: the server reported ${total} objects but page ${page} is empty (the list changed while it was read, or the total is wrong); run again`);
     }
@@ -66,9 +64,8 @@ export async function listAllPages<T>(api: Requester, spec: PagedListSpec<T>): P
   }
   for (let start = guessed + 1; start <= pages; start += PAGE_BATCH) {
     const numbers = Array.from({ length: Math.min(PAGE_BATCH, pages - start + 1) }, (_, i) => start + i);
-    const bodies = await Promise.all(numbers.map(fetchPage));
-    for (const [i, body] of bodies.entries()) {
-      const items = itemsOf(body, numbers[i]);
+    const read = await Promise.all(numbers.map(fetchPage));
+    for (const [i, { items }] of read.entries()) {
       if (items.length === 0) {
         throw new ResponseError(`GET ${spec.path}: the server reported ${total} objects but page ${numbers[i]} is empty (the list changed while it was read, or the total is wrong); run again`);
       }

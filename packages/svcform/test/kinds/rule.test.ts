@@ -12,6 +12,7 @@ import { contextFor } from '../../src/engine/context.js';
 import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
+import { SHARED_TEXTS } from '../../src/kinds/shared-texts.js';
 
 /** The run scope of calls that read no run state. */
 const RUN = new RunScope();
@@ -116,6 +117,20 @@ describe('Rule adapter', () => {
     assert.equal(obj.serverId, obj.body.id);
     assert.deepEqual(obj.tags, ['managed-by:svcform', 'team:blue', 'Tactic: Execution']);
     assert.equal(obj.readOnly, undefined);
+  });
+
+  it('holds the manifests\' copies of the long texts a listed rule shares with them (shared-texts.ts)', async () => {
+    const note = ['## Triage', ...Array.from({ length: 40 }, (_, i) => `- step ${i}: check the parent process`)].join('\n');
+    const spec = { ...specOf('q-0'), note };
+    await ruleAdapter.update(ctx, res('q-0', spec), await liveOne('q-0'), { rotateSecrets: false });
+    const run = new RunScope();
+    const texts = run.get(SHARED_TEXTS);
+    texts.offer(spec);
+    const listed = await ruleAdapter.list(contextFor({ api, log: () => {}, run }, ruleAdapter), 'default');
+    assert.equal(texts.shared, 1);
+    assert.equal(listed.find((l) => l.name === 'q-0')!.body.note, note);
+    assert.ok(same(res('q-0', spec), listed.find((l) => l.name === 'q-0')!));
+    await ruleAdapter.update(ctx, res('q-0', specOf('q-0')), await liveOne('q-0'), { rotateSecrets: false });
   });
 
   it('shows a severity changed through the API as a difference', async () => {

@@ -37,6 +37,14 @@ const MAX_RULES = 1_000_000;
 
 type Rule = Record<string, any>;
 
+/** Where a listing reads, and what it does with each rule as its page arrives. */
+interface Listing {
+  api: Requester;
+  space: string;
+  /** Called on each rule of a page as the page arrives (rule.ts shares the manifests' long texts). */
+  each?: (rule: Rule) => void;
+}
+
 interface Part {
   filter?: string;
   /** Set for a prefix part, which can be split further. */
@@ -59,17 +67,21 @@ const startingWith = (prefix: string) => `${RULE_ID}: ${prefix}*`;
  * One query: all its pages when its total fits the search window, else the total and the rule_ids
  * of its first page (the query must be split).
  */
-async function readPart(api: Requester, space: string, part: Part, expected?: number): Promise<Read> {
+async function readPart(at: Listing, part: Part, expected?: number): Promise<Read> {
   let total = 0;
-  const rules = await listAllPages<Rule>(api, {
+  const rules = await listAllPages<Rule>(at.api, {
     path: FIND_PATH,
-    space,
+    space: at.space,
     query: { sort_field: 'created_at', sort_order: 'asc', ...(part.filter ? { filter: part.filter } : {}) },
     sizeParam: 'per_page',
     pageSize: PAGE_SIZE,
     // Pages requested before the total is known stay inside the window.
     expected: expected === undefined ? undefined : Math.min(expected, SEARCH_WINDOW),
-    items: (body) => body.data,
+    items: (body) => {
+      const data = body?.data;
+      if (at.each && Array.isArray(data)) for (const rule of data) if (rule !== null && typeof rule === 'object') at.each(rule);
+      return data;
+    },
     total: (body) => {
       total = body?.total;
       return typeof total === 'number' && total > SEARCH_WINDOW ? 0 : total;
@@ -80,8 +92,8 @@ async function readPart(api: Requester, space: string, part: Part, expected?: nu
 }
 
 /** How many rules start with `prefix` (one request of one rule). */
-async function countStarting(api: Requester, space: string, prefix: string): Promise<number> {
-  const res = await api.request({ method: 'GET', path: FIND_PATH, space, query: { sort_field: 'created_at', sort_order: 'asc', filter: startingWith(prefix), page: 1, per_page: 1 } });
+async function countStarting(at: Listing, prefix: string): Promise<number> {
+  const res = await at.api.request({ method: 'GET', path: FIND_PATH, space: at.space, query: { sort_field: 'created_at', sort_order: 'asc', filter: startingWith(prefix), page: 1, per_page: 1 } });
   const total = (res.body as { total?: unknown } | undefined)?.total;
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) throw new ResponseError(`GET ${FIND_PATH}: the server reported ${JSON.stringify(total)} rules starting with "${prefix}", which is not a count`);
   return total;
@@ -107,13 +119,13 @@ function sharedStart(ids: string[]): string {
  * The longest start every rule under `prefix` (`total` of them) shares, guessed from `sample` and
  * confirmed by counts, halving the length in doubt each time.
  */
-async function commonStart(api: Requester, space: string, prefix: string, total: number, sample: string[]): Promise<string> {
+async function commonStart(at: Listing, prefix: string, total: number, sample: string[]): Promise<string> {
   const guess = sharedStart(sample.filter((id) => id.startsWith(prefix)));
   let known = prefix.length;
   let most = guess.length;
   while (known < most) {
     const length = Math.ceil((known + most) / 2);
-    if ((await countStarting(api, space, guess.slice(0, length))) === total) known = length;
+    if ((await countStarting(at, guess.slice(0, length))) === total) known = length;
     else most = length - 1;
   }
   return known > prefix.length ? guess.slice(0, known) : prefix;
@@ -123,10 +135,10 @@ async function commonStart(api: Requester, space: string, prefix: string, total:
  * The rules whose rule_id starts with `prefix` (`total` of them): the start they all share found
  * first, then split by the characters that follow it in `sample`.
  */
-async function readSplit(api: Requester, space: string, prefix: string, total: number, sample: string[], into: Map<string, Rule>): Promise<void> {
-  const start = await commonStart(api, space, prefix, total, sample);
+async function readSplit(at: Listing, prefix: string, total: number, sample: string[], into: Map<string, Rule>): Promise<void> {
+  const start = await commonStart(at, prefix, total, sample);
   const next = [...new Set(sample.filter((id) => id.startsWith(start) && IN_ALPHABET.has(id[start.length])).map((id) => id[start.length]))];
-  await readParts(api, space, start, total, next.length > 0 ? next : ALPHABET, [], into);
+  await readParts(at, start, total, next.length > 0 ? next : ALPHABET, [], into);
 }
 
 /**
@@ -134,14 +146,14 @@ async function readSplit(api: Requester, space: string, prefix: string, total: n
  * part per character of `chars`, and one for the rest. The parts do not overlap, so their totals
  * must add up to `total`: a server whose counts do not is not split any further.
  */
-async function readParts(api: Requester, space: string, prefix: string, total: number, chars: string[], excluded: string[], into: Map<string, Rule>): Promise<void> {
+async function readParts(at: Listing, prefix: string, total: number, chars: string[], excluded: string[], into: Map<string, Rule>): Promise<void> {
   const parts: Part[] = chars.map((c) => ({ prefix: prefix + c, filter: startingWith(prefix + c) }));
   const none = `NOT (${[...excluded, ...chars].map((c) => startingWith(prefix + c)).join(' OR ')})`;
   parts.push({ filter: prefix ? `${startingWith(prefix)} AND ${none}` : none, excluded: [...excluded, ...chars] });
-  const read = await Promise.all(parts.map((part) => readPart(api, space, part)));
+  const read = await Promise.all(parts.map((part) => readPart(at, part)));
   const sum = read.reduce((n, r) => n + r.total, 0);
   if (sum !== total) {
-    throw new ResponseError(`GET ${FIND_PATH}: space ${space} holds ${total} rules${prefix ? ` starting with "${prefix}"` : ''} but the queries by rule_id count ${sum} (the rules changed while they were read?); run again`);
+    throw new ResponseError(`GET ${FIND_PATH}: space ${at.space} holds ${total} rules${prefix ? ` starting with "${prefix}"` : ''} but the queries by rule_id count ${sum} (the rules changed while they were read?); run again`);
   }
   await Promise.all(
     read.map(async ({ rules, total: partTotal, sample }, i) => {
@@ -150,23 +162,27 @@ async function readParts(api: Requester, space: string, prefix: string, total: n
         for (const r of rules) into.set(r.id, r);
         return;
       }
-      if (part.prefix !== undefined && part.prefix.length < MAX_PREFIX) return readSplit(api, space, part.prefix, partTotal, sample, into);
+      if (part.prefix !== undefined && part.prefix.length < MAX_PREFIX) return readSplit(at, part.prefix, partTotal, sample, into);
       const untried = part.excluded ? ALPHABET.filter((c) => !part.excluded!.includes(c)) : [];
-      if (untried.length > 0) return readParts(api, space, prefix, partTotal, untried, part.excluded!, into);
-      throw new ResponseError(`GET ${FIND_PATH}: space ${space} holds more than ${SEARCH_WINDOW} rules matching ${part.filter}, more than one query can page through (page x per_page <= ${SEARCH_WINDOW}), and they cannot be split by rule_id any further`);
+      if (untried.length > 0) return readParts(at, prefix, partTotal, untried, part.excluded!, into);
+      throw new ResponseError(`GET ${FIND_PATH}: space ${at.space} holds more than ${SEARCH_WINDOW} rules matching ${part.filter}, more than one query can page through (page x per_page <= ${SEARCH_WINDOW}), and they cannot be split by rule_id any further`);
     }),
   );
 }
 
-/** Every rule of `space`; `expected` (about how many the caller expects) lets the pages go out at once. */
-export async function listRules(api: Requester, space: string, expected?: number): Promise<Rule[]> {
+/**
+ * Every rule of `space`; `expected` (about how many the caller expects) lets the pages go out at
+ * once, and `each` is called on every rule read, as its page arrives.
+ */
+export async function listRules(api: Requester, space: string, expected?: number, each?: (rule: Rule) => void): Promise<Rule[]> {
+  const at: Listing = { api, space, each };
   // More rules expected than one query pages through: the first page tells the total and where
   // to split, and the pages after it would be read again by the parts.
-  const { rules, total, sample } = await readPart(api, space, {}, expected !== undefined && expected > SEARCH_WINDOW ? undefined : expected);
+  const { rules, total, sample } = await readPart(at, {}, expected !== undefined && expected > SEARCH_WINDOW ? undefined : expected);
   if (rules) return rules;
   if (total > MAX_RULES) throw new ResponseError(`GET ${FIND_PATH}: space ${space} holds ${total} rules by the server's count, more than svcform reads (${MAX_RULES})`);
   const found = new Map<string, Rule>();
-  await readSplit(api, space, '', total, sample, found);
+  await readSplit(at, '', total, sample, found);
   if (found.size !== total) {
     throw new ResponseError(`GET ${FIND_PATH}: space ${space} holds ${total} rules but the queries by rule_id found ${found.size} (the rules changed while they were read?); run again`);
   }

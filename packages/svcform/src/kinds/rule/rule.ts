@@ -13,6 +13,7 @@ import {
 import { checkRuleQueries } from './query.js';
 import { timelineReferences } from './timeline.js';
 import { compareText } from '../../common/compare-text.js';
+import { SHARED_TEXTS } from '../shared-texts.js';
 
 /**
  * Detection rules (/api/detection_engine). Identity: metadata.name is the rule_id. Writes are
@@ -222,7 +223,9 @@ export const ruleAdapter: KindAdapter = {
   },
 
   async list(ctx: AdapterContext, space: string, options?: ListOptions): Promise<LiveObject[]> {
-    const rules = await listRules(ctx.api, space, options?.expected);
+    // A listed rule holds the manifests' copies of the long texts it shares with them (shared-texts.ts).
+    const texts = ctx.run.get(SHARED_TEXTS);
+    const rules = await listRules(ctx.api, space, options?.expected, (rule) => texts.share(rule));
     return withDefaultExceptions(ctx, space, rules.map((body) => ({
       kind: 'Rule',
       space,
