@@ -12,6 +12,8 @@ import { RunKey } from './run-scope.js';
  */
 export class SharedTexts {
   readonly #texts = new Map<string, string>();
+  /** Offered and not yet looked through: a run whose listings share nothing (few rules) never hashes them. */
+  #offered: Array<Record<string, unknown>> = [];
   #shared = 0;
 
   /** How many strings of listed objects were replaced by the manifests' (what the run saved). */
@@ -19,16 +21,14 @@ export class SharedTexts {
     return this.#shared;
   }
 
-  /** Keeps the long strings among `values`' own fields (a manifest's spec). */
+  /** Offers the long strings among `values`' own fields (a manifest's spec), read at the next `share`. */
   offer(values: Record<string, unknown>): void {
-    for (const key in values) {
-      const value = values[key];
-      if (typeof value === 'string' && value.length >= MIN_LENGTH) this.#texts.set(value, value);
-    }
+    this.#offered.push(values);
   }
 
   /** Replaces each long string among `values`' own fields by the offered string of the same text, if any. */
   share(values: Record<string, unknown>): void {
+    if (this.#offered.length > 0) this.#index();
     if (this.#texts.size === 0) return;
     for (const key in values) {
       const value = values[key];
@@ -39,12 +39,19 @@ export class SharedTexts {
       this.#shared += 1;
     }
   }
+
+  #index(): void {
+    for (const values of this.#offered) {
+      for (const key in values) {
+        const value = values[key];
+        if (typeof value === 'string' && value.length >= MIN_LENGTH) this.#texts.set(value, value);
+      }
+    }
+    this.#offered = [];
+  }
 }
 
-/**
- * Shorter strings are not worth a lookup: the lookup reads the string once to hash it and once to
- * compare it, and a short copy costs little to keep.
- */
+/** Shorter strings are not worth a lookup: a short copy costs little to keep. */
 const MIN_LENGTH = 256;
 
 /** The run's shared texts: the CLI offers the manifests' once they are loaded; listings share against them. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { call, emulator, postFile } from '@svcform/emulator/testing.js';
 import { fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
-import { ruleAdapter } from '../../src/kinds/rule/rule.js';
+import { ruleAdapter, SHARE_TEXTS_FROM } from '../../src/kinds/rule/rule.js';
 import { deepEqual } from '../../src/kinds/normalize.js';
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { ApiRequest } from '../../src/client/types.js';
@@ -119,14 +119,17 @@ describe('Rule adapter', () => {
     assert.equal(obj.readOnly, undefined);
   });
 
-  it('holds the manifests\' copies of the long texts a listed rule shares with them (shared-texts.ts)', async () => {
+  it('holds the manifests\' copies of the long texts a listed rule shares with them, where many rules are expected (shared-texts.ts)', async () => {
     const note = ['## Triage', ...Array.from({ length: 40 }, (_, i) => `- step ${i}: check the parent process`)].join('\n');
     const spec = { ...specOf('q-0'), note };
     await ruleAdapter.update(ctx, res('q-0', spec), await liveOne('q-0'), { rotateSecrets: false });
     const run = new RunScope();
     const texts = run.get(SHARED_TEXTS);
     texts.offer(spec);
-    const listed = await ruleAdapter.list(contextFor({ api, log: () => {}, run }, ruleAdapter), 'default');
+    const reading = contextFor({ api, log: () => {}, run }, ruleAdapter);
+    await ruleAdapter.list(reading, 'default', { expected: SHARE_TEXTS_FROM - 1 });
+    assert.equal(texts.shared, 0, 'fewer rules expected: not worth the lookups');
+    const listed = await ruleAdapter.list(reading, 'default', { expected: SHARE_TEXTS_FROM });
     assert.equal(texts.shared, 1);
     assert.equal(listed.find((l) => l.name === 'q-0')!.body.note, note);
     assert.ok(same(res('q-0', spec), listed.find((l) => l.name === 'q-0')!));
