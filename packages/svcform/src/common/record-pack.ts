@@ -93,14 +93,18 @@ export class RecordPack {
     }
   }
 
-  /** Keeps `value` under `key` (appended once enough is waiting, and by `save`). */
-  put(key: string, value: unknown): void {
-    if (this.met.has(key) && this.places().has(key)) return;
+  /**
+   * Keeps `value` under `key` (appended once enough is waiting, and by `save`). Returns what is
+   * kept, v8.serialize's bytes, which `deserialize` reads back as a later `get` does; undefined when
+   * nothing was kept (kept already, or it cannot be).
+   */
+  put(key: string, value: unknown): Buffer | undefined {
+    if (this.met.has(key) && this.places().has(key)) return undefined;
     let body: Buffer;
     try {
       body = serialize(value);
     } catch {
-      return;
+      return undefined;
     }
     const record = Buffer.allocUnsafe(HEADER + body.length);
     record.writeUInt32LE(MAGIC, 0);
@@ -113,6 +117,7 @@ export class RecordPack {
     this.keptAdded += record.length;
     this.met.add(key);
     if (this.addedBytes >= this.flushBytes) this.flush();
+    return body;
   }
 
   /** Writes what is still waiting, rewrites the file when old values outweigh this run's (above), and closes it. */

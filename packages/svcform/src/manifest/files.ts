@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from './types.js';
@@ -158,10 +158,10 @@ function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; e
   }
   if (cache) cache.counts.parsed++;
   const out = readManifestText(decodeText(bytes), file);
-  for (const d of out.docs) result.docs.push(d);
-  for (const d of out.diagnostics) result.diagnostics.push(d);
   // Only a file the fast reader read whole and without a finding is kept: anything else is read again.
-  if (key !== undefined && out.allFast && out.diagnostics.length === 0) cache!.remember(key, out.docs);
+  const docs = key !== undefined && out.allFast && out.diagnostics.length === 0 ? cache!.remember(key, file, out.docs, !isAscii(bytes), () => decodeText(bytes)) : out.docs;
+  for (const d of docs) result.docs.push(d);
+  for (const d of out.diagnostics) result.diagnostics.push(d);
 }
 
 const LF = 10;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordPack, type PackOptions } from '../../src/common/record-pack.js';
@@ -37,6 +37,19 @@ describe('RecordPack: values under SHA-256 keys in one append-only file', () => 
     });
     assert.ok(statSync(file).size > first && statSync(file).size < first * 2, 'c appended, a not written again');
     assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')]);
+  });
+
+  it('put hands back what it keeps, which deserializes to the value; nothing when the key is kept already', () => {
+    const file = packFile();
+    run(file, (p) => {
+      const kept = p.put(key('a'), value('a'));
+      assert.ok(kept);
+      assert.deepEqual(deserialize(kept), value('a'));
+    });
+    run(file, (p) => {
+      p.get(key('a'));
+      assert.equal(p.put(key('a'), value('a')), undefined);
+    });
   });
 
   it('a run that adds nothing writes nothing', () => {
