@@ -9,7 +9,7 @@ export interface PagedListSpec<T> {
   pageParam?: string;
   sizeParam: string;
   pageSize: number;
-  /** The items of one page, taken out as the page arrives (so they may be trimmed then: see rule/list.ts). */
+  /** The items of one page, taken out as the page arrives (what a listing does with them happens then: rule/list.ts). */
   items(body: any): T[];
   /** The total the server reports. */
   total(body: any): number;

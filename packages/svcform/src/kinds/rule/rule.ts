@@ -26,7 +26,7 @@ const RULES_PATH = '/api/detection_engine/rules';
 
 /**
  * How many rules a listing must be expected to hold before it shares the manifests' texts. Sharing
- * costs a lookup and a comparison per long text, about 4% of a repeated plan's CPU, and saves
+ * costs a lookup and a comparison per long text, about 5% of a repeated plan's CPU, and saves
  * only where pages arrive after the manifests are loaded, which is where there are many: at the
  * 2,068 real rules the peak was 196-211 MB with or without it, at 20,003 generated rules 0.92
  * against 1.17-1.20 GB.
