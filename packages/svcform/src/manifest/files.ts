@@ -159,7 +159,8 @@ function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; e
   if (cache) cache.counts.parsed++;
   const out = readManifestText(decodeText(bytes), file);
   // Only a file the fast reader read whole and without a finding is kept: anything else is read again.
-  const docs = key !== undefined && out.allFast && out.diagnostics.length === 0 ? cache!.remember(key, file, out.docs, !isAscii(bytes), () => decodeText(bytes)) : out.docs;
+  const keeps = key !== undefined && out.allFast && out.diagnostics.length === 0;
+  const docs = keeps ? cache!.remember(key, file, out.docs, !isAscii(bytes), () => decodeText(bytes)) : out.docs;
   for (const d of docs) result.docs.push(d);
   for (const d of out.diagnostics) result.diagnostics.push(d);
 }

@@ -79,18 +79,19 @@ export class ManifestCache {
 
   /**
    * Gives the documents a parse of the file gave their cache keys, and keeps them (when this run
-   * writes; `save` writes them). Returns the documents the run goes on with: for a file whose text
-   * is two-byte (`twoByte`), the documents read back from what is kept, as a later run reads them.
-   * Their values are slices of the file's text, which they keep alive, and a text with one
-   * character beyond ASCII takes two bytes per character: at 20,003 generated rules the 156 MB of
-   * files were 312 MB of text held to the end of a first plan. Read back, the values are copies
-   * and the text is garbage once parsed; positions come from parsing it again, as for kept files.
+   * writes; `save` writes them). Returns the documents the run goes on with: for a file with bytes
+   * beyond ASCII (`notAscii`), the documents read back from what is kept, as a later run reads them.
+   * Their values are slices of the file's text, which they keep alive, and such a text takes two
+   * bytes per character (unless every character beyond ASCII is Latin-1): at 20,003 generated rules
+   * the 156 MB of files were 312 MB of text held to the end of a first plan. Read back, the values
+   * are copies and the text is garbage once parsed; positions come from parsing it again, as for
+   * kept files.
    */
-  remember(key: string, file: string, docs: LoadedDoc[], twoByte: boolean, text: () => string): LoadedDoc[] {
+  remember(key: string, file: string, docs: LoadedDoc[], notAscii: boolean, text: () => string): LoadedDoc[] {
     for (const d of docs) d.cacheKey = documentKey(key, d.index);
     if (!this.writes) return docs;
     const kept = this.pack.put(key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
-    if (!twoByte || kept === undefined) return docs;
+    if (!notAscii || kept === undefined) return docs;
     return this.keptDocs(key, file, text, (deserialize(kept) as { docs: KeptDocument[] }).docs);
   }
 
