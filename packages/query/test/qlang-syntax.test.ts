@@ -70,6 +70,14 @@ describe('qlang 9.x syntax: fields and columns', () => {
     assert.deepEqual(names('FROM l | EVAL w = DATE_TRUNC(5m, @timestamp) | WHERE MATCH(message, "x", {"fuzziness": 1, "lenient": true})'), ['@timestamp', 'message']);
   });
 
+  it('reads every spelling of a month as a time span, not `1` and a stray word (EsqlDataTypeConverter INTERVALS: MONTH, MONTHS, MO)', () => {
+    for (const unit of ['month', 'months', 'mo', 'MONTH', 'min', 'm', 'ms']) {
+      const r = language.parse(`FROM l | WHERE @timestamp > NOW() - 3 ${unit}`);
+      assert.ok(r.ok, `3 ${unit}: ${r.ok ? '' : r.problem.message}`);
+    }
+    assert.ok(!language.parse('FROM l | WHERE @timestamp > NOW() - 3 mon').ok, 'mon is no unit');
+  });
+
   it('knows JSON_EXTRACT and the registry aliases: no note', () => {
     assert.deepEqual(parsed('FROM l | EVAL a = json_extract(body, "$.a"), b = TO_INT(x), c = TO_DBL(x), d = TO_STR(x), e = TO_BOOL(x), f = TO_DT(x), g = TO_UL(x), h = BIN(x, 10)').notes, []);
   });
