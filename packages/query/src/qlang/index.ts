@@ -3,8 +3,14 @@ import type { CompiledQuery, ParseOutcome, QueryLanguage } from '../types.js';
 import type { Query } from './ast.js';
 import { checkQuery } from './check.js';
 import { OfflineError } from './evaluate.js';
+import { readQlang } from './fast.js';
 import { parse as parseTree } from './qlang.generated.js';
 import { runQuery } from './run.js';
+
+/** The hand-written reader's tree where it reads the text (fast.ts), else the grammar's, which says what is wrong. */
+function readOrParse(text: string, options: object): Query {
+  return readQlang(text) ?? (parseTree(text, options) as Query);
+}
 
 /**
  * qlang: the grammar (qlang.peggy), the checks the grammar cannot make (check.ts), the evaluator
@@ -15,7 +21,7 @@ import { runQuery } from './run.js';
 export const language: QueryLanguage = {
   name: 'qlang',
   parse: (text: string): ParseOutcome =>
-    checkedOutcome<Query>(parseTree, text, checkQuery, (tree, fields) => {
+    checkedOutcome<Query>(readOrParse, text, checkQuery, (tree, fields) => {
       const query: CompiledQuery = {
         language: 'qlang',
         fields,
