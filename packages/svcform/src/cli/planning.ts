@@ -7,6 +7,8 @@ import { SHARED_TEXTS } from '../kinds/shared-texts.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { ReadAhead } from './read-ahead.js';
+import { ReadAheadMemory } from './read-ahead-memory.js';
+import { DiskCache } from '../common/disk-cache.js';
 import { missingSpaces } from '../client/spaces.js';
 import { declaredSpaces } from '../engine/space-objects.js';
 import { redactor } from '../manifest/redact.js';
@@ -17,7 +19,7 @@ import { SpaceNotFoundError } from '../client/errors.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
 import { setUpValidation } from './validation-setup.js';
-import { defaultSpace, openTarget, readConfig, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import { cacheDirectory, chosenTarget, defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -114,6 +116,12 @@ export interface LiveStateGuard {
   take(target: Target, spaces: string[]): Promise<boolean>;
 }
 
+/** Where reading ahead is remembered between runs (read-ahead-memory.ts): the cache directory, none with --no-cache. */
+function readAheadMemory(opts: CommonOptions, config: SvcformConfig, io: Io, space: string, paths: string[]): ReadAheadMemory | undefined {
+  const cache = DiskCache.open(cacheDirectory(opts, rootOf(opts, config), io.env));
+  return cache && new ReadAheadMemory(cache, chosenTarget(opts, config, io), space, paths);
+}
+
 /** validate -> open the target -> read live state -> plan. The caller closes the target. */
 export async function planFromArgs(
   paths: string[],
@@ -126,7 +134,7 @@ export async function planFromArgs(
 ): Promise<Planned> {
   const config = readConfig(opts, paths);
   const space = defaultSpace(opts, config);
-  const readAhead = ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space, guard && ((target, spaces) => guard.observe(target, spaces))) : undefined;
+  const readAhead = ReadAhead.applies(opts, config, io) ? new ReadAhead(opts, config, io, space, guard && ((target, spaces) => guard.observe(target, spaces)), readAheadMemory(opts, config, io, space, paths)) : undefined;
   // One progress display for every listing, those read ahead included (their lines held like the rest).
   const progress = liveReadProgress(readAhead?.heldIo ?? io, opts, adapterFor);
   readAhead?.readThrough(progress.adapterFor);

@@ -7,6 +7,7 @@ import type { KindAdapter } from '../kinds/types.js';
 import type { ParseShare } from '../manifest/files.js';
 import type { SvcformConfig } from './config.js';
 import { chosenTarget, openTarget, type CommonOptions, type Io, type Target } from './context.js';
+import type { ReadAheadMemory } from './read-ahead-memory.js';
 
 /**
  * `plan` and `apply` against a server: the target is opened and live state read while the
@@ -16,7 +17,9 @@ import { chosenTarget, openTarget, type CommonOptions, type Io, type Target } fr
  * written, and nothing is reported until the manifests are valid: messages wait, and a failure to
  * reach the server is raised only then, so an invalid manifest is still the error a user sees
  * first. apply notes the spaces' leases before reading (`observe`), and uses what was read only if
- * no other apply came in between (planning.ts LiveStateGuard).
+ * no other apply came in between (planning.ts LiveStateGuard). Where an earlier run with the same
+ * target, space and paths left what its files declared (read-ahead-memory.ts), reading starts from
+ * that at once, before the files are read.
  */
 /**
  * Live state is read at once only when at most this share of the manifest bytes must be parsed;
@@ -52,6 +55,8 @@ export class ReadAhead {
     private readonly space: string,
     /** Runs once the target is open, before live state is read, with the spaces about to be read. */
     private readonly observe?: (target: Target, spaces: string[]) => Promise<void>,
+    /** What the last run with the same target, space and paths read ahead, and where this one keeps its own. */
+    private readonly memory?: ReadAheadMemory,
   ) {
     this.heldIo = { ...this.io, err: (t) => (this.released ? this.io.err(t) : this.held.push(t)) };
   }
@@ -66,17 +71,26 @@ export class ReadAhead {
     return chosenTarget(opts, config, io) !== 'embedded';
   }
 
-  /** Starts opening the target (before the files are read: the connection is made meanwhile). */
+  /**
+   * Starts opening the target (before the files are read: the connection is made meanwhile), and
+   * reading what the last such run's files declared, if it left that.
+   */
   open(): void {
     this.opening = openTarget(this.opts, this.config, this.heldIo, []);
     this.opening.catch(() => undefined);
+    const remembered = this.memory?.recall();
+    if (remembered) this.begin(remembered);
   }
 
   /**
    * Reads what the manifest files suggest: `kind: Name` lines, counted by name. At once when their
    * parse is short; otherwise hands back the start, for once the parse is nearly done (files.ts).
+   * Nothing more when reading began from what the last run's files declared.
    */
   start(kindLines: Map<string, number>, share: ParseShare): void | (() => void) {
+    const known = new Set(knownKinds());
+    this.memory?.keep(new Map([...kindLines].filter(([kind]) => known.has(kind))));
+    if (this.reading) return;
     const begin = () => this.begin(kindLines);
     if (share.toParse > share.total * MAX_SHARE_TO_PARSE) return begin;
     begin();

@@ -216,6 +216,9 @@ export type OnRead = (kinds: Map<string, number>, share: ParseShare) => void | (
  */
 const LATE_SHARE = 0.9;
 
+/** Files read between two turns of the event loop while a run that talks to a server reads its files. */
+const READ_BETWEEN_TURNS = 64;
+
 /**
  * loadFiles for a run that talks to a server meanwhile: every file is read first and the kinds it
  * declares shown to `onRead` (which may start requests), with how much of it must be parsed; then
@@ -224,7 +227,13 @@ const LATE_SHARE = 0.9;
  */
 export async function loadFilesYielding(files: string[], onRead: OnRead, cache?: ManifestCache): Promise<LoadResult> {
   const result: LoadResult = { docs: [], diagnostics: [], files };
-  const sources = files.map((file) => ({ file, ...readSource(file), key: undefined as string | undefined, parse: false }));
+  const sources: Array<{ file: string; bytes?: Buffer; error?: string; key: string | undefined; parse: boolean }> = [];
+  for (const file of files) {
+    // Requests a run started before reading (read-ahead-memory.ts) go out meanwhile: connecting
+    // and writing them wants turns of the event loop.
+    if (sources.length % READ_BETWEEN_TURNS === 0) await new Promise((done) => setImmediate(done));
+    sources.push({ file, ...readSource(file), key: undefined, parse: false });
+  }
   const share: ParseShare = { total: 0, toParse: 0 };
   for (const source of sources) {
     if (source.bytes === undefined) continue;

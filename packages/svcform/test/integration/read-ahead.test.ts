@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
@@ -67,5 +67,31 @@ describe('plan reads ahead: at once from a warm cache, once the files are nearly
     assert.ok(rules && templates, log.map((r) => `${r.method} ${r.path}`).join('\n'));
     const gap = Date.parse(templates.time) - Date.parse(rules.time);
     assert.ok(gap < DELAY / 2, `the templates were listed ${gap} ms after the rules' listing was asked for`);
+  });
+
+  it('a repeated plan reads at once what the last plan of the same paths declared; a kind no longer declared is listed and left unused, then forgotten', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-read-ahead-memory-'));
+    for (let n = 0; n < 3; n++) writeFileSync(join(dir, `w${n}.yaml`), window(n));
+    for (let n = 0; n < 3; n++) writeFileSync(join(dir, `r${n}.yaml`), blockRuleYaml(`rule-${n}`, ['A rule.'], ['process.name: x']));
+    const env = { SVCFORM_CACHE_DIR: join(dir, '.cache') };
+    const ruleListings = () => emu.log.all().filter((r) => r.method === 'GET' && r.route === '/api/detection_engine/rules/_find').length;
+    const first = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(first.code, 0, first.out + first.err);
+    for (let n = 0; n < 3; n++) rmSync(join(dir, `r${n}.yaml`));
+    emu.log.clear();
+    const remembered = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(remembered.code, 0, remembered.out + remembered.err);
+    assert.equal(ruleListings(), 1, 'the rules the last plan declared were read at once, before the files were read');
+    assert.equal(listings(), 1);
+    emu.log.clear();
+    const unremembered = await cli(['plan', dir, '--url', emu.url], { SVCFORM_CACHE_DIR: join(dir, '.other-cache') });
+    assert.equal(unremembered.code, 0, unremembered.out + unremembered.err);
+    assert.equal(ruleListings(), 0, 'without that memory, no rule is read');
+    assert.equal(remembered.out, unremembered.out, 'the same plan either way');
+    emu.log.clear();
+    const next = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(next.code, 0, next.out + next.err);
+    assert.equal(ruleListings(), 0, 'the plan before kept what its files declared: no rule any more');
+    assert.equal(listings(), 1);
   });
 });

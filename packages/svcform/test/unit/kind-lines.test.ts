@@ -74,4 +74,22 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
     await loadFilesYielding(single, () => () => started.push(alone.counts.parsed), alone);
     assert.deepEqual(started, [1]);
   });
+
+  it('turns the event loop while it reads the files, before it shows them: requests started before go out meanwhile', async () => {
+    const files = repository(200);
+    let turns = 0;
+    let reading = true;
+    const tick = () => {
+      turns++;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let turnsWhenShown = -1;
+    await loadFilesYielding(files, () => {
+      turnsWhenShown = turns;
+    });
+    reading = false;
+    // 200 files, a turn every 64 read: at least three turns before the last is read.
+    assert.ok(turnsWhenShown >= 3, `${turnsWhenShown} turns of the event loop before the files were shown`);
+  });
 });
