@@ -26,7 +26,7 @@ const INSERTS = [
   '//c\n', '/* c */', '/*', '/*/', '/**/', '*/',
   ' | WHERE a > 1', ' | EVAL b = a + 1', ' | STATS c = COUNT(*) BY d', ' | KEEP a*, `b`', ' | DROP x', ' | SORT a DESC NULLS FIRST', ' | LIMIT 5', ' | LIMIT ?n',
   ' | RENAME a AS b', ' | RENAME b = a', ' | MV_EXPAND a', ' | DISSECT a "%{b}"', ' | GROK a "%{WORD:b}", "%{IP:c}"', ' | INLINE STATS m = MAX(a)', ' | INLINESTATS m = MAX(a) BY b',
-  ' | ENRICH p ON a', ' | FROBNICATE x', ' | LOOKUP JOIN j ON a',
+  ' | COMPLETION c = p WITH {"inference_id": "m"}', ' | COMPLETION "q"', ' WITH {"k": "v"}', ' | ENRICH p ON a', ' | FROBNICATE x', ' | LOOKUP JOIN j ON a',
 ];
 
 /** Corners the edits rarely reach: strings the grammar reads in a way of its own, time units of every spelling, nested casts. */
@@ -47,11 +47,12 @@ const CORNERS = [
   'ROW a = 1',
   'TS m | LIMIT 1',
   'FROM metadata-x',
+  'FROM l | COMPLETION a = b WITH {"inference_id": "m"} | COMPLETION CONCAT("x", c) | COMPLETION d == e',
   'FROM a/b, c/*d*/, e//f\n',
 ];
 
 /** Queries that use what the reader leaves to the grammar: another source, SET before it, a command rules do not use. */
-const READ_COMMANDS = new Set(['where', 'eval', 'stats', 'inline_stats', 'keep', 'drop', 'rename', 'limit', 'sort', 'mv_expand', 'dissect', 'grok']);
+const READ_COMMANDS = new Set(['where', 'eval', 'stats', 'inline_stats', 'keep', 'drop', 'rename', 'limit', 'sort', 'mv_expand', 'dissect', 'grok', 'completion']);
 
 function leftToGrammar(tree: unknown, text: string): boolean {
   const { source, commands } = tree as { source: { command: string; timeSeries?: boolean; offset: number }; commands: Array<{ command: string }> };

@@ -1,6 +1,6 @@
 import type { Query } from './ast.js';
 import { COMMANDS } from './tree.js';
-import { ASK_THE_GRAMMAR, blanks, commaList, CR, cursor, digitsEnd, isFieldChar, keyword, LF, literal, namePattern, parameter, qualifiedName, QUOTE, separation, SLASH, SPACE, STAR, string, TAB, wordEnd, type Node } from './fast-words.js';
+import { ASK_THE_GRAMMAR, blanks, commaList, CR, cursor, digitsEnd, isFieldChar, keyword, LF, literal, mapLiteral, namePattern, parameter, qualifiedName, QUOTE, separation, SLASH, SPACE, STAR, string, TAB, wordEnd, type Node } from './fast-words.js';
 import { expression, primary } from './fast-expressions.js';
 
 /**
@@ -9,7 +9,7 @@ import { expression, primary } from './fast-expressions.js';
  * bookkeeping of expectations for error messages.
  *
  * It reads FROM and the commands detection rules use (WHERE, EVAL, STATS, INLINE STATS, KEEP, DROP,
- * RENAME, LIMIT, SORT, MV_EXPAND, DISSECT, GROK). Any other command, SET, another source command,
+ * RENAME, LIMIT, SORT, MV_EXPAND, DISSECT, GROK, COMPLETION). Any other command, SET, another source command,
  * a text it cannot read, or one where the grammar raises an error of its own (a string left open),
  * and it answers undefined: the generated parser reads the text again and says what is wrong. So a
  * message always comes from the grammar. test/qlang-fast.test.ts holds it to the grammar's trees.
@@ -18,8 +18,8 @@ import { expression, primary } from './fast-expressions.js';
  * keywords, constants, names) in fast-words.ts, which also holds the shared cursor.
  *
  * Why: the generated parser read the 209 qlang queries of the public detection rules (438 KB) in
- * 580-660 ms in a fresh process, and 270-330 ms once optimized: about 1 MB/s. The reader reads 202
- * of them (the other 7 use COMPLETION) in 210-230 ms in a fresh process, 90-120 ms once optimized.
+ * 580-660 ms in a fresh process, and 270-330 ms once optimized: about 1 MB/s. The reader reads all
+ * of them in 210-230 ms in a fresh process, 90-120 ms once optimized.
  */
 
 // ---- commands --------------------------------------------------------------------------------
@@ -119,6 +119,18 @@ function integer(): Node | undefined {
   return { value: Number(cursor.src.slice(start, end)), offset: start };
 }
 
+/** `(__ WITH _ @MapLiteral)?`. */
+function withOptions(): Node | null {
+  const save = cursor.pos;
+  if (separation() && keyword('with')) {
+    blanks();
+    const options = mapLiteral();
+    if (options) return options;
+  }
+  cursor.pos = save;
+  return null;
+}
+
 /** The body of a processing command after its word (at `start`), or undefined where the grammar's alternative fails. */
 function commandBody(word: string, start: number): Node | undefined {
   switch (word) {
@@ -193,6 +205,25 @@ function commandBody(word: string, start: number): Node | undefined {
       blanks();
       const head = string();
       return head && { command: 'grok', input, patterns: commaList(head, string), offset: start };
+    }
+    case 'completion': {
+      if (!separation()) return undefined;
+      // `target:(@QualifiedName _ "=" !"=" _)?`
+      const save = cursor.pos;
+      let target = qualifiedName() ?? null;
+      if (target) {
+        blanks();
+        if (cursor.src.charCodeAt(cursor.pos) === 61 && cursor.src.charCodeAt(cursor.pos + 1) !== 61) {
+          cursor.pos++;
+          blanks();
+        } else {
+          target = null;
+        }
+      }
+      if (!target) cursor.pos = save;
+      const prompt = primary();
+      if (!prompt) return undefined;
+      return { command: 'completion', target, prompt, options: withOptions(), offset: start };
     }
     default:
       // A command this reader does not read, or a word the grammar reads as an unknown command.
