@@ -18,8 +18,8 @@ import { expression, primary } from './fast-expressions.js';
  * keywords, constants, names) in fast-words.ts, which also holds the shared cursor.
  *
  * Why: the generated parser read the 209 qlang queries of the public detection rules (438 KB) in
- * 580-660 ms in a fresh process, and 270-330 ms once optimized: about 1 MB/s. The reader reads all
- * of them in 210-230 ms in a fresh process, 90-120 ms once optimized.
+ * 580-660 ms in a fresh process, and 270-350 ms once optimized: about 1 MB/s. The reader reads all
+ * of them in 230-280 ms in a fresh process, 87-98 ms once optimized.
  */
 
 // ---- commands --------------------------------------------------------------------------------
