@@ -11,25 +11,35 @@ function and(): Node | undefined {
   return logical('and', not);
 }
 
-/** Or and And: `head:Operand tail:(_ WORD _ Operand)*`. */
-function logical(word: string, operand: () => Node | undefined): Node | undefined {
-  const head = operand();
-  if (!head) return undefined;
-  const tail: Array<[unknown, string, unknown, Node]> = [];
+type Tail = Array<[unknown, string, unknown, Node]>;
+
+/**
+ * `tail:(_ OP _ Operand)*` after a head: the operands that follow it with their operators (as the
+ * grammar's `chain` takes them), the cursor after the last operand read.
+ */
+function operands(operator: () => string | undefined, operand: () => Node | undefined): Tail {
+  const tail: Tail = [];
   for (;;) {
     const save = cursor.pos;
     blanks();
-    if (keyword(word)) {
+    const op = operator();
+    if (op !== undefined) {
       blanks();
       const right = operand();
       if (right) {
-        tail.push([null, word, null, right]);
+        tail.push([null, op, null, right]);
         continue;
       }
     }
     cursor.pos = save;
-    return chain<any>(head, tail, 'logical', word);
+    return tail;
   }
+}
+
+/** Or and And: `head:Operand tail:(_ WORD _ Operand)*`. */
+function logical(word: string, operand: () => Node | undefined): Node | undefined {
+  const head = operand();
+  return head && chain<any>(head, operands(() => (keyword(word) ? word : undefined), operand), 'logical', word);
 }
 
 function not(): Node | undefined {
@@ -153,23 +163,14 @@ function arithmetic(isOperator: (c: number) => boolean, operand: () => Node | un
   const start = cursor.pos;
   const head = operand();
   if (!head) return undefined;
-  const tail: Array<[unknown, string, unknown, Node]> = [];
-  for (;;) {
-    const save = cursor.pos;
-    blanks();
+  const operator = () => {
     const c = cursor.src.charCodeAt(cursor.pos);
-    if (isOperator(c)) {
-      cursor.pos++;
-      blanks();
-      const right = operand();
-      if (right) {
-        tail.push([null, String.fromCharCode(c), null, right]);
-        continue;
-      }
-    }
-    cursor.pos = save;
-    return tail.length ? { ...chain<any>(head, tail, 'arithmetic'), text: cursor.src.slice(start, cursor.pos) } : head;
-  }
+    if (!isOperator(c)) return undefined;
+    cursor.pos++;
+    return String.fromCharCode(c);
+  };
+  const tail = operands(operator, operand);
+  return tail.length ? { ...chain<any>(head, tail, 'arithmetic'), text: cursor.src.slice(start, cursor.pos) } : head;
 }
 
 const isAdditive = (c: number) => c === 43 || c === 45;

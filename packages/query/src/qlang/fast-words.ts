@@ -303,24 +303,28 @@ function nameSegment(): string | undefined {
   return backquoted();
 }
 
+/** `head:Part tail:("." @Part)*`, joined by dots; undefined when no part starts here. */
+function dotted(part: () => string | undefined): string | undefined {
+  const head = part();
+  if (head === undefined) return undefined;
+  let joined = head;
+  for (;;) {
+    const save = cursor.pos;
+    const next = literal(46) ? part() : undefined;
+    if (next === undefined) {
+      cursor.pos = save;
+      return joined;
+    }
+    joined += `.${next}`;
+  }
+}
+
 /** QualifiedName: not a keyword, segments joined by dots. */
 export function qualifiedName(): Node | undefined {
   if (atKeyword()) return undefined;
   const start = cursor.pos;
-  const head = nameSegment();
-  if (head === undefined) return undefined;
-  const segments = [head];
-  for (;;) {
-    const save = cursor.pos;
-    if (!literal(46)) break;
-    const next = nameSegment();
-    if (next === undefined) {
-      cursor.pos = save;
-      break;
-    }
-    segments.push(next);
-  }
-  return { type: 'field', name: segments.join('.'), offset: start, text: cursor.src.slice(start, cursor.pos) };
+  const name = dotted(nameSegment);
+  return name === undefined ? undefined : { type: 'field', name, offset: start, text: cursor.src.slice(start, cursor.pos) };
 }
 
 /** NamePatternPart: runs of FieldChar or `*` and backquoted names, one or more. */
@@ -342,21 +346,9 @@ function namePatternPart(): string | undefined {
   }
 }
 
+/** NamePattern: parts joined by dots. */
 export function namePattern(): Node | undefined {
   const start = cursor.pos;
-  const head = namePatternPart();
-  if (head === undefined) return undefined;
-  const parts = [head];
-  for (;;) {
-    const save = cursor.pos;
-    if (!literal(46)) break;
-    const next = namePatternPart();
-    if (next === undefined) {
-      cursor.pos = save;
-      break;
-    }
-    parts.push(next);
-  }
-  return { name: parts.join('.'), offset: start };
+  const name = dotted(namePatternPart);
+  return name === undefined ? undefined : { name, offset: start };
 }
-
