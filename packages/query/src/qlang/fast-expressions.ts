@@ -1,5 +1,5 @@
 import { chain } from './tree.js';
-import { atKeyword, blanks, commaList, constant, cursor, isDigit, isLetter, keyword, literal, mapLiteral, qualifiedName, separation, SLASH, STAR, string, type Node } from './fast-words.js';
+import { atKeyword, blanks, bracketed, commaList, constant, cursor, isDigit, isLetter, keyword, literal, mapLiteral, qualifiedName, separation, SLASH, STAR, string, type Node } from './fast-words.js';
 
 /** Expressions of qlang for the hand-written reader (fast.ts), loosest first, as qlang.peggy reads them. */
 
@@ -91,15 +91,8 @@ function predicateTail(): Node | undefined {
   negated = negation();
   if (keyword('in')) {
     blanks();
-    if (literal(40)) {
-      blanks();
-      const head = additive();
-      if (head) {
-        const list = commaList(head, additive);
-        blanks();
-        if (literal(41)) return { type: 'in', negated, list };
-      }
-    }
+    const list = bracketed(40, additive, 41);
+    if (list) return { type: 'in', negated, list };
   }
   cursor.pos = start;
   if (literal(58)) {
@@ -114,18 +107,7 @@ function predicateTail(): Node | undefined {
 /** `String / "(" _ String (_ "," _ String)* _ ")"`, as a list. */
 function likePatterns(): Node[] | undefined {
   const one = string();
-  if (one) return [one];
-  const start = cursor.pos;
-  if (!literal(40)) return undefined;
-  blanks();
-  const head = string();
-  if (head) {
-    const list = commaList(head, string);
-    blanks();
-    if (literal(41)) return list;
-  }
-  cursor.pos = start;
-  return undefined;
+  return one ? [one] : bracketed(40, string, 41);
 }
 
 /** ComparisonOperator: `==`, `!=`, `=~`, `<=`, `>=`, `<`, `>` in that order. */

@@ -121,6 +121,21 @@ export function commaList<T>(head: T, item: () => T | undefined): T[] {
   }
 }
 
+/** `open _ head:Item tail:(_ "," _ @Item)* _ close`: the items, or undefined with the cursor back where it was. */
+export function bracketed<T>(open: number, item: () => T | undefined, close: number): T[] | undefined {
+  const start = cursor.pos;
+  if (!literal(open)) return undefined;
+  blanks();
+  const head = item();
+  if (head !== undefined) {
+    const items = commaList(head, item);
+    blanks();
+    if (literal(close)) return items;
+  }
+  cursor.pos = start;
+  return undefined;
+}
+
 // ---- constants -------------------------------------------------------------------------------
 
 /** String: `"""..."""` or `"..."` with \n \r \t \" \\ escapes; anything else the grammar raises or reads otherwise. */
@@ -231,30 +246,14 @@ export function constant(): Node | undefined {
   const found = keywordConstant() ?? timeSpan() ?? number() ?? string() ?? parameter();
   if (found) return found;
   const start = cursor.pos;
-  if (!literal(91)) return undefined;
-  blanks();
-  const head = constant();
-  if (head) {
-    const items = commaList(head, constant);
-    blanks();
-    if (literal(93)) return { type: 'literal', value: items.map((c) => c.value), offset: start, text: cursor.src.slice(start, cursor.pos) };
-  }
-  cursor.pos = start;
-  return undefined;
+  const items = bracketed(91, constant, 93);
+  return items && { type: 'literal', value: items.map((c) => c.value), offset: start, text: cursor.src.slice(start, cursor.pos) };
 }
 
 export function mapLiteral(): Node | undefined {
   const start = cursor.pos;
-  if (!literal(123)) return undefined;
-  blanks();
-  const head = mapEntry();
-  if (head) {
-    const entries = commaList(head, mapEntry);
-    blanks();
-    if (literal(125)) return { type: 'map', entries, offset: start, text: cursor.src.slice(start, cursor.pos) };
-  }
-  cursor.pos = start;
-  return undefined;
+  const entries = bracketed(123, mapEntry, 125);
+  return entries && { type: 'map', entries, offset: start, text: cursor.src.slice(start, cursor.pos) };
 }
 
 function mapEntry(): Node | undefined {
