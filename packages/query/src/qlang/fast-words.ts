@@ -11,8 +11,6 @@ export type Node = Record<string, any>;
 /** The text being read and where the reader is in it. */
 export const cursor = { src: '', pos: 0 };
 
-
-
 /** Thrown where the reader leaves the text to the grammar (a command it does not read, an error the grammar raises). */
 export const ASK_THE_GRAMMAR = Symbol('ask the grammar');
 
