@@ -39,14 +39,17 @@ export class ReadAheadMemory {
     return this.recalled;
   }
 
-  /** Keeps what this run's files declare for the next run (written only when it changed). */
+  /**
+   * Keeps what this run's files declare for the next run (written only when it changed). Files that
+   * declare no kind svcform knows leave an empty entry, which is recalled as nothing.
+   */
   keep(kinds: Map<string, number>): void {
     const recalled = this.recalled;
     if (recalled && recalled.size === kinds.size && [...kinds].every(([kind, count]) => recalled.get(kind) === count)) {
       this.cache.touch(this.name);
       return;
     }
-    if (kinds.size === 0) return;
+    if (kinds.size === 0 && !recalled) return;
     if (this.cache.write(this.name, kinds)) this.cache.prune(PREFIX, UNUSED_MS);
   }
 }

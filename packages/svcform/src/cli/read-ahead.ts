@@ -89,17 +89,17 @@ export class ReadAhead {
    */
   start(kindLines: Map<string, number>, share: ParseShare): void | (() => void) {
     const known = new Set(knownKinds());
-    this.memory?.keep(new Map([...kindLines].filter(([kind]) => known.has(kind))));
+    const kinds = new Map([...kindLines].filter(([kind]) => known.has(kind)));
+    this.memory?.keep(kinds);
     if (this.reading) return;
-    const begin = () => this.begin(kindLines);
+    const begin = () => this.begin(kinds);
     if (share.toParse > share.total * MAX_SHARE_TO_PARSE) return begin;
     begin();
   }
 
-  private begin(kindLines: Map<string, number>): void {
+  /** Reads `kinds` (known kinds, with about how many of each) in the default space, and the manage scopes. */
+  private begin(kinds: Map<string, number>): void {
     if (!this.opening) this.open();
-    const known = new Set(knownKinds());
-    const kinds = new Map([...kindLines].filter(([kind]) => known.has(kind)));
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
     this.defaultMissing = this.opening!.then((t) => missingSpaces(t.client, [this.space]));
     this.defaultMissing.catch(() => undefined);

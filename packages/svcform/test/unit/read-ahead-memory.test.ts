@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskCache } from '../../src/common/disk-cache.js';
@@ -41,6 +41,18 @@ describe('ReadAheadMemory', () => {
     again.keep(grown);
     assert.notEqual(statSync(entryOf()).ino, written);
     assert.deepEqual(new ReadAheadMemory(cache, 'http://svc:5601', 'default', ['.']).recall(), grown);
+  });
+
+  it('files that no longer declare any kind leave nothing to recall; with nothing recalled, no entry is written', () => {
+    const cache = fresh();
+    new ReadAheadMemory(cache, 'http://svc:5601', 'default', ['.']).keep(kinds);
+    const emptied = new ReadAheadMemory(cache, 'http://svc:5601', 'default', ['.']);
+    assert.deepEqual(emptied.recall(), kinds);
+    emptied.keep(new Map());
+    assert.equal(new ReadAheadMemory(cache, 'http://svc:5601', 'default', ['.']).recall(), undefined);
+    const other = fresh();
+    new ReadAheadMemory(other, 'http://svc:5601', 'default', ['.']).keep(new Map());
+    assert.equal(existsSync(other.base) && readdirSync(other.base).some((n) => statSync(join(other.base, n)).isDirectory()), false, 'nothing written');
   });
 
   it('an entry that is not a map of counts is not recalled', () => {
