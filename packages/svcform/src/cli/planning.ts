@@ -183,6 +183,7 @@ export async function planFromArgs(
       kinds: knownKinds(),
       readAhead: aheadStands ? readAhead?.live() : undefined,
       readAheadKinds: readAhead?.kinds(),
+      listed: (kinds) => readAhead?.remember(kinds),
       missingReferences: config.references?.missing,
       absentSpaces: [...absent],
       allowSpaceDeletes: opts.allowSpaceDelete,

@@ -8,13 +8,15 @@ const PREFIX = 'read-ahead-';
 
 /**
  * What a run read ahead of its manifests (read-ahead.ts): the kinds its files declared, with how many
- * `kind:` lines of each, kept in the cache directory for the next run with the same target, space
- * and paths. That run starts reading them at once, while it reads and hashes its own files,
- * instead of once it has read them all: on the 2,068 one-rule files of the real rules, those files
- * are read before the first listing goes out. A guess that is wrong costs nothing but the
- * reading: a kind read ahead that the run does not want is left unused, and a kind it wants that
- * was not read ahead is listed as usual (engine/plan.ts). The run keeps what its own files declare
- * for the next one.
+ * `kind:` lines of each, and the other kinds its plan listed in the default space (the timeline
+ * templates and exception lists its rules name, Fleet's packages and policies for the integration
+ * check), counted 0; kept in the cache directory for the next run with the same target, space and
+ * paths. That run starts reading them at once, while it reads and hashes its own files, instead of
+ * once it has read them all (or, for the kinds only listed, once its plan began): on the 2,068
+ * one-rule files of the real rules, those files are read before the first listing goes out. A
+ * guess that is wrong costs nothing but the reading: a kind read ahead that the run does not want
+ * is left unused, and a kind it wants that was not read ahead is listed as usual (engine/plan.ts).
+ * The run keeps what its own files declare and its plan listed for the next one.
  */
 export class ReadAheadMemory {
   private readonly name: string;
@@ -30,7 +32,7 @@ export class ReadAheadMemory {
     this.name = PREFIX + createHash('sha256').update(key).digest('hex').slice(0, 32);
   }
 
-  /** The kinds the last such run declared, with their counts; undefined when there was none (or its entry is unreadable). */
+  /** The kinds the last such run declared (with their counts) or listed (0); undefined when there was none (or its entry is unreadable). */
   recall(): Map<string, number> | undefined {
     const value = this.cache.read(this.name);
     if (!(value instanceof Map) || value.size === 0) return undefined;
@@ -40,8 +42,8 @@ export class ReadAheadMemory {
   }
 
   /**
-   * Keeps what this run's files declare for the next run (written only when it changed). Files that
-   * declare no kind svcform knows leave an empty entry, which is recalled as nothing.
+   * Keeps what this run's files declare and its plan listed for the next run (written only when it
+   * changed). A run that reads no kind svcform knows leaves an empty entry, recalled as nothing.
    */
   keep(kinds: Map<string, number>): void {
     const recalled = this.recalled;

@@ -18,8 +18,8 @@ import type { ReadAheadMemory } from './read-ahead-memory.js';
  * reach the server is raised only then, so an invalid manifest is still the error a user sees
  * first. apply notes the spaces' leases before reading (`observe`), and uses what was read only if
  * no other apply came in between (planning.ts LiveStateGuard). Where an earlier run with the same
- * target, space and paths left what its files declared (read-ahead-memory.ts), reading starts from
- * that at once, before the files are read.
+ * target, space and paths left what its files declared and its plan listed (read-ahead-memory.ts),
+ * reading starts from that at once, before the files are read.
  */
 /**
  * Live state is read at once only when at most this share of the manifest bytes must be parsed;
@@ -41,6 +41,8 @@ export class ReadAhead {
   private reading?: Promise<LiveState | undefined>;
   private readonly held: string[] = [];
   private released = false;
+  /** The known kinds the files declare, with their `kind:` lines counted (once `start` saw them). */
+  private declared?: Map<string, number>;
   /** The kinds being read ahead (none until `start` reads). */
   private readonly kindsRead = new Set<string>();
   /** The run's Io with its messages held until the manifests are known to be valid. */
@@ -73,7 +75,7 @@ export class ReadAhead {
 
   /**
    * Starts opening the target (before the files are read: the connection is made meanwhile), and
-   * reading what the last such run's files declared, if it left that.
+   * reading what the last such run's files declared and its plan listed, if it left that.
    */
   open(): void {
     this.opening = openTarget(this.opts, this.config, this.heldIo, []);
@@ -90,14 +92,26 @@ export class ReadAhead {
   start(kindLines: Map<string, number>, share: ParseShare): void | (() => void) {
     const known = new Set(knownKinds());
     const kinds = new Map([...kindLines].filter(([kind]) => known.has(kind)));
-    this.memory?.keep(kinds);
+    this.declared = kinds;
     if (this.reading) return;
     const begin = () => this.begin(kinds);
     if (share.toParse > share.total * MAX_SHARE_TO_PARSE) return begin;
     begin();
   }
 
-  /** Reads `kinds` (known kinds, with about how many of each) in the default space, and the manage scopes. */
+  /**
+   * Keeps for the next run what this one's files declared and, beside those, the other kinds its plan
+   * listed in the default space (`listed`: those its rules name, Fleet's for the integration check),
+   * which the next run then reads ahead too, counted 0. Nothing is kept when the files were not read.
+   */
+  remember(listed: ReadonlySet<string>): void {
+    if (!this.declared) return;
+    const kinds = new Map(this.declared);
+    for (const kind of [...listed].sort()) if (!kinds.has(kind)) kinds.set(kind, 0);
+    this.memory?.keep(kinds);
+  }
+
+  /** Reads `kinds` (known kinds, with about how many of each; 0 for one only listed) in the default space, and the manage scopes. */
   private begin(kinds: Map<string, number>): void {
     if (!this.opening) this.open();
     const pairs = [...[...kinds.keys()].map((kind) => ({ kind, space: this.space })), ...scopePairs(this.config.manage, [this.space])];
@@ -107,7 +121,7 @@ export class ReadAhead {
     for (const p of pairs) this.kindsRead.add(p.kind);
     this.reading = this.opening!.then(async (t) => {
       await this.observe?.(t, spaces);
-      return fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind), this.space);
+      return fetchLive(t.ctx, pairs, this.lookup, () => true, undefined, (kind) => kinds.get(kind) || undefined, this.space);
     }).catch(() => undefined);
   }
 

@@ -2,7 +2,7 @@ import { coverageDiff, isEnabled, relatedIntegrations, versionInRange, type Cove
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { describeObject, type Resource } from '../manifest/types.js';
 import type { PlannedChange, PlanWarning } from './changes.js';
-import { fetchLive, pairKey, type LiveState } from './live.js';
+import { fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
 
 /**
  * What a plan does to the deployment's detection coverage: the ATT&CK tactics and techniques its
@@ -46,15 +46,33 @@ export function namesIntegrations(r: Resource): boolean {
   return r.kind === RULE && r.spec.enabled === true && Array.isArray(r.spec.related_integrations) && r.spec.related_integrations.length > 0;
 }
 
+/** The Fleet kinds fleetPicture needs that the plan's `pairs` do not read in the home space (install state is deployment-wide). */
+export function fleetKindsUnread(pairs: Array<{ kind: string; space: string }>, home: string): string[] {
+  return [PACKAGE, POLICY].filter((kind) => !pairs.some((p) => p.kind === kind && p.space === home));
+}
+
 /**
- * Starts reading, in the home space (install state is deployment-wide), the Fleet kinds the plan's
- * `pairs` do not read: what fleetPicture needs besides the plan's live state. Never fails: a target
- * that will not show Fleet (no privilege, no Fleet) leaves the kind's failure in the answer.
+ * Starts reading `kinds` (fleetKindsUnread) in the home space: what fleetPicture needs besides the
+ * plan's live state. A kind the run read ahead (`ahead`, while the manifests loaded) is taken from
+ * that reading; the others are read at once. Never fails: a target that will not show Fleet (no
+ * privilege, no Fleet) leaves the kind's failure in the answer.
  */
-export function readFleetAhead(ctx: AdapterContext, pairs: Array<{ kind: string; space: string }>, adapterFor: (kind: string) => KindAdapter | undefined, home: string): Promise<LiveState | undefined> {
-  const unread = [PACKAGE, POLICY].filter((kind) => !pairs.some((p) => p.kind === kind && p.space === home));
-  if (unread.length === 0) return Promise.resolve(undefined);
-  return fetchLive(ctx, unread.map((kind) => ({ kind, space: home })), adapterFor, () => false, undefined, undefined, home).catch(() => undefined);
+export function readFleetAhead(
+  ctx: AdapterContext,
+  kinds: string[],
+  adapterFor: (kind: string) => KindAdapter | undefined,
+  home: string,
+  ahead?: { kinds: ReadonlySet<string>; state: Promise<LiveState | undefined> },
+): Promise<LiveState | undefined> {
+  const read = (of: string[], already?: LiveState) => fetchLive(ctx, of.map((kind) => ({ kind, space: home })), adapterFor, () => false, already, undefined, home);
+  const fromAhead = kinds.filter((kind) => ahead?.kinds.has(kind));
+  const atOnce = kinds.filter((kind) => !ahead?.kinds.has(kind));
+  return Promise.all([
+    fromAhead.length ? ahead!.state.then((state) => read(fromAhead, state)) : undefined,
+    atOnce.length ? read(atOnce) : undefined,
+  ])
+    .then(([a, b]) => (a && b ? mergeLive(a, b) : (a ?? b)))
+    .catch(() => undefined);
 }
 
 /**

@@ -13,7 +13,7 @@ import { carryIgnored, ignoredPointers, type IgnoreRule } from './ignore.js';
 import { compareWithLive } from './compare.js';
 import type { Selection } from './selection.js';
 import { referenceTarget, rehome } from './spaceless.js';
-import { fleetPicture, integrationWarnings, namesIntegrations, planCoverage, readFleetAhead } from './coverage.js';
+import { fleetKindsUnread, fleetPicture, integrationWarnings, namesIntegrations, planCoverage, readFleetAhead } from './coverage.js';
 import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
 
@@ -62,6 +62,11 @@ export interface PlanOptions {
    * without this set, every pair waits for the read-ahead.
    */
   readAheadKinds?: ReadonlySet<string>;
+  /**
+   * Told the kinds the plan lists in the home space before it compares (declared, referenced, and
+   * Fleet's for the integration check): a later run may read them ahead (cli/read-ahead-memory.ts).
+   */
+  listed?: (kinds: ReadonlySet<string>) => void;
   /** svcform.yaml `references.missing`: whether a reference the server accepts to an object nobody holds is a warning (default) or an error. */
   missingReferences?: MissingReferencePolicy;
   /** Spaces the manifests declare (Space) that the server does not hold yet: read as empty. */
@@ -91,14 +96,16 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
   const absent = new Set(options.absentSpaces ?? []);
   const inAbsent = (p: { kind: string; space: string }) => absent.has(p.space) && !adapterFor(p.kind)?.spaceless;
   const needed = (kind: string, space: string) => creating.has(pairKey(kind, space));
+  const wanted = pairs.filter((p) => !inAbsent(p));
+  const aheadKinds = options.readAhead ? options.readAheadKinds : undefined;
   // Only a plan with an enabled rule that names integrations asks Fleet what it collects; it asks
   // now, beside the listings, rather than after the plan is made.
-  const fleetAhead = resources.some(namesIntegrations) ? readFleetAhead(ctx, pairs, adapterFor, home) : undefined;
+  const fleetKinds = resources.some(namesIntegrations) ? fleetKindsUnread(pairs, home) : [];
+  const fleetAhead = fleetKinds.length ? readFleetAhead(ctx, fleetKinds, adapterFor, home, aheadKinds && { kinds: aheadKinds, state: options.readAhead! }) : undefined;
+  options.listed?.(new Set([...wanted.filter((p) => p.space === home).map((p) => p.kind), ...fleetKinds]));
   // Kinds the read-ahead does not list (the timeline templates and exception lists that rules
   // name, when no manifest declares one) are listed at once, not after its pages (issue 29). The
   // listings it makes are announced first, so that a listing built on one of them waits for it.
-  const wanted = pairs.filter((p) => !inAbsent(p));
-  const aheadKinds = options.readAhead ? options.readAheadKinds : undefined;
   const waits = (p: { kind: string }) => !aheadKinds || aheadKinds.has(p.kind);
   if (aheadKinds) expectListings(ctx, wanted.filter(waits), adapterFor);
   const [afterAhead, atOnce] = await Promise.all([

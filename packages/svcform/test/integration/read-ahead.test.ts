@@ -69,6 +69,33 @@ describe('plan reads ahead: at once from a warm cache, once the files are nearly
     assert.ok(gap < DELAY / 2, `the templates were listed ${gap} ms after the rules' listing was asked for`);
   });
 
+  it('a repeated plan reads ahead what the last plan listed beyond its files (the templates its rules name, Fleet for their integrations), and lists each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svcform-read-ahead-listed-'));
+    const rule = (n: number) =>
+      blockRuleYaml(`rule-${n}`, ['A rule.'], ['process.name: x']).replace('  severity:', '  enabled: true\n  related_integrations: [{package: endpoint, version: ^8.0.0}]\n  timeline_id: team-timeline\n  timeline_title: Team timeline\n  severity:');
+    for (let n = 0; n < 5; n++) writeFileSync(join(dir, `r${n}.yaml`), rule(n));
+    const env = { SVCFORM_CACHE_DIR: join(dir, '.cache') };
+    const count = (path: string) => emu.log.all().filter((r) => r.method === 'GET' && r.path === path).length;
+    const first = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(first.code, 0, first.out + first.err);
+    emu.log.clear();
+    // An invalid file stops the run before its plan begins: what was listed went out ahead, from what the last plan listed.
+    writeFileSync(join(dir, 'r0.yaml'), rule(0).replace('risk_score: 21', 'risk_score: loud'));
+    const invalid = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(invalid.code, 1, invalid.out + invalid.err);
+    assert.equal(count('/api/timelines'), 1, 'the templates the last plan listed were read ahead');
+    assert.equal(count('/api/fleet/epm/packages'), 1, "and Fleet's packages");
+    assert.equal(count('/api/fleet/package_policies'), 1, "and Fleet's package policies");
+    writeFileSync(join(dir, 'r0.yaml'), rule(0));
+    emu.log.clear();
+    const warm = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(warm.code, 0, warm.out + warm.err);
+    assert.equal(warm.out, first.out, 'the same plan');
+    for (const path of ['/api/timelines', '/api/fleet/epm/packages', '/api/fleet/package_policies', '/api/detection_engine/rules/_find']) {
+      assert.equal(count(path), 1, `${path} listed once: what was read ahead is what the plan used`);
+    }
+  });
+
   it('a repeated plan reads at once what the last plan of the same paths declared; a kind no longer declared is listed and left unused, then forgotten', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcform-read-ahead-memory-'));
     for (let n = 0; n < 3; n++) writeFileSync(join(dir, `w${n}.yaml`), window(n));
