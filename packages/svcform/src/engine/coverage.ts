@@ -54,8 +54,9 @@ export function fleetKindsUnread(pairs: Array<{ kind: string; space: string }>, 
 /**
  * Starts reading `kinds` (fleetKindsUnread) in the home space: what fleetPicture needs besides the
  * plan's live state. A kind the run read ahead (`ahead`, while the manifests loaded) is taken from
- * that reading; the others are read at once. Never fails: a target that will not show Fleet (no
- * privilege, no Fleet) leaves the kind's failure in the answer.
+ * that reading, its failure included (a target that refused it once is not asked again); the
+ * others are read at once. Never fails: a target that will not show Fleet (no privilege, no Fleet)
+ * leaves the kind's failure in the answer.
  */
 export function readFleetAhead(
   ctx: AdapterContext,
@@ -64,13 +65,24 @@ export function readFleetAhead(
   home: string,
   ahead?: { kinds: ReadonlySet<string>; state: Promise<LiveState | undefined> },
 ): Promise<LiveState | undefined> {
-  const read = (of: string[], already?: LiveState) => fetchLive(ctx, of.map((kind) => ({ kind, space: home })), adapterFor, () => false, already, undefined, home);
-  const fromAhead = kinds.filter((kind) => ahead?.kinds.has(kind));
+  const read = (of: string[]) => (of.length ? fetchLive(ctx, of.map((kind) => ({ kind, space: home })), adapterFor, () => false, undefined, undefined, home) : undefined);
+  const fromAhead = async (of: string[]): Promise<LiveState | undefined> => {
+    const state = await ahead!.state;
+    const taken: LiveState = { objects: new Map(), prerequisites: new Map(), offers: new Map(), failures: [], home };
+    const missed: string[] = [];
+    for (const kind of of) {
+      const objects = state?.objects.get(pairKey(kind, home));
+      const failures = state?.failures.filter((f) => f.kind === kind) ?? [];
+      if (objects) taken.objects.set(pairKey(kind, home), objects);
+      else if (failures.length) taken.failures.push(...failures);
+      else missed.push(kind);
+    }
+    const more = await read(missed);
+    return more ? mergeLive(taken, more) : taken;
+  };
+  const aheadKinds = kinds.filter((kind) => ahead?.kinds.has(kind));
   const atOnce = kinds.filter((kind) => !ahead?.kinds.has(kind));
-  return Promise.all([
-    fromAhead.length ? ahead!.state.then((state) => read(fromAhead, state)) : undefined,
-    atOnce.length ? read(atOnce) : undefined,
-  ])
+  return Promise.all([aheadKinds.length ? fromAhead(aheadKinds) : undefined, read(atOnce)])
     .then(([a, b]) => (a && b ? mergeLive(a, b) : (a ?? b)))
     .catch(() => undefined);
 }

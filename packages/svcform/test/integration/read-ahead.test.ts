@@ -94,6 +94,12 @@ describe('plan reads ahead: at once from a warm cache, once the files are nearly
     for (const path of ['/api/timelines', '/api/fleet/epm/packages', '/api/fleet/package_policies', '/api/detection_engine/rules/_find']) {
       assert.equal(count(path), 1, `${path} listed once: what was read ahead is what the plan used`);
     }
+    // A target that refuses Fleet's packages is asked once: the refusal read ahead is the answer.
+    emu.log.clear();
+    await fetch(`${emu.url}/__emulator/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ method: 'GET', path: '^/api/fleet/epm/packages$', status: 403, times: 5 }] }) });
+    const refused = await cli(['plan', dir, '--url', emu.url], env);
+    assert.equal(refused.code, 0, refused.out + refused.err);
+    assert.equal(count('/api/fleet/epm/packages'), 1, 'the refused listing was not asked again');
   });
 
   it('a repeated plan reads at once what the last plan of the same paths declared; a kind no longer declared is listed and left unused, then forgotten', async () => {
