@@ -157,6 +157,8 @@ describe('a rule that names exception lists is written on its own, keeping its l
     assert.equal(log.filter((r) => r.method === 'POST' && r.path === RULES).length, 1);
     assert.equal(log.filter((r) => r.method === 'PUT' && r.path === RULES).length, 1);
     assert.equal(log.filter((r) => r.method === 'POST' && r.path === IMPORT).length, 2);
+    // Each apply lists the lists once (both namespaces), for its plan; the link's id is looked up in that listing.
+    assert.equal(log.filter((r) => r.method === 'GET' && r.path === '/api/exception_lists/_find').length, 4);
     const rule = (await call(emu, 'GET', `${RULES}?rule_id=${ruleIdOf(5)}`)).body;
     assert.deepEqual(rule.exceptions_list, [{ id: list.body.id, list_id: 'shared-exceptions', type: 'detection', namespace_type: 'single' }]);
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);

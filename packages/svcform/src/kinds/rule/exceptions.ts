@@ -89,12 +89,21 @@ export async function withDefaultExceptions(ctx: AdapterContext, space: string, 
   });
 }
 
-/** The lists a space sees (its own and the agnostic ones), by namespace_type and list_id: one listing per space and run. */
+/**
+ * The lists a space sees (its own and the agnostic ones), by namespace_type and list_id: one listing
+ * per space and run, which is the plan's own listing of ExceptionList where it made one (the lists
+ * rules link are read to check the links). The plan places agnostic lists in its home space, so in
+ * another space a link to one misses there and reads both namespaces once more.
+ */
 const listKey = (namespaceType: string, listId: string) => `${namespaceType}\u0000${listId}`;
-const exceptionList = runLookup(async (ctx, space) => {
-  const [single, agnostic] = await Promise.all([findLists(ctx.api, space, 'single'), findLists(ctx.api, space, 'agnostic')]);
-  return new Map([...single, ...agnostic].map((l): [string, Item] => [listKey(l.namespace_type, l.list_id), l]));
-});
+const byKey = (lists: Item[]) => new Map(lists.map((l): [string, Item] => [listKey(l.namespace_type, l.list_id), l]));
+const exceptionList = runLookup(
+  async (ctx, space) => {
+    const [single, agnostic] = await Promise.all([findLists(ctx.api, space, 'single'), findLists(ctx.api, space, 'agnostic')]);
+    return byKey([...single, ...agnostic]);
+  },
+  { kind: 'ExceptionList', from: (lists) => byKey(lists.map((l) => l.body as Item)) },
+);
 
 /**
  * The links a write sends: each declared link with its list's id looked up, then the rule's
