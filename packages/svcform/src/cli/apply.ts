@@ -59,8 +59,10 @@ export function leaseGuard(opts: Pick<ApplyCommandOptions, 'lock' | 'lockTimeout
       const wait = opts.lockTimeout === undefined ? 0 : Number(opts.lockTimeout);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--lock-timeout must be a number of seconds, not ${JSON.stringify(opts.lockTimeout)}`);
       let told = false;
+      const observed = await seen;
       try {
         leases.held = await acquireLeases(storeOf(target), spaces, {
+          lastSeenFree: new Map((observed ?? []).filter((o) => !o.inForce).map((o) => [o.space, o.newest])),
           holder: `${userInfo().username}@${hostname()} pid ${process.pid}${io.env.GITHUB_RUN_ID ? ` run ${io.env.GITHUB_RUN_ID}` : ''}`,
           waitMs: wait * 1000,
           ttlMs: LEASE_TTL_MS,
@@ -73,7 +75,6 @@ export function leaseGuard(opts: Pick<ApplyCommandOptions, 'lock' | 'lockTimeout
         if (err instanceof LeaseHeldError) throw new UsageError(`${err.message} Nothing was applied.`);
         throw err;
       }
-      const observed = await seen;
       return !!observed && observed.every((o) => untouchedSince(o, leases.held!));
     },
   };

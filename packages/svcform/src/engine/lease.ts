@@ -26,6 +26,13 @@ export interface LeaseOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   onWait?: (held: StoredLease, space: string) => void;
+  /**
+   * Per space, the newest lease number an observation found out of force (observeLease, before live
+   * state was read ahead): the first attempt creates the next number without reading the leases
+   * again. A stale guess costs nothing: the create of a number taken since fails, and a lease taken
+   * past it is found by the check after the create, as with any stale read.
+   */
+  lastSeenFree?: ReadonlyMap<string, number>;
 }
 
 export class LeaseHeldError extends Error {}
@@ -96,8 +103,9 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
   const started = now();
   const token = randomBytes(8).toString('hex');
   let lostAnswers = 0;
+  let guess = options.lastSeenFree?.get(space);
   for (;;) {
-    const newest = newestLease(await store.list(space));
+    const newest = guess === undefined ? newestLease(await store.list(space)) : undefined;
     if (newest && inForce(newest, now())) {
       if (now() - started >= options.waitMs) {
         throw new LeaseHeldError(
@@ -110,7 +118,8 @@ async function takeOne(store: LeaseStore, space: string, options: LeaseOptions):
       await sleep(Math.min(1000, Math.max(50, options.waitMs / 10)));
       continue;
     }
-    const n = (newest?.n ?? 0) + 1;
+    const n = (guess ?? newest?.n ?? 0) + 1;
+    guess = undefined;
     const t = now();
     const record: LeaseRecord = { holder: options.holder, token, since: new Date(t).toISOString(), expires: new Date(t + options.ttlMs).toISOString(), released: false };
     let created: boolean;

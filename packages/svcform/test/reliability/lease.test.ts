@@ -91,6 +91,34 @@ describe('apply leases (engine/lease.ts)', () => {
     await after.release();
   });
 
+  it('a taker that observed the lease free creates the next number without listing first; a stale observation still ends with one holder', async () => {
+    const store = memoryStore();
+    let lists = 0;
+    const counted: LeaseStore = { ...store, list: (space) => (lists++, store.list(space)) };
+    await (await acquireLeases(store, ['default'], { holder: 'earlier', waitMs: 0, ttlMs: 60_000 })).release();
+    const seen = await observeLease(store, 'default');
+    const ours = await acquireLeases(counted, ['default'], { holder: 'ours', waitMs: 0, ttlMs: 60_000, lastSeenFree: new Map([['default', seen.newest]]) });
+    assert.equal(lists, 1, 'only the check after the create read the leases');
+    assert.equal(untouchedSince(seen, ours), true);
+    await ours.release();
+
+    // Since the observation, another apply took the next number and holds it: the create fails, the taker reads and waits.
+    const stale = await observeLease(store, 'default');
+    const other = await acquireLeases(store, ['default'], { holder: 'other', waitMs: 0, ttlMs: 60_000 });
+    await assert.rejects(acquireLeases(store, ['default'], { holder: 'late', waitMs: 0, ttlMs: 60_000, lastSeenFree: new Map([['default', stale.newest]]) }), (err: Error) => err instanceof LeaseHeldError && /applied by other/.test(err.message));
+    await other.release();
+    // Numbers far past the observation, the next one of it removed as old: the create succeeds, the check after it steps back.
+    for (let i = 0; i < 8; i++) await (await acquireLeases(store, ['default'], { holder: `run${i}`, waitMs: 0, ttlMs: 60_000 })).release();
+    const newest = Math.max(...[...store.leases.values()].map((l) => l.n));
+    assert.equal(store.leases.has(`default/${stale.newest + 1}`), false, 'the guessed number was removed as old');
+    const last = await acquireLeases(store, ['default'], { holder: 'last', waitMs: 0, ttlMs: 60_000, lastSeenFree: new Map([['default', stale.newest]]) });
+    assert.equal(last.taken.get('default'), newest + 1);
+    assert.equal(untouchedSince(stale, last), false);
+    const held = [...store.leases.values()].filter((l) => !l.released);
+    assert.deepEqual(held.map((l) => l.holder), ['last']);
+    await last.release();
+  });
+
   it('of many takers racing for one number, exactly one wins', async () => {
     const store = memoryStore();
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => acquireLeases(store, ['default'], { holder: `t${i}`, waitMs: 0, ttlMs: 60_000 })));
@@ -205,7 +233,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
   // A long round trip, so that the order of requests does not depend on how fast this machine parses.
   emulatorResetPerTest((e) => (emu = e), { latencyMs: 100 });
 
-  it('the listing is sent before the lease is taken, and not sent again when no other apply came in between', async () => {
+  it('the listing is sent before the lease is in force, and not sent again when no other apply came in between', async () => {
     const dir = maintenanceWindows('svcform-ahead-');
     emu.log.clear();
     const run = await cli(['apply', dir, '--url', emu.url]);
@@ -214,8 +242,11 @@ describe('apply reads live state while the manifests load, under its lease', () 
     const finds = requests.filter((r) => r.method === 'GET' && r.route === '/api/maintenance_window/_find');
     const lease = requests.find((r) => r.method === 'POST' && /svcform-lease-1$/.test(r.path));
     assert.ok(lease, 'the lease was taken');
+    // The lease is in force once the leases read after its create show none newer.
+    const confirmed = requests.find((r) => r.seq > lease.seq && r.method === 'GET' && r.route === '/api/actions/connectors');
+    assert.ok(confirmed, 'the leases were read after the create');
     assert.equal(finds.length, 1, 'the windows are listed once');
-    assert.ok(finds[0].seq < lease.seq, `listed (request ${finds[0].seq}) before the lease was taken (request ${lease.seq})`);
+    assert.ok(finds[0].seq < confirmed.seq, `listed (request ${finds[0].seq}) before the lease was in force (request ${confirmed.seq})`);
     const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
     assert.equal(found.body.total, 2);
   });
