@@ -24,18 +24,22 @@ import { expression, primary } from './fast-expressions.js';
 
 // ---- commands --------------------------------------------------------------------------------
 
+/** `_ "=" !"=" _`: a lone `=` after blanks, and the blanks after it (the cursor is left where it got to either way). */
+function loneEquals(): boolean {
+  blanks();
+  if (cursor.src.charCodeAt(cursor.pos) !== 61 || cursor.src.charCodeAt(cursor.pos + 1) === 61) return false;
+  cursor.pos++;
+  blanks();
+  return true;
+}
+
 /** Assignment: `name = value` (a lone `=`), else the expression alone. */
 function assignment(): Node | undefined {
   const start = cursor.pos;
   const name = qualifiedName();
-  if (name) {
-    blanks();
-    if (cursor.src.charCodeAt(cursor.pos) === 61 && cursor.src.charCodeAt(cursor.pos + 1) !== 61) {
-      cursor.pos++;
-      blanks();
-      const value = expression();
-      if (value) return { name, value };
-    }
+  if (name && loneEquals()) {
+    const value = expression();
+    if (value) return { name, value };
   }
   cursor.pos = start;
   const value = expression();
@@ -86,10 +90,7 @@ function rename(): Node | undefined {
   }
   cursor.pos = start;
   qualifiedName();
-  blanks();
-  if (cursor.src.charCodeAt(cursor.pos) === 61 && cursor.src.charCodeAt(cursor.pos + 1) !== 61) {
-    cursor.pos++;
-    blanks();
+  if (loneEquals()) {
     const from = qualifiedName();
     if (from) return { from, to: first };
   }
@@ -211,15 +212,7 @@ function commandBody(word: string, start: number): Node | undefined {
       // `target:(@QualifiedName _ "=" !"=" _)?`
       const save = cursor.pos;
       let target = qualifiedName() ?? null;
-      if (target) {
-        blanks();
-        if (cursor.src.charCodeAt(cursor.pos) === 61 && cursor.src.charCodeAt(cursor.pos + 1) !== 61) {
-          cursor.pos++;
-          blanks();
-        } else {
-          target = null;
-        }
-      }
+      if (target && !loneEquals()) target = null;
       if (!target) cursor.pos = save;
       const prompt = primary();
       if (!prompt) return undefined;
