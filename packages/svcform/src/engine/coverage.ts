@@ -2,7 +2,7 @@ import { coverageDiff, isEnabled, relatedIntegrations, versionInRange, type Cove
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { describeObject, type Resource } from '../manifest/types.js';
 import type { PlannedChange, PlanWarning } from './changes.js';
-import { fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
+import { emptyLive, fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
 
 /**
  * What a plan does to the deployment's detection coverage: the ATT&CK tactics and techniques its
@@ -68,7 +68,7 @@ export function readFleetAhead(
   const read = (of: string[]) => (of.length ? fetchLive(ctx, of.map((kind) => ({ kind, space: home })), adapterFor, () => false, undefined, undefined, home) : undefined);
   const fromAhead = async (of: string[]): Promise<LiveState | undefined> => {
     const state = await ahead!.state;
-    const taken: LiveState = { objects: new Map(), prerequisites: new Map(), offers: new Map(), failures: [], home };
+    const taken = emptyLive(home);
     const missed: string[] = [];
     for (const kind of of) {
       const objects = state?.objects.get(pairKey(kind, home));

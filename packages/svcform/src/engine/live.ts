@@ -23,6 +23,9 @@ export interface LiveState {
 
 export const pairKey = (kind: string, space: string) => `${kind}\u0000${space}`;
 
+/** Live state that holds nothing yet, for the run's home space. */
+export const emptyLive = (home: string): LiveState => ({ objects: new Map(), prerequisites: new Map(), offers: new Map(), failures: [], home });
+
 /**
  * Reads every (kind, space) pair at once; the client bounds how many requests are in flight. Each
  * adapter lists with its area's list endpoint, so the cost is one request per page, never per object.
@@ -40,7 +43,7 @@ export async function fetchLive(
   home = 'default',
 ): Promise<LiveState> {
   const unique = new Map(pairs.map((p) => [pairKey(p.kind, p.space), p]));
-  const state: LiveState = { objects: new Map(), prerequisites: new Map(), offers: new Map(), failures: [], home };
+  const state = emptyLive(home);
   // What was read ahead for the same home space, without a failure of the kind, holds objects of no space already placed there.
   const aheadAt = (key: string, adapter: KindAdapter) =>
     adapter.spaceless && (ahead?.home !== home || ahead.failures.some((f) => f.kind === adapter.kind)) ? undefined : ahead?.objects.get(key);
