@@ -106,40 +106,47 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
     await leases.held?.release();
     throw err;
   });
+  const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run);
+  const nothingApplied = { results: [], done: 0, failed: 0, skipped: 0 };
+  // --json keeps its promise of one JSON document on stdout whenever a plan was made: a run that
+  // refuses to apply says why in `refused` (the message itself is on stderr), with no results.
+  const refuse = (reason: RefusalReason): number => {
+    if (opts.json) io.out(JSON.stringify({ ...resultJson(nothingApplied, target.ctx.run), refused: reason, plan: planJson() }, null, 2));
+    return 1;
+  };
   try {
     if (saved) {
       const before = saved.plan.fingerprint;
       if (before.live !== plan.liveFingerprint) {
-        const { now, gone } = planDifferences(saved.plan.changes, planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run).changes);
+        const { now, gone } = planDifferences(saved.plan.changes, planJson().changes);
         const named = [...now.map((c) => `now ${c.action} ${describeObject(c)}`), ...gone.map((c) => `no longer ${c.action} ${describeObject(c)}`)];
         const what = named.length ? `; applied now, the plan would differ: ${named.join(', ')}` : '; its changes are still the same, but objects they depend on or sit beside changed';
+        refuse('live_state_changed');
         throw new UsageError(`the live state changed since the plan in ${opts.plan} was made${what}; nothing was applied. Run plan again and review the new plan.`);
       }
       if (before.desired !== plan.desiredFingerprint) {
+        refuse('manifests_changed');
         throw new UsageError(`the manifests changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);
       }
     }
     if (plan.errors.length) {
-      // --json keeps its promise of one JSON document on stdout: the plan with its errors, nothing applied.
-      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }, target.ctx.run), plan: planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run) }, null, 2));
-      else io.out(renderPlanText(plan, col));
+      if (!opts.json) io.out(renderPlanText(plan, col));
       io.err('The plan has errors; nothing was applied.');
-      return 1;
+      return refuse('plan_errors');
     }
-    if (changedWhileWaiting.length && !(await approveOverwrites(plan, changedWhileWaiting, io, col))) return 1;
-    if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col)) return 1;
+    if (changedWhileWaiting.length && !(await approveOverwrites(plan, changedWhileWaiting, io, col))) return refuse('changed_while_waiting');
+    if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col)) return refuse('not_reviewed');
     supplyDeferredSecrets(plan.changes, io);
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
     else for (const line of warningLines(plan, errCol)) io.err(line);
-    const planJson = () => planToJson(plan, { url: target.url, embedded: target.embedded }, target.ctx.run);
     if (plan.changes.length === 0) {
-      if (opts.json) io.out(JSON.stringify({ ...resultJson({ results: [], done: 0, failed: 0, skipped: 0 }, target.ctx.run), plan: planJson() }, null, 2));
+      if (opts.json) io.out(JSON.stringify({ ...resultJson(nothingApplied, target.ctx.run), plan: planJson() }, null, 2));
       else if (!opts.quiet) io.out('Nothing to apply.');
       return 0;
     }
     // A saved plan was reviewed when it was made, and its fingerprints held: it is the approval; so
     // are reviewed plans that show every change.
-    if (!saved && !reviewed && !(await approveDeletes(plan, opts, io, opts.json || opts.quiet ? errCol : col))) return 1;
+    if (!saved && !reviewed && !(await approveDeletes(plan, opts, io, opts.json || opts.quiet ? errCol : col))) return refuse('deletes_not_approved');
     const total = plan.changes.length;
     // On a terminal, long runs report progress every tenth instead of a line per change; failures
     // and skips are always printed as they happen.
@@ -254,6 +261,9 @@ function progressLine(done: number, total: number): string {
   const filled = Math.round((done / total) * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} changes`;
 }
+
+/** Why an apply with a plan wrote nothing (`refused` in `apply --json`; docs/plan-format.md). */
+type RefusalReason = 'plan_errors' | 'live_state_changed' | 'manifests_changed' | 'changed_while_waiting' | 'not_reviewed' | 'deletes_not_approved';
 
 function resultJson(report: ApplyReport, run: RunScope) {
   return redactor.redactValue({

@@ -258,5 +258,12 @@ describe('CI kit: the commands the workflows run, against the emulator', () => {
     const applied = await cli(['apply', '--plan', planFile, '--no-color'], { SVC_URL: emu.url });
     assert.equal(applied.code, 1);
     assert.match(applied.err, /the live state changed since the plan .* nothing was applied/);
+    // With --json the refusal is one document on stdout, as an apply's results are.
+    const json = await cli(['apply', '--plan', planFile, '--json'], { SVC_URL: emu.url });
+    assert.equal(json.code, 1);
+    assert.match(json.err, /the live state changed since the plan .* nothing was applied/);
+    const answer = JSON.parse(json.out);
+    assert.equal(answer.refused, 'live_state_changed');
+    assert.deepEqual(answer.results, []);
   });
 });

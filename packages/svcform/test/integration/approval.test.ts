@@ -116,7 +116,11 @@ describe('approval of deletes', () => {
     assert.equal(run.code, 1);
     assert.deepEqual(run.asked, [`${QUESTION} `]);
     assert.match(run.err, /- delete Connector\/soc-json/);
-    assert.equal(run.out, '');
+    // A refusal is still one JSON document on stdout: nothing applied, and why.
+    const answer = JSON.parse(run.out);
+    assert.equal(answer.refused, 'deletes_not_approved');
+    assert.deepEqual(answer.results, []);
+    assert.deepEqual(answer.plan.changes.filter((c: any) => c.action === 'delete').map((c: any) => c.name), ['soc-json']);
     assert.ok(await exists('soc-json'));
   });
 });

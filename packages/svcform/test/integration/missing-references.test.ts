@@ -126,6 +126,7 @@ describe('references to objects managed elsewhere', () => {
     assert.equal(json.code, 1, json.out + json.err);
     const answer = JSON.parse(json.out);
     assert.deepEqual(answer.summary, { done: 0, failed: 0, skipped: 0 });
+    assert.equal(answer.refused, 'plan_errors');
     assert.deepEqual(answer.plan.errors.map((e: any) => e.message.split(' names ')[0]), FIELDS);
     assert.match(json.err, /The plan has errors; nothing was applied/);
     assert.equal((await ruleOnServer('lateral-smb')).status, 404);

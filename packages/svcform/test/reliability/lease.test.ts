@@ -252,12 +252,16 @@ describe('apply reads live state while the manifests load, under its lease', () 
   });
 
   /** Our apply while another holds the lease: `meanwhile` runs once ours waits for it, then the holder lets go. */
-  async function applyWhileHeld(dir: string, meanwhile: () => Promise<void>, errTty = false): Promise<{ code: number; out: string }> {
+  async function applyWhileHeld(dir: string, meanwhile: () => Promise<void>, errTty = false, flags: string[] = []): Promise<{ code: number; out: string; stdout: string }> {
     await holdOtherLease(emu);
     const out: string[] = [];
+    const stdout: string[] = [];
     let other: Promise<void> | undefined;
     const io = {
-      out: (t: string) => out.push(t),
+      out: (t: string) => {
+        out.push(t);
+        stdout.push(t);
+      },
       err: (t: string) => {
         out.push(t);
         if (/^Waiting for the apply of ci@runner-7/.test(t) && !other) {
@@ -270,10 +274,10 @@ describe('apply reads live state while the manifests load, under its lease', () 
       outTty: false,
       errTty,
     };
-    const code = await runCli(['apply', dir, '--url', emu.url, '--lock-timeout', '30'], io);
+    const code = await runCli(['apply', dir, '--url', emu.url, '--lock-timeout', '30', ...flags], io);
     await other;
     assert.ok(other, 'the apply waited for the lease');
-    return { code, out: out.join('\n') };
+    return { code, out: out.join('\n'), stdout: stdout.join('\n') };
   }
 
   it('what was read ahead is read again when another apply held the lease meanwhile: its creates are not made twice', async () => {
@@ -289,7 +293,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
     assert.equal(found.body.total, 2, JSON.stringify(found.body.maintenanceWindows.map((w: any) => w.title)));
   });
 
-  it('an apply that would revert what another applied while it waited is refused, naming the objects (issue 31)', async () => {
+  it('an apply that would revert what another applied while it waited is refused, naming the objects (issue 31), and says so in --json', async () => {
     const ours = maintenanceWindows('svcform-ahead-');
     const made = await cli(['apply', ours, '--url', emu.url, '--no-lock']);
     assert.equal(made.code, 0, made.out + made.err);
@@ -300,9 +304,16 @@ describe('apply reads live state while the manifests load, under its lease', () 
     const run = await applyWhileHeld(ours, async () => {
       const other = await cli(['apply', theirs, '--url', emu.url, '--no-lock']);
       assert.equal(other.code, 0, other.out + other.err);
-    });
+    }, false, ['--json']);
     assert.equal(run.code, 1, run.out);
     assert.match(run.out, /Another apply changed an object while this run waited for the lease, and this plan would change it back: update MaintenanceWindow\/Weekly Linux patching \(space default\)\. Nothing was applied\./);
+    // A campaign seed (29) found this refusal silent on stdout under --json: a CI step reading the
+    // results had nothing to parse. It is one document, with no results and the reason.
+    const answer = JSON.parse(run.stdout);
+    assert.equal(answer.refused, 'changed_while_waiting');
+    assert.deepEqual(answer.summary, { done: 0, failed: 0, skipped: 0 });
+    assert.deepEqual(answer.results, []);
+    assert.deepEqual(answer.plan.changes.map((c: any) => `${c.action} ${c.name}`), ['update Weekly Linux patching']);
     const found = await call(emu, 'GET', '/api/maintenance_window/_find?per_page=100');
     const weekly = found.body.maintenanceWindows.find((w: any) => w.title === 'Weekly Linux patching');
     assert.equal(weekly.schedule.custom.duration, '6h', 'the other apply\'s change stands');
