@@ -223,8 +223,9 @@ export const ruleAdapter: KindAdapter = {
         refs.push({ kind: 'HostQuerySavedQuery', name: id, path: ['spec', 'response_actions', i, 'params', 'saved_query_id'], whenMissing: 'accepted', missingEffect: 'the response action finds no query to run until it exists' });
       }
     });
-    // A data view is an index-pattern saved object of that id: the rule is written after it.
-    if (typeof spec.data_view_id === 'string') {
+    // A data view is an index-pattern saved object of that id: the rule is written after it. An
+    // empty id, which the route accepts (a plain string), names none: the rule reads its index.
+    if (typeof spec.data_view_id === 'string' && spec.data_view_id !== '') {
       // A data view is an index-pattern saved object: either kind's manifest declares it.
       refs.push({ kind: 'DataView', alsoKinds: ['SavedObject'], name: spec.data_view_id, path: ['spec', 'data_view_id'], whenMissing: 'accepted', missingEffect: 'the rule fails its runs until it exists' });
     }
