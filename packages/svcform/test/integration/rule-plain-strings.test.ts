@@ -28,10 +28,10 @@ describe('Rule strings the route takes as plain strings', () => {
     const dir = repo({ 'rule.yaml': readFileSync(FIXTURE, 'utf8') });
     const validated = await cli(['validate', dir]);
     assert.equal(validated.code, 0, validated.out + validated.err);
-    assert.match(validated.out, /2 resources in 1 files: valid \(0 errors, 0 warnings\)/);
+    assert.match(validated.out, /3 resources in 1 files: valid \(0 errors, 0 warnings\)/);
     const applied = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(applied.code, 0, applied.out + applied.err);
-    assert.match(applied.out, /Apply: 2 done, 0 failed, 0 skipped\./);
+    assert.match(applied.out, /Apply: 3 done, 0 failed, 0 skipped\./);
     // An empty data_view_id names no data view: no warning of a missing one.
     assert.doesNotMatch(applied.out + applied.err, /warning/);
     const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
