@@ -67,8 +67,9 @@ export const savedObjectAdapter: KindAdapter = {
     const refs: Reference[] = [];
     (spec.references ?? []).forEach((r: any, i: number) => {
       // Accepted when missing: the saved objects API stores references as sent, unchecked (the
-      // emulator's saved-objects area likewise).
-      if (typeof r?.id === 'string') refs.push({ kind: KIND, name: r.id, path: ['spec', 'references', i, 'id'], whenMissing: 'accepted', missingEffect: 'the object shows a missing reference until it exists' });
+      // emulator's saved-objects area likewise). A reference to a type svcform does not manage (a
+      // dashboard's `links` panel) names no object it could order or check.
+      if (typeof r?.id === 'string' && SAVED_OBJECT_TYPES.includes(r.type)) refs.push({ kind: KIND, name: r.id, path: ['spec', 'references', i, 'id'], whenMissing: 'accepted', missingEffect: 'the object shows a missing reference until it exists' });
     });
     return refs;
   },

@@ -100,4 +100,29 @@ describe('SavedObject kind', () => {
     assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
+  it('takes a reference to a type svcform does not manage (a dashboard links panel), warns of nothing, and plans empty (OAS: reference items untyped; emulator saved-objects.ts: any type)', async () => {
+    const dashboard = `apiVersion: svcform/v1
+kind: SavedObject
+metadata:
+  name: soc-overview
+spec:
+  type: dashboard
+  attributes:
+    title: SOC overview
+  references:
+    - {name: 'panel_0', type: links, id: nav-links-1}
+    - {name: 'panel_1', type: index-pattern, id: soc-web}
+`;
+    const dir = repo({ 'svcform.yaml': MANAGE, 'dashboard.yaml': dashboard, 'view.yaml': dataView() });
+    emu.log.clear();
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    // The managed data view is still a dependency: written first. The links object is nobody's to check.
+    const order = emu.log.all().filter((r) => r.method === 'POST' && !r.path.includes('lease')).map((r) => r.path);
+    assert.deepEqual(order, [`${SO}/index-pattern/soc-web`, `${SO}/dashboard/soc-overview`]);
+    assert.doesNotMatch(applied.out + applied.err, /warning/);
+    const stored = await call(emu, 'GET', `${SO}/dashboard/soc-overview`);
+    assert.deepEqual(stored.body.references.map((r: any) => r.type).sort(), ['index-pattern', 'links']);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
 });
