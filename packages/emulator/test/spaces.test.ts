@@ -58,6 +58,12 @@ describe('emulator spaces', () => {
     assert.equal((await call(emu, 'GET', `${SPACES}/ok`)).status, 404);
   });
 
+  it('takes an empty imageUrl, which clears the image (Kibana spaces space_schema.ts: imageUrl is checked only when not empty)', async () => {
+    const res = await call(emu, 'POST', SPACES, { id: 'blank-image', name: 'x', imageUrl: '' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((await call(emu, 'GET', `${SPACES}/blank-image`)).body.imageUrl, '');
+  });
+
   it('an update keeps the id of the path and the fields it omits (OAS put-spaces-space-id: "unable to change the ID"; a partial update of the space saved object)', async () => {
     await call(emu, 'POST', SPACES, { id: 'upd', name: 'Before', description: 'kept', color: '#000000', disabledFeatures: ['ml'] });
     const res = await call(emu, 'PUT', `${SPACES}/upd`, { id: 'upd', name: 'After', disabledFeatures: [] });

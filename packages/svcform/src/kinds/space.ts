@@ -10,9 +10,10 @@ import { AREAS } from '../client/areas.js';
  * anything in it and deletes one only with `--allow-space-delete` (engine/space-objects.ts).
  *
  * The update is a partial update of the space's saved object: a field it leaves out keeps its
- * value. `description` is cleared by sending '' and `disabledFeatures` by []; `solution`, `color`,
- * `initials` and `imageUrl` have no empty value the server takes, so once set they can be changed
- * but not removed (the update refuses to pretend otherwise).
+ * value. `description` and `imageUrl` are cleared by sending '' (the space schema takes an empty
+ * imageUrl) and `disabledFeatures` by []; `solution`, `color` and `initials` have no empty value
+ * the server takes, so once set they can be changed but not removed (the update refuses to
+ * pretend otherwise).
  */
 
 const KIND = 'Space';
@@ -81,7 +82,7 @@ export const spaceAdapter: KindAdapter = {
   async update(ctx, res, live) {
     const dropped = KEPT_WHEN_OMITTED.filter((key) => live.body[key] !== undefined && res.spec[key] === undefined);
     if (dropped.length > 0) {
-      throw new Error(`the server keeps a space's ${dropped.join(', ')} when an update leaves ${dropped.length === 1 ? 'it' : 'them'} out, so svcform cannot remove ${dropped.length === 1 ? 'it' : 'them'}: declare ${dropped.length === 1 ? 'it' : 'them'} in the manifest (the live value is shown in the plan)`);
+      throw new Error(`the server keeps a space's ${dropped.join(', ')} when an update leaves ${dropped.length === 1 ? 'it' : 'them'} out, so svcform cannot remove ${dropped.length === 1 ? 'it' : 'them'}: declare ${dropped.length === 1 ? 'it' : 'them'} in the manifest (the live value is shown in the plan)${dropped.includes('imageUrl') ? "; imageUrl: '' clears the image" : ''}`);
     }
     await ctx.api.request({ method: 'PUT', path: pathOf(live.name), body: bodyOf(res), idempotent: true });
   },

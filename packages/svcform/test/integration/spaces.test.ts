@@ -119,4 +119,17 @@ describe('spaces as objects', () => {
     assert.match(applied.out + applied.err, /keeps a space's color when an update leaves it out/);
     assert.equal((await call(emu, 'GET', '/api/spaces/space/art')).body.color, '#112233');
   });
+
+  it("clears a space's image with imageUrl: '', which the space schema takes (Kibana spaces space_schema: only a non-empty imageUrl must start with data:image)", async () => {
+    const space = (image: string) => ['apiVersion: svcform/v1', 'kind: Space', 'metadata: {name: gallery}', `spec: {name: Gallery, imageUrl: '${image}'}`, ''].join('\n');
+    assert.equal((await run(['apply', repo({ 's.yaml': space('data:image/png;base64,AAAA') })])).code, 0);
+    const dropped = await run(['apply', repo({ 's.yaml': spaceYaml('gallery', 'Gallery') })]);
+    assert.equal(dropped.code, 1, shown(dropped));
+    assert.match(dropped.out + dropped.err, /keeps a space's imageUrl when an update leaves it out.*; imageUrl: '' clears the image/);
+    const cleared = repo({ 's.yaml': space('') });
+    const applied = await run(['apply', cleared]);
+    assert.equal(applied.code, 0, shown(applied));
+    assert.equal((await call(emu, 'GET', '/api/spaces/space/gallery')).body.imageUrl, '');
+    assert.equal((await run(['plan', cleared, '--detailed-exitcode'])).code, 0);
+  });
 });
