@@ -78,6 +78,13 @@ describe('HostQueryPack adapter', () => {
     }
   });
 
+  it('a query platform the agents do not report is a warning at its line, not an error: the route takes any text (Security_Osquery_API_Platform)', () => {
+    const res = resource('HostQueryPack', 'cross-platform', { queries: { users: { query: 'SELECT * FROM users;', platform: 'linux,macos' }, procs: { query: 'SELECT * FROM processes;', platform: 'linux,darwin' } } });
+    assert.deepEqual(adapter.check?.(res), [
+      { path: ['spec', 'queries', 'users', 'platform'], severity: 'warning', message: 'platform "macos" (did you mean darwin?) is none of linux, darwin, windows, the platforms agents report; the server stores it as written, and the query may run on no host' },
+    ]);
+  });
+
   it('fills defaults on the desired side and compares policy_ids as a set', () => {
     const n = adapter.normalizeDesired(manifests[0], RUN);
     assert.equal(n.enabled, false);

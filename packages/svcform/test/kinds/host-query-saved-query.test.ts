@@ -11,6 +11,8 @@ import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
 import { adapterFor } from '../../src/kinds/registry.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
+import { cli } from '../helpers/cli.js';
+import { repo } from '../helpers/repo.js';
 
 /** The run scope of calls that read no run state. */
 const RUN = new RunScope();
@@ -60,6 +62,17 @@ describe('HostQuerySavedQuery adapter', () => {
       assert.match(obj.serverId ?? '', /^[0-9a-f-]{36}$/);
       assert.deepEqual(adapter.normalizeLive(obj, RUN), adapter.normalizeDesired(res, RUN), res.name);
     }
+  });
+
+  it('takes an empty version and any platform text, as the route does (Security_Osquery_API_Version and Platform: strings); an unknown platform is a warning', async () => {
+    const yaml = ['apiVersion: svcform/v1', `kind: ${KIND}`, 'metadata: {name: posix-users}', 'spec:', "  query: 'SELECT * FROM users;'", '  interval: 3600', "  version: ''", "  platform: 'linux, macos'", ''].join('\n');
+    const validated = await cli(['validate', repo({ 'q.yaml': yaml })]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.err, /warning: .*platform "macos" \(did you mean darwin\?\) is none of linux, darwin, windows/);
+    assert.match(validated.out, /valid \(0 errors, 1 warnings?\)/);
+    const res = resource(KIND, 'posix-users', { query: 'SELECT * FROM users;', interval: 3600, version: '', platform: 'linux, macos' });
+    await adapter.create(ctx, res);
+    assert.deepEqual(adapter.normalizeLive(await live('posix-users'), RUN), adapter.normalizeDesired(res, RUN));
   });
 
   it('normalizes interval as an integer, platform as a sorted set and description trimmed', () => {

@@ -1,7 +1,7 @@
-import type { Resource } from '../../manifest/types.js';
+import type { CheckIssue, Resource } from '../../manifest/types.js';
 import { asSet, isPlainObject, sortKeys } from '../normalize.js';
 import { listHostQueryObjects } from './listing.js';
-import { canonicalEcsMapping, canonicalPlatform, trimmedOrUndefined } from './saved-query.js';
+import { canonicalEcsMapping, canonicalPlatform, platformWarnings, trimmedOrUndefined } from './saved-query.js';
 import type { KindAdapter, Reference } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 
@@ -130,6 +130,11 @@ export const hostQueryPackAdapter: KindAdapter = {
   // stored form and without shards, and planning makes no GET per pack: shards are left out of
   // the comparison when a listing lacks them (unreported). Two packs of one name are both
   // returned; the engine reports the clash.
+  check(res: Resource): CheckIssue[] {
+    const queries = isPlainObject(res.spec.queries) ? res.spec.queries : {};
+    return Object.entries(queries).flatMap(([id, q]) => (isPlainObject(q) ? platformWarnings(q.platform, ['spec', 'queries', id, 'platform']) : []));
+  },
+
   async list(ctx, space) {
     return listHostQueryObjects(ctx, space, { kind: KIND, path: BASE, name: (body) => body.name, readOnly: (body) => (body.read_only ? 'prebuilt pack (read_only)' : undefined) });
   },

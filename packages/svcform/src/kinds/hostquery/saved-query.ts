@@ -1,4 +1,4 @@
-import type { Resource } from '../../manifest/types.js';
+import type { CheckIssue, DocPath, Resource } from '../../manifest/types.js';
 import { clone, isPlainObject, sortKeys } from '../normalize.js';
 import { listHostQueryObjects } from './listing.js';
 import type { KindAdapter, LiveObject } from '../types.js';
@@ -15,6 +15,24 @@ const BASE = '/api/hostquery/saved_queries';
  * (60 to 900) takes no empty value, so this is the only way to clear one there.
  */
 const SAVED_QUERY_DEFAULTS = { snapshot: true, removed: false, timeout: 60 };
+
+/** The platforms the server's query editor offers, as agents report them. */
+const AGENT_PLATFORMS = ['linux', 'darwin', 'windows'];
+const PLATFORM_ALIASES: Record<string, string> = { macos: 'darwin', mac: 'darwin', osx: 'darwin', win: 'windows' };
+
+/**
+ * The route takes `platform` as any text (Security_Osquery_API_Platform: a string) and stores it
+ * as written, so a name outside the three the agents report is not refused, only pointed out:
+ * `macos` or `Linux` most likely meant darwin or linux, and may leave the query running nowhere.
+ */
+export function platformWarnings(platform: unknown, path: DocPath): CheckIssue[] {
+  if (typeof platform !== 'string') return [];
+  const odd = [...new Set(platform.split(',').map((p) => p.trim()).filter((p) => p !== '' && !AGENT_PLATFORMS.includes(p)))];
+  if (odd.length === 0) return [];
+  const meant = (p: string) => PLATFORM_ALIASES[p.toLowerCase()] ?? (AGENT_PLATFORMS.includes(p.toLowerCase()) ? p.toLowerCase() : undefined);
+  const named = odd.map((p) => (meant(p) ? `${JSON.stringify(p)} (did you mean ${meant(p)}?)` : JSON.stringify(p))).join(', ');
+  return [{ path, severity: 'warning', message: `platform ${named} is none of ${AGENT_PLATFORMS.join(', ')}, the platforms agents report; the server stores it as written, and the query may run on no host` }];
+}
 
 /** `platform` is a comma-joined set: `darwin,linux` and `linux, darwin` are the same value. */
 export function canonicalPlatform(platform: unknown): string | undefined {
@@ -89,6 +107,10 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
 
   references() {
     return [];
+  },
+
+  check(res: Resource): CheckIssue[] {
+    return platformWarnings(res.spec.platform, ['spec', 'platform']);
   },
 
   async list(ctx, space) {
