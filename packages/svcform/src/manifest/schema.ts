@@ -70,6 +70,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[Hh][Tt][Tt][Pp][Ss]?://': 'a URL starting with http:// or https://',
   '^#[0-9a-fA-F]{6}$': 'a hex colour such as #0077cc',
   '^#[a-zA-Z0-9]{6}$': '# and 6 letters or digits, a colour such as #BD271E',
+  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$': 'a date and time with a T and a time zone, such as 2026-11-29T01:00:00Z or 2026-11-29T01:00+01:00',
   '^(data:image|$)': "a data URL starting with data:image, or '' (no image)",
   '^(#[0-9a-fA-F]{6})?$': 'a hex colour such as #0077cc, or "" (no avatar)',
   '^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$': 'lower-case letters, digits, _ and -, starting and ending with a letter or digit',

@@ -7,6 +7,8 @@ import { maintenanceWindowAdapter as adapter, canonicalDuration, WINDOW_PAGE_SIZ
 import type { AdapterContext, LiveObject } from '../../src/kinds/types.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
+import { cli } from '../helpers/cli.js';
+import { repo } from '../helpers/repo.js';
 
 /** The run scope of calls that read no run state. */
 const RUN = new RunScope();
@@ -57,6 +59,18 @@ describe('MaintenanceWindow adapter', () => {
     const weekly = await live('Weekly patching');
     assert.equal(weekly.body.schedule.custom.duration, '1d');
     assert.equal(weekly.body.schedule.custom.start, '2026-03-06T00:00:00.000Z');
+  });
+
+  it('takes timestamps without seconds and an empty scope query, as the routes do (schedule validators: ISO 8601 with optional seconds; kql: a string), and refuses a space for the T', async () => {
+    const yaml = (start: string) => ['apiVersion: svcform/v1', `kind: ${KIND}`, 'metadata: {name: Minute precision}', 'spec:', '  schedule:', `    custom: {start: '${start}', duration: 2h, recurring: {every: 1w, end: '2027-01-01T00:00+01:00'}}`, "  scope: {alerting: {query: {kql: ''}}}", ''].join('\n');
+    const validated = await cli(['validate', repo({ 'w.yaml': yaml('2026-04-02T22:30Z') })]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    const spaced = await cli(['validate', repo({ 'w.yaml': yaml('2026-04-02 22:30Z') })]);
+    assert.equal(spaced.code, 1, spaced.out + spaced.err);
+    assert.match(spaced.err, /spec\.schedule\.custom\.start must be a date and time with a T and a time zone/);
+    const res = resource(KIND, 'Minute precision', { schedule: { custom: { start: '2026-04-02T22:30Z', duration: '2h', recurring: { every: '1w', end: '2027-01-01T00:00+01:00' } } }, scope: { alerting: { query: { kql: '' } } } });
+    await adapter.create(ctx, res);
+    assert.deepEqual(adapter.normalizeLive(await live('Minute precision'), RUN), adapter.normalizeDesired(res, RUN));
   });
 
   it('compares durations as lengths of time in one canonical unit', () => {

@@ -208,7 +208,7 @@ const CASES: FixtureCase[] = [
   {
     fixture: 'maintenance-window/start-not-date-time.yaml',
     mistake: 'a start without T and time zone',
-    errors: ['8:7 MaintenanceWindow/Weekly Linux patching: spec.schedule.custom.start must be a date and time with a time zone, such as 2026-11-29T01:00:00Z, not "2026-11-29 01:00"'],
+    errors: ['8:7 MaintenanceWindow/Weekly Linux patching: spec.schedule.custom.start must be a date and time with a T and a time zone, such as 2026-11-29T01:00:00Z or 2026-11-29T01:00+01:00, not "2026-11-29 01:00"'],
   },
   {
     fixture: 'maintenance-window/duration-format.yaml',
