@@ -25,6 +25,8 @@ const MANIFESTS: Record<string, Record<string, any>> = {
   'soc-server-log': { name: 'SOC server log', connector_type_id: '.server-log' },
   'soc-alert-history': { name: 'SOC alert history index', connector_type_id: '.index', config: { index: 'soc-alert-history', executionTimeField: '@timestamp' } },
   'soc-llm': { name: 'SOC assistant', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions', defaultModel: 'm-large' }, secrets: { apiKey: 'sk-1' } },
+  // A client certificate and no API key: the route requires no secret of its own (OAS genai_secrets: none required).
+  'soc-llm-mtls': { name: 'SOC assistant, mTLS', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions' }, secrets: { certificateData: 'CERT', privateKeyData: 'KEY' } },
   'soc-mail': { name: 'SOC mail', connector_type_id: '.email', config: { from: 'soc@example.com', host: 'smtp.example.com', port: 587 }, secrets: { user: 'soc', password: 'pw' } },
   'soc-chat': { name: 'SOC alerts channel', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example.com/hooks/abc' } },
   'soc-tickets': { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' } },
