@@ -33,6 +33,15 @@ describe('emulator: exception lists and items', () => {
     for (const key of ['id', 'tie_breaker_id', 'created_at', 'created_by', 'updated_at', 'updated_by']) assert.ok(key in res.body, key);
   });
 
+  it('takes an empty name and empty tags, where list_id must not be empty (OpenAPI b76003905: ExceptionListName and ExceptionListTags are plain strings; ExceptionListHumanId is nonempty)', async () => {
+    const res = await call(emu, 'POST', '/api/exception_lists', list({ list_id: 'blank-name', name: '', tags: [''] }));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.name, '');
+    assert.deepEqual(res.body.tags, ['']);
+    const noId = await call(emu, 'POST', '/api/exception_lists', list({ list_id: '' }));
+    assert.equal(noId.status, 400, noId.text);
+  });
+
   it('creates a type endpoint list with a list_id of its own in the single namespace, and takes items in it without the artifact validators (wire-facts §16 #7: TF TestAccResourceExceptionListEndpointType)', async () => {
     const created = await call(emu, 'POST', '/s/soc/api/exception_lists', list({ list_id: 'soc-endpoint', type: 'endpoint', namespace_type: 'single' }));
     assert.equal(created.status, 200, created.text);

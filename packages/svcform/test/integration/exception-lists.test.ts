@@ -88,6 +88,16 @@ describe('a shared exception list linked from two rules', () => {
     assert.equal(plan.code, 0, plan.out + plan.err);
   });
 
+  it('takes an empty list name and empty tags, as the list route does (OpenAPI ExceptionListName, ExceptionListTags: plain strings), and plans empty after', async () => {
+    const blank = LIST.replace('  name: SOC allowlist\n', "  name: ''\n  tags: ['']\n");
+    const dir = repo({ 'svcform.yaml': MANAGE, 'list.yaml': blank });
+    const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const list = (await call(emu, 'GET', '/api/exception_lists?list_id=soc-allowlist&namespace_type=single')).body;
+    assert.equal(list.name, '');
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+
   it('shows one item changed on the server as that item only, and apply writes that item only', async () => {
     const dir = repo(files());
     assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);

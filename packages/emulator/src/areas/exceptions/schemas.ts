@@ -21,12 +21,13 @@ const meta = () => object({}, 'open');
 /** POST /api/exception_lists: required name, description, type. */
 export const CreateListBody = object({
   list_id: optional(nonEmptyString()),
-  name: nonEmptyString(),
+  // ExceptionListName and ExceptionListTags are plain strings (list_id is the NonEmptyString).
+  name: string(),
   description: string(),
   type: enumOf(EXCEPTION_LIST_TYPES),
   namespace_type: optional(namespaceType()),
   os_types: optional(osTypes()),
-  tags: optional(array(nonEmptyString())),
+  tags: optional(array(string())),
   meta: optional(meta()),
   version: optional(int(1)),
 });
