@@ -1,4 +1,4 @@
-import type { Resource } from '../manifest/types.js';
+import type { CheckIssue, Resource } from '../manifest/types.js';
 import { AREAS } from '../client/areas.js';
 import { clone, dropNulls } from './normalize.js';
 import { listAllPages } from './paging.js';
@@ -38,6 +38,8 @@ function timelineBody(res: Resource, templateVersion: number): Record<string, an
   return { ...timeline, timelineType: 'template', templateTimelineId: res.name, templateTimelineVersion: templateVersion, status: 'active' };
 }
 
+const KQL_MODES = ['filter', 'search'];
+
 export const timelineTemplateAdapter: KindAdapter = {
   kind: 'TimelineTemplate',
   schema: 'TimelineTemplate.schema.json',
@@ -45,6 +47,16 @@ export const timelineTemplateAdapter: KindAdapter = {
   setFields: ['/indexNames', '/excludedRowRendererIds'],
 
   references: () => [],
+
+  /**
+   * The route takes kqlMode as any text (Security_Timeline_API_SavedTimeline: a nullable string),
+   * so another value is not refused; the timeline has only these two modes, so it is pointed out.
+   */
+  check(res: Resource): CheckIssue[] {
+    const mode = res.spec.kqlMode;
+    if (typeof mode !== 'string' || KQL_MODES.includes(mode)) return [];
+    return [{ path: ['spec', 'kqlMode'], severity: 'warning', message: `kqlMode ${JSON.stringify(mode)} is neither filter nor search, the timeline's two modes; the server stores it as written` }];
+  },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
     const templates = await listAllPages<Record<string, any>>(ctx.api, {

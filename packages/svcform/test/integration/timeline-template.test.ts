@@ -56,6 +56,18 @@ describe('TimelineTemplate: apply, plan empty, drift, and rules that name it', (
     });
   }
 
+  it('takes what the timeline route takes (OAS Security_Timeline_API_SavedTimeline: title, kqlMode, dataViewId and indexNames free, nullable strings): no title, empty names, and a kqlMode other than filter or search, which is a warning', async () => {
+    const loose = ['apiVersion: svcform/v1', 'kind: TimelineTemplate', 'metadata: {name: loose}', 'spec:', '  description: No title yet.', '  kqlMode: query', "  dataViewId: ''", "  indexNames: ['']", ''].join('\n');
+    const dir = repo({ 'loose.yaml': loose });
+    const validated = await cli(['validate', dir]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.err, /6:3: warning: TimelineTemplate\/loose: kqlMode "query" is neither filter nor search, the timeline's two modes; the server stores it as written/);
+    assert.match(validated.out, /valid \(0 errors, 1 warning/);
+    const applied = await run(['apply', dir]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal((await run(['plan', dir, '--detailed-exitcode'])).code, 0);
+  });
+
   it('a rule naming a template that exists nowhere is a plan warning (wire-facts §16 #8)', async () => {
     const planned = await run(['plan', repo({ 'r.yaml': RULE })]);
     assert.equal(planned.code, 0, planned.out + planned.err);

@@ -25,11 +25,6 @@ const CASES: FixtureCase[] = [
     ],
   },
   {
-    fixture: 'timeline-template/missing-title.yaml',
-    mistake: 'no title, and a kqlMode the app does not have',
-    errors: ['5:1 TimelineTemplate/soc-process-tree: spec.title is required', '7:3 TimelineTemplate/soc-process-tree: spec.kqlMode must be filter or search, not "query"'],
-  },
-  {
     fixture: 'timeline-template/wrong-types.yaml',
     mistake: 'query-builder rows and sort of the wrong types (OAS Security_Timeline_API_DataProviderResult, _Sort)',
     errors: [
