@@ -57,6 +57,17 @@ describe('PrebuiltRules: install a set, enable by tag, customise without forking
     assert.equal(again.code, 0, again.out + again.err);
   });
 
+  it('customises with values the patch route takes as they are (RuleTagArray, IndexPatternArray: plain strings, no minimum), and plans empty after', async () => {
+    const loose = SET.replace("      severity: high\n      index: [logs-endpoint.events.process-*, winlogbeat-*, logs-windows.sysmon_operational-*]\n", "      tags: ['', 'Tactic: Execution']\n      index: []\n      building_block_type: default\n");
+    assert.notEqual(loose, SET);
+    const dir = repo({ 'prebuilt.yaml': loose });
+    const applied = await run(['apply', dir]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.deepEqual((await rule(POWERSHELL)).tags, ['', 'Tactic: Execution']);
+    const again = await run(['plan', dir, '--detailed-exitcode']);
+    assert.equal(again.code, 0, again.out + again.err);
+  });
+
   it('a new package release: plan notes the upgrade, shows no drift; after the upgrade (MERGED, as the app does) the customisation survives', async () => {
     const dir = repo({ 'prebuilt.yaml': SET });
     assert.equal((await run(['apply', dir])).code, 0);
