@@ -14,6 +14,8 @@ import { computePlan } from '../../src/engine/plan.js';
 import { applyPlan } from '../../src/engine/apply.js';
 import { adapterFor } from '../../src/kinds/registry.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
+import { cli } from '../helpers/cli.js';
+import { repo } from '../helpers/repo.js';
 
 /** The run scope of calls that read no run state. */
 const RUN = new RunScope();
@@ -76,6 +78,16 @@ describe('HostQueryPack adapter', () => {
       // Read whole (as export does), the pack holds the manifest's shards too.
       assert.deepEqual(adapter.normalizeLive(await adapter.complete!(ctx, obj), RUN), adapter.normalizeDesired(res, RUN), res.name);
     }
+  });
+
+  it('takes a pack without queries, as the pack route does (ObjectQueries: a record, none required)', async () => {
+    const yaml = ['apiVersion: svcform/v1', 'kind: HostQueryPack', 'metadata: {name: filled-later}', 'spec:', '  description: Queries come later.', '  queries: {}', ''].join('\n');
+    const validated = await cli(['validate', repo({ 'pack.yaml': yaml })]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    const res = resource('HostQueryPack', 'filled-later', { description: 'Queries come later.', queries: {} });
+    await adapter.create(ctx, res);
+    const [found] = (await adapter.list(ctx, 'default')).filter((o) => o.name === 'filled-later');
+    assert.deepEqual(adapter.normalizeLive(found, RUN), adapter.normalizeDesired(res, RUN));
   });
 
   it('a query platform the agents do not report is a warning at its line, not an error: the route takes any text (Security_Osquery_API_Platform)', () => {

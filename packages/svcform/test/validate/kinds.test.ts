@@ -157,11 +157,6 @@ const CASES: FixtureCase[] = [
   },
   // HostQueryPack
   {
-    fixture: 'host-query-pack/empty-queries.yaml',
-    mistake: 'a pack without queries',
-    errors: ['7:3 HostQueryPack/linux-incident-response: spec.queries must not be empty'],
-  },
-  {
     // A query without interval is valid (wire-facts §16 #4); one without SQL is not.
     fixture: 'host-query-pack/query-missing-query.yaml',
     mistake: 'a scheduled query without its SQL',
