@@ -126,15 +126,16 @@ export const hostQueryPackAdapter: KindAdapter = {
     return refs;
   },
 
-  // The find reply carries the packs (service-api.md: "flattened pack objects") with their queries in
-  // stored form and without shards, and planning makes no GET per pack: shards are left out of
-  // the comparison when a listing lacks them (unreported). Two packs of one name are both
-  // returned; the engine reports the clash.
+  /** Each query's platform, as a saved query's (platformWarnings). */
   check(res: Resource): CheckIssue[] {
     const queries = isPlainObject(res.spec.queries) ? res.spec.queries : {};
     return Object.entries(queries).flatMap(([id, q]) => (isPlainObject(q) ? platformWarnings(q.platform, ['spec', 'queries', id, 'platform']) : []));
   },
 
+  // The find reply carries the packs (service-api.md: "flattened pack objects") with their queries in
+  // stored form and without shards, and planning makes no GET per pack: shards are left out of
+  // the comparison when a listing lacks them (unreported). Two packs of one name are both
+  // returned; the engine reports the clash.
   async list(ctx, space) {
     return listHostQueryObjects(ctx, space, { kind: KIND, path: BASE, name: (body) => body.name, readOnly: (body) => (body.read_only ? 'prebuilt pack (read_only)' : undefined) });
   },
