@@ -100,6 +100,7 @@ describe('SavedObject kind', () => {
     assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
+
   it('takes a reference to a type svcform does not manage (a dashboard links panel), warns of nothing, and plans empty (OAS: reference items untyped; emulator saved-objects.ts: any type)', async () => {
     const dashboard = `apiVersion: svcform/v1
 kind: SavedObject
