@@ -135,7 +135,7 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       return refuse('plan_errors');
     }
     if (changedWhileWaiting.length && !(await approveOverwrites(plan, changedWhileWaiting, io, col))) return refuse('changed_while_waiting');
-    if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col)) return refuse('not_reviewed');
+    if (reviewed && !matchesReviewed(plan, reviewed, { url: target.url, embedded: target.embedded }, target.ctx.run, io, col, !!opts.json)) return refuse('not_reviewed');
     supplyDeferredSecrets(plan.changes, io);
     if (!opts.json && !opts.quiet) io.out(renderPlanText(plan, col));
     else for (const line of warningLines(plan, errCol)) io.err(line);
@@ -215,10 +215,10 @@ async function approveOverwrites(plan: Plan, changed: PlannedChange[], io: Io, c
 
 /**
  * `--if-matches`: whether every change of the fresh plan is one a reviewed plan shows, made against
- * the same target. When not, the fresh plan is printed with the changes no one reviewed, and
- * nothing is applied.
+ * the same target. When not, the fresh plan is printed (in text, or in the refusal's JSON) with
+ * the changes no one reviewed, and nothing is applied.
  */
-function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: string; embedded: boolean }, run: RunScope, io: Io, col: ReturnType<typeof colorsFor>): boolean {
+function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: string; embedded: boolean }, run: RunScope, io: Io, col: ReturnType<typeof colorsFor>, json: boolean): boolean {
   for (const r of reviewed) {
     if (r.target && (r.target.url !== target.url || r.target.embedded !== target.embedded)) {
       throw new UsageError(`the reviewed plan in ${r.file} was made against ${r.target.url}, not ${target.url}; nothing was applied`);
@@ -226,7 +226,8 @@ function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: st
   }
   const unreviewed = unreviewedChanges(planToJson(plan, target, run).changes, reviewed);
   if (unreviewed.length === 0) return true;
-  io.out(renderPlanText(plan, col));
+  // Under --json the plan is in the refusal's JSON document instead: stdout stays one document.
+  if (!json) io.out(renderPlanText(plan, col));
   for (const c of unreviewed) io.err(`not reviewed: ${c.action} ${describeObject(c)}`);
   const files = reviewed.map((r) => r.file).join(', ');
   io.err(`${unreviewed.length} of the ${plan.changes.length} changes of this plan ${unreviewed.length === 1 ? 'is' : 'are'} not in the reviewed plan (${files}); nothing was applied. Review the plan above (plan --out saves it) and apply that.`);

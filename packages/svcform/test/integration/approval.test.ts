@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
@@ -122,5 +123,19 @@ describe('approval of deletes', () => {
     assert.deepEqual(answer.results, []);
     assert.deepEqual(answer.plan.changes.filter((c: any) => c.action === 'delete').map((c: any) => c.name), ['soc-json']);
     assert.ok(await exists('soc-json'));
+  });
+  it('--if-matches with a change no one reviewed: with --json, one document with no results and refused not_reviewed', async () => {
+    const reviewedDir = repo({ 'svcform.yaml': MANAGE, 'keep.yaml': connectorYaml('soc-keep'), 'a.yaml': connectorYaml('soc-reviewed') });
+    const planned = await cli(['plan', reviewedDir, '--url', emu.url, '--json']);
+    const reviewed = join(reviewedDir, 'reviewed.json');
+    writeFileSync(reviewed, planned.out);
+    const merged = repo({ 'svcform.yaml': MANAGE, 'keep.yaml': connectorYaml('soc-keep'), 'a.yaml': connectorYaml('soc-reviewed'), 'b.yaml': connectorYaml('soc-unreviewed') });
+    const run = await cli(['apply', merged, '--url', emu.url, '--if-matches', reviewed, '--json']);
+    assert.equal(run.code, 1, run.out + run.err);
+    assert.match(run.err, /not reviewed: create Connector\/soc-unreviewed/);
+    const answer = JSON.parse(run.out);
+    assert.equal(answer.refused, 'not_reviewed');
+    assert.deepEqual(answer.results, []);
+    assert.ok(!(await exists('soc-reviewed')) && !(await exists('soc-unreviewed')), 'nothing was applied');
   });
 });
