@@ -210,6 +210,32 @@ spec:
       assert.match(artifact.out + artifact.err, /set namespace_type: agnostic/);
     });
 
+    it('takes the trusted devices list, a type of the list route svcform has no item rules for: its items are the server\'s to judge (OpenAPI ExceptionListType: endpoint_trusted_devices)', async () => {
+      const devices = `apiVersion: svcform/v1
+kind: ExceptionList
+metadata:
+  name: endpoint_trusted_devices
+spec:
+  type: endpoint_trusted_devices
+  namespace_type: agnostic
+  name: Trusted devices
+  description: USB devices the SOC issues
+  items:
+    - item_id: soc-keys
+      name: SOC security keys
+      description: ''
+      os_types: [windows, macos]
+      entries:
+        - { field: device.serial_number, type: match, operator: included, value: SOC-0001 }
+`;
+      const dir = repo({ 'devices.yaml': devices });
+      const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      const stored = (await call(emu, 'GET', '/api/exception_lists?list_id=endpoint_trusted_devices&namespace_type=agnostic')).body;
+      assert.equal(stored.type, 'endpoint_trusted_devices');
+      assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+    });
+
     it('the emulator refuses the same item as the real server would (400 EndpointArtifactError)', async () => {
       await call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_blocklists', name: 'Blocklist', description: '', type: 'endpoint_blocklists', namespace_type: 'agnostic' });
       const bad = await call(emu, 'POST', '/api/exception_lists/items', {
