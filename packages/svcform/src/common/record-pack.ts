@@ -31,6 +31,8 @@ const REWRITE_SLACK = 64 * 1024 * 1024;
 const FLUSH_BYTES = 16 * 1024 * 1024;
 /** Buffers handed to one writev call (the kernel's IOV_MAX is 1,024). */
 const WRITEV_MAX = 512;
+/** Bytes read at once when walking the headers and reading values. */
+const WINDOW = 1024 * 1024;
 
 interface Place {
   offset: number;
@@ -57,7 +59,7 @@ export class RecordPack {
   private keptAdded = 0;
   /** Whether this run can write (asked once, at its first write). */
   private writable?: boolean;
-  private scratch = Buffer.alloc(0);
+  private window?: Window;
   private readonly slack: number;
   private readonly flushBytes: number;
 
@@ -81,10 +83,9 @@ export class RecordPack {
     const place = this.places().get(key);
     if (!place || this.fd === undefined) return undefined;
     try {
-      // One buffer for every read: deserialize copies what it makes, and 2,068 buffers of 19 MB in all were garbage.
-      if (this.scratch.length < HEADER + place.length) this.scratch = Buffer.allocUnsafe(Math.max(HEADER + place.length, 2 * this.scratch.length));
-      const record = this.scratch.subarray(0, HEADER + place.length);
-      if (readSync(this.fd, record, 0, record.length, place.offset) !== record.length) return undefined;
+      // One window for every read: deserialize copies what it makes, and 2,068 buffers of 19 MB in all were garbage.
+      const record = (this.window ??= new Window(this.fd)).read(place.offset, HEADER + place.length);
+      if (record === undefined) return undefined;
       if (record.readUInt32LE(0) !== MAGIC || crc32(record.subarray(KEY_AT)) !== record.readUInt32LE(8)) return undefined;
       this.met.add(key);
       return deserialize(record.subarray(HEADER));
@@ -181,7 +182,7 @@ export class RecordPack {
           try {
             let batch: Buffer[] = [];
             let bytes = 0;
-            for (const [key, place] of walk(from).places) {
+            for (const [key, place] of walk(from, new Window(from)).places) {
               if (!this.met.has(key)) continue;
               const record = Buffer.allocUnsafe(HEADER + place.length);
               if (readSync(from, record, 0, record.length, place.offset) !== record.length) continue;
@@ -215,7 +216,8 @@ export class RecordPack {
     this.index = new Map();
     try {
       this.fd = openSync(this.path, 'r');
-      const found = walk(this.fd);
+      this.window = new Window(this.fd);
+      const found = walk(this.fd, this.window);
       this.index = found.places;
       this.whole = found.whole;
     } catch {
@@ -225,14 +227,44 @@ export class RecordPack {
   }
 }
 
+/**
+ * Bytes of an open file read WINDOW at a time: a read inside the bytes read last is a view of them
+ * (valid until the next read). The file only grows while open (appends; a rewrite is another file).
+ */
+class Window {
+  private bytes = Buffer.allocUnsafe(0);
+  private start = 0;
+  private end = 0;
+
+  constructor(private readonly fd: number) {}
+
+  /** `length` bytes at `offset`, or undefined when the file holds fewer there. */
+  read(offset: number, length: number): Buffer | undefined {
+    if (offset < this.start || offset + length > this.end) {
+      const want = Math.max(WINDOW, length);
+      if (this.bytes.length < want) this.bytes = Buffer.allocUnsafe(want);
+      let got = 0;
+      while (got < want) {
+        const n = readSync(this.fd, this.bytes, got, want - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      this.start = offset;
+      this.end = offset + got;
+      if (got < length) return undefined;
+    }
+    return this.bytes.subarray(offset - this.start, offset - this.start + length);
+  }
+}
+
 /** The whole records of a pack file, the last of each key; whether they reach its end. */
-function walk(fd: number): { places: Map<string, Place>; whole: boolean } {
+function walk(fd: number, window: Window): { places: Map<string, Place>; whole: boolean } {
   const places = new Map<string, Place>();
   const size = fstatSync(fd).size;
-  const header = Buffer.allocUnsafe(HEADER);
   let at = 0;
   while (at + HEADER <= size) {
-    if (readSync(fd, header, 0, HEADER, at) !== HEADER || header.readUInt32LE(0) !== MAGIC) break;
+    const header = window.read(at, HEADER);
+    if (header === undefined || header.readUInt32LE(0) !== MAGIC) break;
     const length = header.readUInt32LE(4);
     if (at + HEADER + length > size) break;
     places.set(header.toString('hex', KEY_AT, HEADER), { offset: at, length });

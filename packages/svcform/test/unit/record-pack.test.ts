@@ -39,6 +39,24 @@ describe('RecordPack: values under SHA-256 keys in one append-only file', () => 
     assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')]);
   });
 
+  it('reads values of every size in any order: many small ones past the read window, one larger than it, and back to the first', () => {
+    const file = packFile();
+    const names = Array.from({ length: 400 }, (_, i) => `v${i}`);
+    const big = { name: 'big', text: 'x'.repeat(3 * 1024 * 1024) };
+    run(file, (p) => {
+      for (const n of names.slice(0, 200)) p.put(key(n), value(n).text.repeat(60));
+      p.put(key('big'), big);
+      for (const n of names.slice(200)) p.put(key(n), value(n).text.repeat(60));
+    });
+    assert.ok(statSync(file).size > 8 * 1024 * 1024);
+    run(file, (p) => {
+      for (const n of names) assert.equal(p.get(key(n)), value(n).text.repeat(60), n);
+      assert.deepEqual(p.get(key('big')), big);
+      assert.equal(p.get(key(names[0])), value(names[0]).text.repeat(60));
+      assert.equal(p.get(key(names[399])), value(names[399]).text.repeat(60));
+    });
+  });
+
   it('put hands back what it keeps, which deserializes to the value; nothing when the key is kept already', () => {
     const file = packFile();
     run(file, (p) => {
