@@ -34,6 +34,7 @@ export async function setUpValidation(opts: CommonOptions & { strict?: boolean }
       if (!opts.verbose) return;
       if (parsed + reused > 0) io.err(`checked ${parsed + reused} queries: ${parsed} parsed, ${reused} known from the cache or an identical query`);
       if (manifestCache) io.err(`manifest files: ${manifestCache.counts.parsed} parsed, ${manifestCache.counts.kept} read from the cache; ${manifestCache.counts.knownClean} documents' checks skipped (known from before); ${manifestCache.counts.reparsed} files parsed again for positions`);
+      if (manifestCache?.counts.sameStat) io.err(`of those read from the cache, ${manifestCache.counts.sameStat} files not read at all: their stat is as when last read`);
     },
   };
 }

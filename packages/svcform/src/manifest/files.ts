@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from './types.js';
 import { displayPath, readManifestText, type LoadResult } from './load.js';
@@ -23,18 +23,30 @@ export function expandPaths(paths: string[]): { files: string[]; diagnostics: Di
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const walk = (dir: string) => {
-    let entries: string[];
+    let entries: Dirent[];
     try {
-      entries = readdirSync(dir).sort();
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
       diagnostics.push(fileError(dir, `cannot read directory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`));
       return;
     }
-    for (const name of entries) {
+    for (const entry of entries) {
+      const name = entry.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
       const full = join(dir, name);
       // Rule test files (*.test.yaml, read by `svcform test`) sit beside manifests but are not manifests.
       const isManifest = /\.ya?ml$/i.test(name) && !CONFIG_NAMES.has(name) && !/\.test\.ya?ml$/i.test(name);
+      // The directory entry tells files and folders apart (node looks at an entry whose type the
+      // file system does not give); only a link is looked at here, to see what it points to.
+      if (entry.isDirectory()) {
+        if (!isSkipped(full)) walk(full);
+        continue;
+      }
+      if (!entry.isSymbolicLink()) {
+        // A FIFO or a device named as a manifest: reading it says what it is.
+        if (isManifest) files.push(full);
+        continue;
+      }
       let st;
       try {
         st = statSync(full);
@@ -108,27 +120,65 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-function readSource(file: string): { bytes?: Buffer; error?: string } {
+/** A manifest file as a run reads it: its bytes, or (seen-files.ts) only its cache key when the cache knows its stat. */
+interface Source {
+  file: string;
+  bytes?: Buffer;
+  error?: string;
+  /** The manifest cache key of its bytes (when the run has a cache). */
+  key?: string;
+  /** Its `kind:` lines, when counted already. */
+  kinds?: Array<[string, number]>;
+  size: number;
+}
+
+/**
+ * Reads `file`, unless the cache saw it with the same stat and keeps its documents: then only its
+ * key is taken (`trustStat` false reads it in any case).
+ */
+function readSource(file: string, cache: ManifestCache | undefined, trustStat = true): Source {
   let bytes: Buffer;
+  let st: Stats | undefined;
+  let readAt = 0;
   try {
     if (file === '-') bytes = readFileSync(0);
     else {
-      const st = statSync(file);
+      st = statSync(file);
       // Opening a FIFO blocks until someone writes to it; devices never end. Only regular files are read.
-      if (!st.isFile()) return { error: `cannot read: ${kindOf(st)}, not a manifest file` };
+      if (!st.isFile()) return { file, error: `cannot read: ${kindOf(st)}, not a manifest file`, size: 0 };
       if (st.size > MAX_FILE_BYTES) {
-        return { error: `file is ${(st.size / 1048576).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file; split it into several files` };
+        return { file, error: `file is ${(st.size / 1048576).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file; split it into several files`, size: 0 };
       }
+      const seen = cache && trustStat ? cache.seenFiles.lookup(file, st) : undefined;
+      if (seen && cache!.holds(seen.key)) {
+        cache!.counts.sameStat++;
+        return { file, key: seen.key, kinds: seen.kinds, size: st.size };
+      }
+      readAt = Date.now();
       bytes = readFileSync(file);
     }
   } catch (err) {
-    return { error: unreadable(file, err) };
+    return { file, error: unreadable(file, err), size: 0 };
   }
-  if (bytes.length > MAX_FILE_BYTES) return { error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file` };
-  if (bytes.subarray(0, 8192).includes(0)) return { error: 'not a text file (it contains NUL bytes); manifests are YAML text' };
+  if (bytes.length > MAX_FILE_BYTES) return { file, error: `input is over the ${MAX_FILE_BYTES / 1048576} MB limit for one manifest file`, size: 0 };
+  if (bytes.subarray(0, 8192).includes(0)) return { file, error: 'not a text file (it contains NUL bytes); manifests are YAML text', size: 0 };
   // isUtf8 validates at memory speed; a fatal TextDecoder is several times slower on 16 MB of rules.
-  if (!isUtf8(bytes)) return { error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8' };
-  return { bytes };
+  if (!isUtf8(bytes)) return { file, error: 'not a text file (it is not valid UTF-8); manifests are YAML text in UTF-8', size: 0 };
+  if (!cache || st === undefined) return { file, bytes, size: bytes.length };
+  const key = cache.keyOf(bytes);
+  const kinds = [...kindLines([bytes])];
+  cache.seenFiles.record(file, st, readAt, { key, kinds });
+  return { file, bytes, key, kinds, size: bytes.length };
+}
+
+/** The text of a file the cache knows by its stat, when a message needs positions; undefined when it no longer holds those bytes. */
+function textOfSeen(file: string, key: string, cache: ManifestCache): string | undefined {
+  try {
+    const bytes = readFileSync(file);
+    return cache.keyOf(bytes) === key ? decodeText(bytes) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeText(bytes: Buffer): string {
@@ -139,23 +189,39 @@ function decodeText(bytes: Buffer): string {
 
 export function loadFiles(files: string[], cache?: ManifestCache): LoadResult {
   const result: LoadResult = { docs: [], diagnostics: [], files };
-  for (const file of files) addSource(result, { file, ...readSource(file) }, cache);
+  for (const file of files) addSource(result, readSource(file, cache), cache);
   return result;
 }
 
+/** The kinds read files declare, how many bytes they hold and how many of those must be parsed (`parse` set on each). */
+function sizeUp(sources: Array<Source & { parse?: boolean }>, cache: ManifestCache | undefined): { kinds: Map<string, number>; share: ParseShare } {
+  const share: ParseShare = { total: 0, toParse: 0 };
+  const kinds = kindLines(sources.flatMap((s) => (s.bytes === undefined || s.kinds ? [] : [s.bytes])));
+  for (const source of sources) {
+    if (source.error !== undefined) continue;
+    for (const [name, count] of source.kinds ?? []) kinds.set(name, (kinds.get(name) ?? 0) + count);
+    share.total += source.size;
+    source.parse = source.key === undefined || !cache!.holds(source.key);
+    if (source.parse) share.toParse += source.size;
+  }
+  return { kinds, share };
+}
+
 /** Parses one file (or takes its documents from the cache, or records why it could not be read) into `result`. */
-function addSource(result: LoadResult, source: { file: string; bytes?: Buffer; error?: string }, cache: ManifestCache | undefined, knownKey?: string): void {
-  const { file, bytes } = source;
-  if (source.error !== undefined || bytes === undefined) {
-    result.diagnostics.push(fileError(file, source.error ?? 'cannot read file'));
+function addSource(result: LoadResult, source: Source, cache: ManifestCache | undefined): void {
+  const { file, key } = source;
+  if (source.error !== undefined) {
+    result.diagnostics.push(fileError(file, source.error));
     return;
   }
-  const key = knownKey ?? (cache && file !== '-' ? cache.keyOf(bytes) : undefined);
-  const kept = key === undefined ? undefined : cache!.read(key, file, () => decodeText(bytes));
+  const bytes = source.bytes;
+  const kept = key === undefined ? undefined : cache!.read(key, file, bytes ? () => decodeText(bytes) : () => textOfSeen(file, key, cache!));
   if (kept) {
     for (const d of kept) result.docs.push(d);
     return;
   }
+  // Known by its stat but not kept after all (a damaged record): read and parsed as any file.
+  if (bytes === undefined) return addSource(result, readSource(file, cache, false), cache);
   if (cache) cache.counts.parsed++;
   const out = readManifestText(decodeText(bytes), file);
   // Only a file the fast reader read whole and without a finding is kept: anything else is read again.
@@ -227,22 +293,15 @@ const READ_BETWEEN_TURNS = 64;
  */
 export async function loadFilesYielding(files: string[], onRead: OnRead, cache?: ManifestCache): Promise<LoadResult> {
   const result: LoadResult = { docs: [], diagnostics: [], files };
-  const sources: Array<{ file: string; bytes?: Buffer; error?: string; key: string | undefined; parse: boolean }> = [];
+  const sources: Array<Source & { parse: boolean }> = [];
   for (const file of files) {
     // Requests a run started before reading (read-ahead-memory.ts) go out meanwhile: connecting
     // and writing them wants turns of the event loop.
     if (sources.length % READ_BETWEEN_TURNS === 0) await new Promise((done) => setImmediate(done));
-    sources.push({ file, ...readSource(file), key: undefined, parse: false });
+    sources.push({ ...readSource(file, cache), parse: false });
   }
-  const share: ParseShare = { total: 0, toParse: 0 };
-  for (const source of sources) {
-    if (source.bytes === undefined) continue;
-    if (cache && source.file !== '-') source.key = cache.keyOf(source.bytes);
-    share.total += source.bytes.length;
-    source.parse = source.key === undefined || !cache!.holds(source.key);
-    if (source.parse) share.toParse += source.bytes.length;
-  }
-  let late = onRead(kindLines(sources.flatMap((s) => (s.bytes === undefined ? [] : [s.bytes]))), share) ?? undefined;
+  const { kinds, share } = sizeUp(sources, cache);
+  let late = onRead(kinds, share) ?? undefined;
   let parsed = 0;
   for (const source of sources) {
     if (late && parsed >= share.toParse * LATE_SHARE) {
@@ -250,8 +309,8 @@ export async function loadFilesYielding(files: string[], onRead: OnRead, cache?:
       late = undefined;
     }
     await new Promise((done) => setImmediate(done));
-    addSource(result, source, cache, source.key);
-    if (source.parse) parsed += source.bytes!.length;
+    addSource(result, source, cache);
+    if (source.parse) parsed += source.size;
   }
   if (late) {
     late();

@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import { NESTS_TOO_DEEPLY, nestsTooDeeply, yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, FanOut, SourcePos } from './types.js';
@@ -37,8 +37,17 @@ const MAX_ALIASES = 100;
 /** Paths as users see them in messages: relative to the working directory when inside it. */
 export function displayPath(file: string): string {
   if (file === '-') return '<stdin>';
-  const rel = relative(process.cwd(), file);
+  const cwd = process.cwd();
+  // The files a walk found are absolute and normal: one under the working directory is its tail
+  // (path.relative resolves both paths, some 20 us a file: 41 ms of a repeated plan of 2,068).
+  if (file.length > cwd.length + 1 && file.startsWith(cwd) && file[cwd.length] === '/' && isNormalAbsolute(file)) return file.slice(cwd.length + 1);
+  const rel = relative(cwd, file);
   return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/** Whether `file` is an absolute POSIX path that path.resolve leaves as it is (no `.` or `..` part, no `//`, no trailing `/`). */
+export function isNormalAbsolute(file: string): boolean {
+  return sep === '/' && file.startsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(file);
 }
 
 export interface ParseOptions {

@@ -3,7 +3,8 @@ import { deserialize } from 'node:v8';
 import { dirname, resolve } from 'node:path';
 import type { DiskCache } from '../common/disk-cache.js';
 import type { RecordPack } from '../common/record-pack.js';
-import { displayPath, readManifestText, type LoadedDoc } from './load.js';
+import { displayPath, isNormalAbsolute, readManifestText, type LoadedDoc } from './load.js';
+import { SeenFiles } from './seen-files.js';
 
 /**
  * Each manifest file's documents, kept in the disk cache under the SHA-256 of the file's bytes, so
@@ -45,19 +46,24 @@ function isKept(d: unknown): d is KeptDocument {
 export class ManifestCache {
   /**
    * Files whose documents came from the cache, files parsed (files.ts counts those), kept files
-   * parsed again for the positions of a message, and documents whose checks were skipped as known
-   * from before (CleanDocuments), in this run.
+   * parsed again for the positions of a message, documents whose checks were skipped as known
+   * from before (CleanDocuments), and files not read at all, known by their stat (seen-files.ts),
+   * in this run.
    */
-  readonly counts = { kept: 0, parsed: 0, reparsed: 0, knownClean: 0 };
+  readonly counts = { kept: 0, parsed: 0, reparsed: 0, knownClean: 0, sameStat: 0 };
 
   private readonly pack: RecordPack;
+  /** Which files were read before, by their stat: those need not be read to find their key. */
+  readonly seenFiles: SeenFiles;
 
   constructor(
     private readonly disk: DiskCache,
     /** Whether this run writes entries (every command but apply) or only reads them. */
     readonly writes: boolean,
+    options: { racyMs?: number } = {},
   ) {
     this.pack = disk.pack(PACK);
+    this.seenFiles = new SeenFiles(disk, writes, options.racyMs);
   }
 
   keyOf(bytes: Buffer): string {
@@ -69,8 +75,12 @@ export class ManifestCache {
     return this.pack.has(key);
   }
 
-  /** The documents of `file` kept under `key`, or undefined; `text` gives the file's text when a message needs positions. */
-  read(key: string, file: string, text: () => string): LoadedDoc[] | undefined {
+  /**
+   * The documents of `file` kept under `key`, or undefined; `text` gives the file's text when a
+   * message needs positions (undefined when the file no longer holds those bytes: positions are
+   * then the documents' starts).
+   */
+  read(key: string, file: string, text: () => string | undefined): LoadedDoc[] | undefined {
     const stored = this.pack.get(key) as { format?: unknown; docs?: unknown } | undefined;
     if (stored?.format !== FORMAT || !Array.isArray(stored.docs) || !stored.docs.every(isKept)) return undefined;
     this.counts.kept++;
@@ -95,14 +105,15 @@ export class ManifestCache {
     return this.keptDocs(key, file, text, (deserialize(kept) as { docs: KeptDocument[] }).docs);
   }
 
-  private keptDocs(key: string, file: string, text: () => string, docs: KeptDocument[]): LoadedDoc[] {
+  private keptDocs(key: string, file: string, text: () => string | undefined, docs: KeptDocument[]): LoadedDoc[] {
     const shown = displayPath(file);
-    const dir = dirname(resolve(file));
+    const dir = dirname(isNormalAbsolute(file) ? file : resolve(file));
     let parsed: LoadedDoc[] | undefined;
     const parsedDoc = (index: number) => {
       if (!parsed) {
         this.counts.reparsed++;
-        parsed = readManifestText(text(), file).docs;
+        const source = text();
+        parsed = source === undefined ? [] : readManifestText(source, file).docs;
       }
       return parsed.find((d) => d.index === index);
     };
@@ -125,6 +136,7 @@ export class ManifestCache {
   save(): void {
     if (this.writes) this.pack.save();
     else this.pack.close();
+    this.seenFiles.save();
   }
 
   /** The documents whose checks found nothing under the check options `context` (any text naming them). */

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ruleManifest } from '../../bench/generate.js';
-import { parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
+import { displayPath, parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
 import { expandPaths, loadFiles } from '../../src/manifest/files.js';
 import { assertSameAsFullParser } from '../helpers/yaml-readers.js';
 import type { DocPath } from '../../src/manifest/types.js';
@@ -239,6 +240,27 @@ describe('expandPaths and loadFiles', () => {
     }
   });
 
+  it('follows links to folders and files, names a broken link to a manifest, and takes a named pipe as a manifest (reading it says what it is)', () => {
+    const linked = mkdtempSync(join(tmpdir(), 'svcform-links-'));
+    try {
+      mkdirSync(join(linked, 'real'));
+      writeFileSync(join(linked, 'real', 'r.yaml'), 'apiVersion: svcform/v1\n');
+      symlinkSync(join(linked, 'real'), join(linked, 'folder-link'));
+      symlinkSync(join(linked, 'real', 'r.yaml'), join(linked, 'file-link.yaml'));
+      symlinkSync(join(linked, 'gone.yaml'), join(linked, 'broken.yaml'));
+      symlinkSync(join(linked, 'gone.txt'), join(linked, 'broken.txt'));
+      execFileSync('mkfifo', [join(linked, 'pipe.yaml')]);
+      const { files, diagnostics } = expandPaths([linked]);
+      assert.deepEqual(files, [join(linked, 'file-link.yaml'), join(linked, 'folder-link', 'r.yaml'), join(linked, 'pipe.yaml'), join(linked, 'real', 'r.yaml')]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.pos.file, d.message]),
+        [[displayPath(join(linked, 'broken.yaml')), 'cannot read: broken symbolic link (its target does not exist)']],
+      );
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
+  });
+
   it('takes a file named explicitly whatever its name, and - for standard input', () => {
     const { files } = expandPaths([join(dir, 'notes.txt'), '-']);
     assert.deepEqual(files, [join(dir, 'notes.txt'), '-']);
@@ -256,5 +278,28 @@ describe('expandPaths and loadFiles', () => {
         ['svcform/v1', 1],
       ],
     );
+  });
+});
+
+describe('displayPath: paths as messages show them', () => {
+  it('is path.relative for files under the working directory, and the path itself elsewhere, whatever the path\'s form', () => {
+    const cwd = process.cwd();
+    const cases = [
+      join(cwd, 'rules', 'a.yaml'),
+      `${cwd}/rules/./a.yaml`,
+      `${cwd}/rules/../a.yaml`,
+      `${cwd}//rules/a.yaml`,
+      `${cwd}/rules/`,
+      `${cwd}-other/a.yaml`,
+      `${cwd}/..`,
+      '/elsewhere/a.yaml',
+      'rules/a.yaml',
+      cwd,
+    ];
+    for (const file of cases) {
+      const rel = relative(cwd, file);
+      assert.equal(displayPath(file), rel && !rel.startsWith('..') ? rel : file, file);
+    }
+    assert.equal(displayPath('-'), '<stdin>');
   });
 });
