@@ -97,6 +97,35 @@ describe('HostQueryPack adapter', () => {
     ]);
   });
 
+  it('an ecs_mapping entry with both field and value, neither, or another key is a warning at its line, not an error: the routes take a partial of field and value (Security_Osquery_API_ECSMappingItem)', async () => {
+    const yaml = [
+      'apiVersion: svcform/v1',
+      'kind: HostQueryPack',
+      'metadata: {name: crontab-watch}',
+      'spec:',
+      '  queries:',
+      '    crontab:',
+      '      query: SELECT command, path FROM crontab;',
+      '      ecs_mapping:',
+      '        file.path: {field: path, value: /etc/crontab}',
+      '        process.command_line: {}',
+      '        event.kind: {vaule: state}',
+      '        host.os.type: {value: linux}',
+      '',
+    ].join('\n');
+    const validated = await cli(['validate', repo({ 'pack.yaml': yaml })]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.err, /pack\.yaml:9:9: warning: HostQueryPack\/crontab-watch: ecs_mapping "file\.path" gives both field and value: give one; the server stores it as written/);
+    assert.match(validated.err, /pack\.yaml:10:9: warning: .*ecs_mapping "process\.command_line" maps nothing: give field \(a result column\) or value \(a static value\)/);
+    assert.match(validated.err, /pack\.yaml:11:9: warning: .*ecs_mapping "event\.kind": "vaule" is neither field \(a result column\) nor value \(a static value\)/);
+    assert.match(validated.out, /valid \(0 errors, 4 warnings\)/);
+    // The emulator takes them as the route does, and the plan after apply is empty.
+    const queries = { crontab: { query: 'SELECT command, path FROM crontab;', ecs_mapping: { 'file.path': { field: 'path', value: '/etc/crontab' }, 'process.command_line': {}, 'event.kind': { vaule: 'state' } } } };
+    const res = resource('HostQueryPack', 'crontab-watch', { queries });
+    await adapter.create(ctx, res);
+    assertConverged(await live('crontab-watch'), res);
+  });
+
   it('fills defaults on the desired side and compares policy_ids as a set', () => {
     const n = adapter.normalizeDesired(manifests[0], RUN);
     assert.equal(n.enabled, false);

@@ -75,6 +75,13 @@ describe('HostQuerySavedQuery adapter', () => {
     assert.deepEqual(adapter.normalizeLive(await live('posix-users'), RUN), adapter.normalizeDesired(res, RUN));
   });
 
+  it('an ecs_mapping entry with neither field nor value is a warning, not an error: the route takes a partial of the two (Security_Osquery_API_ECSMappingItem)', () => {
+    const res = resource(KIND, 'logged-in', { query: 'SELECT * FROM logged_in_users;', interval: 60, ecs_mapping: { 'user.name': { field: 'user' }, 'event.kind': {} } });
+    assert.deepEqual(adapter.check?.(res), [
+      { path: ['spec', 'ecs_mapping', 'event.kind'], severity: 'warning', message: 'ecs_mapping "event.kind" maps nothing: give field (a result column) or value (a static value); the server stores it as written' },
+    ]);
+  });
+
   it('normalizes interval as an integer, platform as a sorted set and description trimmed', () => {
     const n = adapter.normalizeDesired(manifests[2], RUN);
     assert.equal(n.interval, 300);

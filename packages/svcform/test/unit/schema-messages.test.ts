@@ -117,8 +117,14 @@ describe('describeSchemaErrors', () => {
   });
 
   it('describes one-of-two objects, nullable types and short enums in words', () => {
-    const pack = envelope('HostQueryPack', { queries: { q: { query: 'select 1', interval: 60, ecs_mapping: { 'host.name': {} } } } });
-    assert.deepEqual(messages('HostQueryPack.schema.json', pack), ['spec.queries.q.ecs_mapping.host.name: spec.queries.q.ecs_mapping.host.name must set one of: field, value']);
+    const ajv = new Ajv2020({ allErrors: true, verbose: true });
+    const oneOfTwo = ajv.compile({ type: 'object', additionalProperties: { type: 'object', minProperties: 1, maxProperties: 1, properties: { field: { type: 'string' }, value: { type: 'string' } } } });
+    const pair = { none: {}, both: { field: 'f', value: 'v' } };
+    assert.equal(oneOfTwo(pair), false);
+    assert.deepEqual(
+      describeSchemaErrors(oneOfTwo.errors, pair).map((i) => i.message),
+      ['none must set one of: field, value', 'both must set only one of: field, value'],
+    );
     assert.deepEqual(messages('AgentPolicy.schema.json', envelope('AgentPolicy', { name: 'P', namespace: 'default', data_output_id: 5 })), [
       'spec.data_output_id: spec.data_output_id must be a string or null, not 5',
     ]);

@@ -167,11 +167,6 @@ const CASES: FixtureCase[] = [
     mistake: 'a shard over 100 percent; an unknown platform is no error (the route takes any text: Security_Osquery_API_Platform)',
     errors: ['9:5 HostQueryPack/linux-incident-response: spec.shards.soc-linux-servers must be <= 100'],
   },
-  {
-    fixture: 'host-query-pack/ecs-mapping-both.yaml',
-    mistake: 'an ECS mapping with both field and value',
-    errors: ['12:9 HostQueryPack/linux-incident-response: spec.queries.crontab.ecs_mapping.file.path must set only one of: field, value'],
-  },
   // HostQuerySavedQuery
   {
     fixture: 'host-query-saved-query/interval-zero.yaml',

@@ -1,7 +1,7 @@
 import type { CheckIssue, Resource } from '../../manifest/types.js';
 import { asSet, isPlainObject, sortKeys } from '../normalize.js';
 import { listHostQueryObjects } from './listing.js';
-import { canonicalEcsMapping, canonicalPlatform, platformWarnings, trimmedOrUndefined } from './saved-query.js';
+import { canonicalEcsMapping, canonicalPlatform, ecsMappingWarnings, platformWarnings, trimmedOrUndefined } from './saved-query.js';
 import type { KindAdapter, Reference } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 
@@ -126,10 +126,12 @@ export const hostQueryPackAdapter: KindAdapter = {
     return refs;
   },
 
-  /** Each query's platform, as a saved query's (platformWarnings). */
+  /** Each query's platform and ecs_mapping, as a saved query's (platformWarnings, ecsMappingWarnings). */
   check(res: Resource): CheckIssue[] {
     const queries = isPlainObject(res.spec.queries) ? res.spec.queries : {};
-    return Object.entries(queries).flatMap(([id, q]) => (isPlainObject(q) ? platformWarnings(q.platform, ['spec', 'queries', id, 'platform']) : []));
+    return Object.entries(queries).flatMap(([id, q]) =>
+      isPlainObject(q) ? [...platformWarnings(q.platform, ['spec', 'queries', id, 'platform']), ...ecsMappingWarnings(q.ecs_mapping, ['spec', 'queries', id, 'ecs_mapping'])] : [],
+    );
   },
 
   // The find reply carries the packs (service-api.md: "flattened pack objects") with their queries in

@@ -34,6 +34,28 @@ export function platformWarnings(platform: unknown, path: DocPath): CheckIssue[]
   return [{ path, severity: 'warning', message: `platform ${named} is none of ${AGENT_PLATFORMS.join(', ')}, the platforms agents report; the server stores it as written, and the query may run on no host` }];
 }
 
+/**
+ * An ecs_mapping entry copies a result column (`field`) or writes a static value (`value`). The
+ * routes take a partial of the two (osquery's ecsMapping type): an entry with neither, with both,
+ * or with other keys is stored as written, and what the agents make of it is not checked offline.
+ * So each is a warning, not a refusal.
+ */
+export function ecsMappingWarnings(mapping: unknown, path: DocPath): CheckIssue[] {
+  if (!isPlainObject(mapping)) return [];
+  const issues: CheckIssue[] = [];
+  const warn = (at: DocPath, message: string) => issues.push({ path: at, severity: 'warning', message: `${message}; the server stores it as written` });
+  for (const [ecsField, entry] of Object.entries(mapping)) {
+    const at = [...path, ecsField];
+    if (ecsField === '') warn(at, 'ecs_mapping names an empty ECS field');
+    if (!isPlainObject(entry)) continue;
+    const others = Object.keys(entry).filter((k) => k !== 'field' && k !== 'value');
+    if (others.length > 0) warn(at, `ecs_mapping ${JSON.stringify(ecsField)}: ${others.map((k) => JSON.stringify(k)).join(', ')} ${others.length === 1 ? 'is' : 'are'} neither field (a result column) nor value (a static value)`);
+    if (entry.field !== undefined && entry.value !== undefined) warn(at, `ecs_mapping ${JSON.stringify(ecsField)} gives both field and value: give one`);
+    else if (entry.field === undefined && entry.value === undefined) warn(at, `ecs_mapping ${JSON.stringify(ecsField)} maps nothing: give field (a result column) or value (a static value)`);
+  }
+  return issues;
+}
+
 /** `platform` is a comma-joined set: `darwin,linux` and `linux, darwin` are the same value. */
 export function canonicalPlatform(platform: unknown): string | undefined {
   if (typeof platform !== 'string') return undefined;
@@ -110,7 +132,7 @@ export const hostQuerySavedQueryAdapter: KindAdapter = {
   },
 
   check(res: Resource): CheckIssue[] {
-    return platformWarnings(res.spec.platform, ['spec', 'platform']);
+    return [...platformWarnings(res.spec.platform, ['spec', 'platform']), ...ecsMappingWarnings(res.spec.ecs_mapping, ['spec', 'ecs_mapping'])];
   },
 
   async list(ctx, space) {
