@@ -98,6 +98,29 @@ describe('cases configure (wire-facts §13)', () => {
     assert.match(retyped.body.message, /Invalid custom field types in request/);
   });
 
+  it('templates: at most 10, caseFields required (null for none), names and tags measured trimmed, at most 10 tags of 1 to 50 characters (configure/v1.ts TemplateConfigurationRt; common/schema limitedStringSchema, limitedArraySchema; MAX_TEMPLATES_LENGTH, MAX_TAGS_PER_TEMPLATE, MAX_TEMPLATE_TAG_LENGTH)', async () => {
+    const template = (k: string, extra: Record<string, unknown> = {}) => ({ key: k, name: `Template ${k}`, caseFields: null, ...extra });
+    const refused = async (templates: unknown[], message: string) => {
+      const res = await call(emu, 'POST', CONFIGURE, body({ templates }));
+      assert.equal(res.status, 400, JSON.stringify(templates));
+      // The create route wraps the codec's message (client.ts createCaseConfiguration).
+      assert.equal(res.body.message, `Failed to create case configuration: Error: ${message}`);
+    };
+    await refused(Array.from({ length: 11 }, (_, i) => template(`t${i}`)), 'The length of the field templates is too long. Array must be of length <= 10.');
+    await refused([{ key: 'a', name: 'A' }], 'Invalid value "undefined" supplied to "templates,caseFields"');
+    await refused([template('a', { name: '   ' })], 'The name field cannot be an empty string.');
+    await refused([template('a', { tags: Array.from({ length: 11 }, (_, i) => `tag${i}`) })], "The length of the field template's tags is too long. Array must be of length <= 10.");
+    await refused([template('a', { tags: ['ok', ' '] }), template('b', { tags: [' '] })], "The template's tag field cannot be an empty string.");
+    await refused([template('a', { tags: ['x'.repeat(51)] })], "The length of the template's tag is too long. The maximum length is 50.");
+    await refused([template('Upper')], "Key must be lower case, a-z, 0-9, '_', and '-' are allowed");
+    const taken = await call(emu, 'POST', CONFIGURE, body({ templates: [template('a', { tags: [`  ${'x'.repeat(50)}  `], description: '' }), template('b', { caseFields: { severity: 'low' } })] }));
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    assert.deepEqual(taken.body.templates.map((t: { key: string; caseFields: unknown }) => [t.key, t.caseFields]), [
+      ['a', null],
+      ['b', { severity: 'low' }],
+    ]);
+  });
+
   it('an unknown owner is refused by authorization (403), a PATCH of an unknown id is 404', async () => {
     assert.equal((await call(emu, 'POST', CONFIGURE, body({ owner: 'nobody' }))).status, 403);
     assert.equal((await call(emu, 'PATCH', `${CONFIGURE}/nope`, { version: 'x' })).status, 404);

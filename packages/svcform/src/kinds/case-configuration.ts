@@ -38,9 +38,13 @@ function customFieldsOf(v: unknown): Array<Record<string, unknown>> {
   }));
 }
 
-/** Templates as written; the server keeps them as given (its own keys left out when absent). */
+/**
+ * Templates as written, the server keeping them as given, but for `caseFields`: the route requires
+ * the key (configure/v1.ts TemplateConfigurationRt: null or the fields), so a template that leaves
+ * it out is sent, and compared, with null, which means none.
+ */
 function templatesOf(v: unknown): unknown[] {
-  return Array.isArray(v) ? structuredClone(v) : [];
+  return (Array.isArray(v) ? structuredClone(v) : []).map((t) => (isPlainObject(t) && t.caseFields === undefined ? { ...t, caseFields: null } : t));
 }
 
 function comparable(src: Record<string, any>) {
@@ -53,6 +57,11 @@ function comparable(src: Record<string, any>) {
 }
 
 const STARTING = comparable({});
+
+function withoutKey(o: Record<string, any>, key: string): Record<string, any> {
+  const { [key]: _dropped, ...rest } = o;
+  return rest;
+}
 
 async function resolveConnector(ctx: AdapterContext, space: string, spec: Record<string, any>) {
   const wanted = connectorOf(spec);
@@ -153,7 +162,7 @@ export const caseConfigurationAdapter: KindAdapter = {
     const spec: Record<string, any> = { closure_type: c.closure_type };
     if (c.connector.id !== 'none') spec.connector = { id: c.connector.id, ...(c.connector.fields ? { fields: c.connector.fields } : {}) };
     if (c.customFields.length) spec.customFields = c.customFields;
-    if (c.templates.length) spec.templates = c.templates;
+    if (c.templates.length) spec.templates = c.templates.map((t) => (isPlainObject(t) && t.caseFields === null ? withoutKey(t, 'caseFields') : t));
     return { spec };
   },
 };

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
@@ -112,6 +112,39 @@ describe('CaseConfiguration', () => {
     write(config('close-by-user', '    - {key: tier, label: Again, type: text, required: false}\n'));
     const dup = await cli(['validate', dir], env);
     assert.match(dup.out + dup.err, /custom field key "tier" is used twice/);
+  });
+
+  it('a template without caseFields is sent with null, as the route requires the key; plan is then empty and export leaves it out (configure/v1.ts TemplateConfigurationRt)', async () => {
+    const templates = '  templates:\n    - key: phishing\n      name: Phishing report\n      tags: [phishing, email]\n';
+    write(`${CONNECTOR}---\n${config('close-by-user')}${templates}`);
+    const applied = await run('apply');
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const [c] = await configurations();
+    assert.deepEqual(c.templates, [{ key: 'phishing', name: 'Phishing report', tags: ['phishing', 'email'], caseFields: null }]);
+    assert.equal((await run('plan', '--detailed-exitcode')).code, 0);
+    const out = mkdtempSync(join(tmpdir(), 'svcform-casecfg-export-'));
+    const exported = await cli(['export', '--url', emu.url, '--kind', 'CaseConfiguration', '--out', out]);
+    assert.equal(exported.code, 0, exported.err);
+    const text = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(join(out, f), 'utf8')).join('');
+    assert.match(text, /- key: phishing\n\s+name: Phishing report\n\s+tags:\n\s+- phishing\n\s+- email\n/);
+    assert.doesNotMatch(text, /caseFields/);
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('refuses offline what the route refuses in templates: more than 10, a blank name or tag, more than 10 tags, a tag over 50 characters', async () => {
+    const many = Array.from({ length: 11 }, (_, i) => `    - {key: t${i}, name: T${i}}`).join('\n');
+    write(config('close-by-user', `  templates:\n${many}\n`));
+    const tooMany = await cli(['validate', dir], env);
+    assert.equal(tooMany.code, 1);
+    assert.match(tooMany.err, /spec\.templates must have at most 10 items/);
+    const tags = Array.from({ length: 11 }, (_, i) => `tag${i}`).join(', ');
+    write(config('close-by-user', `  templates:\n    - {key: a, name: ' ', tags: [' ', '${'x'.repeat(51)}']}\n    - {key: b, name: B, tags: [${tags}]}\n`));
+    const bad = await cli(['validate', dir], env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /spec\.templates\[0\]\.name must be not blank/);
+    assert.match(bad.err, /spec\.templates\[0\]\.tags\[0\] must be not blank/);
+    assert.match(bad.err, /spec\.templates\[0\]\.tags\[1\] must be at most 50 characters/);
+    assert.match(bad.err, /spec\.templates\[1\]\.tags must have at most 10 items/);
   });
 
   it('a manage scope resets a configuration without a manifest (there is no delete route); the reset is not planned again', async () => {

@@ -5,10 +5,15 @@ import { CONNECTOR_TYPES } from '../connectors/types.js';
  * codecs decoded with `decodeWithExcessOrThrow` (cases common/types/api/configure/v1.ts:
  * ConfigurationRequestRt for POST, ConfigurationPatchRequestRt for PATCH; server/common/
  * runtime_types.ts), so a missing or wrong field and an unknown key are 400s. Messages follow the
- * io-ts reporter the plugin uses: `Invalid value "<value>" supplied to "<key path>"`, and
- * `invalid keys "<k1>,<k2>"` for excess keys. Field rules from the OpenAPI document at b76003905
- * (Cases_set_case_configuration_request, Cases_update_case_configuration_request): at most 10
- * custom fields, keys of a-z, 0-9, `_` and `-` up to 36 characters, labels up to 50.
+ * io-ts reporter the plugin uses (kbn-securitysolution-io-ts-utils formatErrors): a codec's own
+ * message, else `Invalid value "<value>" supplied to "<key path>"` with array indices left out of
+ * the path, each message once, joined by commas; `invalid keys "<k1>,<k2>"` for excess keys.
+ * Field rules from the OpenAPI document at b76003905 (Cases_set_case_configuration_request,
+ * Cases_update_case_configuration_request) and the codecs (cases common/schema limitedStringSchema,
+ * limitedArraySchema, regexStringRt; common/constants): at most 10 custom fields and 10 templates;
+ * keys of a-z, 0-9, `_` and `-` up to 36 characters; labels and template names 1 to 50 characters
+ * and template descriptions up to 1,000, each measured trimmed; a template's `caseFields` is
+ * required (null for none); at most 10 tags a template, each 1 to 50 characters trimmed.
  */
 
 export const OWNERS = ['cases', 'observability', 'securitySolution'];
@@ -16,6 +21,9 @@ export const CLOSURE_TYPES = ['close-by-user', 'close-by-pushing'];
 /** `.none` plus every connector type that supports the cases feature (the emulator's connector types). */
 export const CASE_CONNECTOR_TYPES = ['.none', ...CONNECTOR_TYPES.filter((t) => t.featureIds.includes('cases')).map((t) => t.id)];
 export const MAX_CUSTOM_FIELDS = 10;
+/** common/constants: MAX_TEMPLATES_LENGTH, MAX_TAGS_PER_TEMPLATE, MAX_TEMPLATE_TAG_LENGTH. */
+export const MAX_TEMPLATES = 10;
+export const MAX_TAGS_PER_TEMPLATE = 10;
 const KEY = /^[a-z0-9_-]+$/;
 
 type Check = (value: unknown, path: string, errors: string[]) => void;
@@ -33,9 +41,31 @@ const oneOf = (values: unknown[]): Check => (v, path, errors) => {
 const bool: Check = (v, path, errors) => {
   if (typeof v !== 'boolean') fail(errors, v, path);
 };
-const arrayOf = (item: Check, max?: number): Check => (v, path, errors) => {
-  if (!Array.isArray(v) || (max !== undefined && v.length > max)) return fail(errors, v, path);
-  v.forEach((x, i) => item(x, `${path},${i}`, errors));
+/** An array's members are checked at the array's own path: the reporter leaves indices out. */
+const arrayOf = (item: Check): Check => (v, path, errors) => {
+  if (!Array.isArray(v)) return fail(errors, v, path);
+  v.forEach((x) => item(x, path, errors));
+};
+/** limitedStringSchema: the text's length once trimmed, from min to max, in the codec's own words. */
+const limited = (fieldName: string, min: number, max: number): Check => (v, path, errors) => {
+  if (typeof v !== 'string') return fail(errors, v, path);
+  const trimmed = v.trim();
+  if (trimmed.length === 0 && trimmed.length < min) errors.push(`The ${fieldName} field cannot be an empty string.`);
+  else if (trimmed.length < min) errors.push(`The length of the ${fieldName} is too short. The minimum length is ${min}.`);
+  else if (trimmed.length > max) errors.push(`The length of the ${fieldName} is too long. The maximum length is ${max}.`);
+};
+/** limitedArraySchema: the members first; the length only when they all pass. */
+const limitedArray = (item: Check, fieldName: string, max: number): Check => (v, path, errors) => {
+  if (!Array.isArray(v)) return fail(errors, v, path);
+  const before = errors.length;
+  v.forEach((x) => item(x, path, errors));
+  if (errors.length === before && v.length > max) errors.push(`The length of the field ${fieldName} is too long. Array must be of length <= ${max}.`);
+};
+/** A custom field's or template's key: regexStringRt over limitedStringSchema. */
+const key: Check = (v, path, errors) => {
+  const before = errors.length;
+  limited('key', 1, 36)(v, path, errors);
+  if (errors.length === before && !KEY.test(v as string)) errors.push("Key must be lower case, a-z, 0-9, '_', and '-' are allowed");
 };
 
 interface Field {
@@ -83,19 +113,20 @@ const connector: Check = (v, path, errors) => {
 };
 
 const customField = exact({
-  key: { check: str({ min: 1, max: 36, pattern: KEY }), required: true },
-  label: { check: str({ min: 1, max: 50 }), required: true },
+  key: { check: key, required: true },
+  label: { check: limited('label', 1, 50), required: true },
   type: { check: oneOf(['text', 'toggle']), required: true },
   required: { check: bool, required: true },
   defaultValue: { check: (v, p, e) => (v === null || typeof v === 'string' || typeof v === 'boolean' ? undefined : fail(e, v, p)) },
 });
 
 const template = exact({
-  key: { check: str({ min: 1, max: 36, pattern: KEY }), required: true },
-  name: { check: str({ min: 1, max: 50 }), required: true },
-  description: { check: str({ max: 1000 }) },
-  tags: { check: arrayOf(str({ min: 1, max: 50 })) },
-  caseFields: { check: (v, p, e) => (v === null || isObject(v) ? undefined : fail(e, v, p)) },
+  key: { check: key, required: true },
+  name: { check: limited('name', 1, 50), required: true },
+  description: { check: limited('description', 0, 1000) },
+  tags: { check: limitedArray(limited("template's tag", 1, 50), "template's tags", MAX_TAGS_PER_TEMPLATE) },
+  // Required, null for none: rt.strict({caseFields: rt.union([rt.null, CaseBaseOptionalFieldsRequestRt])}).
+  caseFields: { check: (v, p, e) => (v === null || isObject(v) ? undefined : fail(e, v, p)), required: true },
 });
 
 const observableType = exact({ key: { check: str({ min: 1 }), required: true }, label: { check: str({ min: 1, max: 50 }), required: true } });
@@ -103,8 +134,8 @@ const observableType = exact({ key: { check: str({ min: 1 }), required: true }, 
 const COMMON: Record<string, Field> = {
   closure_type: { check: oneOf(CLOSURE_TYPES) },
   connector: { check: connector },
-  customFields: { check: arrayOf(customField, MAX_CUSTOM_FIELDS) },
-  templates: { check: arrayOf(template) },
+  customFields: { check: limitedArray(customField, 'customFields', MAX_CUSTOM_FIELDS) },
+  templates: { check: limitedArray(template, 'templates', MAX_TEMPLATES) },
   observableTypes: { check: arrayOf(observableType) },
 };
 
@@ -134,7 +165,7 @@ function decode(body: unknown, fields: Record<string, Field>, shape: Record<stri
     const excess = excessKeys(body, shape);
     if (excess.length) errors.push(`invalid keys "${excess.join(',')}"`);
   }
-  if (errors.length) throw new ConfigurationBodyError(errors.join(','));
+  if (errors.length) throw new ConfigurationBodyError([...new Set(errors)].join(','));
   const keys = ((body as ConfigurationBody).customFields ?? []).map((f) => f.key);
   const duplicated = keys.filter((k, i) => keys.indexOf(k) !== i);
   if (duplicated.length) throw new ConfigurationBodyError(`Invalid duplicated custom field keys in request: ${[...new Set(duplicated)].join(',')}`);
