@@ -109,6 +109,21 @@ describe('emulator: rule request validation as the real schemas do it', () => {
     });
   });
 
+  describe('interval', () => {
+    it('is any text to the route\'s schema, but the rules client checks it as a duration on create and update (alerting createRuleDataSchema, updateRuleDataSchema: schedule.interval validateDurationSchema, lib/parse_duration.ts)', async () => {
+      for (const interval of ['5x', '05m', '0s', '1w', '']) {
+        const res = await api('POST', RULES, base(`interval-${interval || 'empty'}`, { interval }));
+        assert.equal(res.status, 400, interval);
+        assert.deepEqual(res.body, { message: `Error validating create data - [schedule.interval]: string is not a valid duration: ${interval}`, status_code: 400 });
+      }
+      for (const interval of ['90s', '5m', '24h', '1d']) assert.equal((await api('POST', RULES, base(`interval-ok-${interval}`, { interval }))).status, 200, interval);
+      const replaced = await api('PUT', RULES, base('interval-ok-5m', { interval: '1 hour' }));
+      assert.deepEqual(replaced.body, { message: 'Error validating update data - [schedule.interval]: string is not a valid duration: 1 hour', status_code: 400 });
+      const patched = await api('PATCH', RULES, { rule_id: 'interval-ok-5m', interval: '-5m' });
+      assert.deepEqual(patched.body, { message: 'Error validating update data - [schedule.interval]: string is not a valid duration: -5m', status_code: 400 });
+    });
+  });
+
   describe('the route\'s checks after the schema (request_schema_validation.ts)', () => {
     it('answers a security 400 whose message is the list of problems (routes/utils.ts buildSiemResponse)', async () => {
       const res = await api('POST', RULES, base('timeline', { timeline_id: 'tl-1' }));

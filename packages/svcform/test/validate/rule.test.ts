@@ -51,6 +51,11 @@ const CASES: FixtureCase[] = [
     errors: [`12:3 ${S}: spec.interval must be a duration such as 30s, 5m, 1h or 1d, not "5 minutes"`],
   },
   {
+    fixture: 'rule/interval-zero.yaml',
+    mistake: 'an interval of 0m, which the rules client refuses (alerting validateDurationSchema)',
+    errors: [`13:3 ${S}: spec.interval must be a duration such as 30s, 5m, 1h or 1d, not "0m"`],
+  },
+  {
     fixture: 'rule/machine-learning-mistakes.yaml',
     mistake: 'a machine_learning rule with a query and without anomaly_threshold',
     errors: ['6:1 Rule/unusual-login-activity: spec.anomaly_threshold is required for type machine_learning', '13:3 Rule/unusual-login-activity: spec.query is not allowed for type machine_learning'],

@@ -133,8 +133,19 @@ export function executionSummary(w: Writer) {
   return { last_execution: { date: w.ctx.now().toISOString(), status: 'succeeded', status_order: 0, message: '', metrics: {} } };
 }
 
-/** Finishes parameters into a stored rule: actions, required_fields.ecs, the whole-rule checks. */
-export function finishParameters(w: Writer, params: Record<string, any>): Record<string, any> {
+/**
+ * The rule's schedule as the alerting framework checks it when the rules client creates or updates
+ * the rule (createRuleDataSchema / updateRuleDataSchema: `schedule.interval` validated by
+ * validateDurationSchema, lib/parse_duration.ts): a whole number without a leading zero and s, m,
+ * h or d. The detection route's own schema takes any text (RuleInterval: a string).
+ */
+const DURATION = /^[1-9][0-9]*[smhd]$/;
+
+/** Finishes parameters into a stored rule: the schedule check, actions, required_fields.ecs, the whole-rule checks. */
+export function finishParameters(w: Writer, params: Record<string, any>, write: 'create' | 'update' = 'create'): Record<string, any> {
+  if (typeof params.interval === 'string' && !DURATION.test(params.interval)) {
+    throw securityError(400, `Error validating ${write} data - [schedule.interval]: string is not a valid duration: ${params.interval}`);
+  }
   params.actions = resolveActions(w, params.actions, params.throttle);
   if (params.required_fields) params.required_fields = computeRequiredFields(params.required_fields);
   const problem = ruleConsistencyProblem(params);

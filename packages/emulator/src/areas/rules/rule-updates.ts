@@ -39,7 +39,7 @@ export function replaceRule(w: Writer, existing: StoredRule, body: Record<string
   const params = parametersFromBody(body);
   params.enabled = body.enabled ?? existing.enabled;
   params.version = body.version ?? existing.version;
-  return finishUpdate(w, existing, finishParameters(w, params));
+  return finishUpdate(w, existing, finishParameters(w, params, 'update'));
 }
 
 /** PATCH: each field is `patch ?? existing`; the type never changes (wire-facts 2.2). */
@@ -51,7 +51,7 @@ export function patchRule(w: Writer, existing: StoredRule, patch: Record<string,
   }
   normalizeTypeFields(params);
   // Stored actions are already resolved (uuid, type, frequency), so resolving them again keeps them as they are.
-  const finished = finishParameters(w, params);
+  const finished = finishParameters(w, params, 'update');
   return finishUpdate(w, existing, finished);
 }
 
