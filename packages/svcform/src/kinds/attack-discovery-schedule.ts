@@ -1,7 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { clone, dropNulls, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
-import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
+import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
 
 /**
@@ -80,6 +80,23 @@ export const attackDiscoveryScheduleAdapter: KindAdapter = {
       if (typeof a?.id === 'string') refs.push({ kind: 'Connector', name: a.id, path: ['spec', 'actions', i, 'id'], whenMissing: 'refused' });
     });
     return refs;
+  },
+
+  /**
+   * The route takes any number of alerts per run (AttackDiscoveryApiScheduleParams size: a number)
+   * and any text for the index pattern, and so does the rule type's params check; a run of no
+   * alerts, a part of one, or of no index analyses nothing, so each is a warning.
+   */
+  check(res): CheckIssue[] {
+    const params = res.spec.params ?? {};
+    const issues: CheckIssue[] = [];
+    if (typeof params.size === 'number' && !(Number.isInteger(params.size) && params.size >= 1)) {
+      issues.push({ path: ['spec', 'params', 'size'], severity: 'warning', message: `size ${params.size} is not a whole number of alerts of at least 1: the server takes it, and a run may send the model no alert` });
+    }
+    if (params.alerts_index_pattern === '') {
+      issues.push({ path: ['spec', 'params', 'alerts_index_pattern'], severity: 'warning', message: 'alerts_index_pattern is empty: the server takes it, and a run reads no alerts' });
+    }
+    return issues;
   },
 
   async list(ctx, space) {

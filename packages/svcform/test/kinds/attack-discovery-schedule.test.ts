@@ -82,6 +82,17 @@ describe('AttackDiscoverySchedule kind', () => {
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 
+  it('takes a size that is not a whole number of at least 1 with a warning, as the route takes any number (AttackDiscoveryApiScheduleParams size); applied, it plans empty', async () => {
+    const dir = repo({ 'svcform.yaml': MANAGE, 'a.yaml': schedule({ size: 0 }), 'z.yaml': llm });
+    const validated = await cli(['validate', dir]);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.err, /a\.yaml:11:5: warning: AttackDiscoverySchedule\/Daily discovery: size 0 is not a whole number of alerts of at least 1: the server takes it/);
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal((await live()).params.size, 0);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+
   it('refuses to delete the connector a schedule still names', async () => {
     const dir = repo({ 'svcform.yaml': MANAGE, 'a.yaml': schedule(), 'z.yaml': llm });
     assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
