@@ -1,6 +1,6 @@
 import type { Resource } from '../manifest/types.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
-import { deepEqual, isPlainObject } from './normalize.js';
+import { deepEqual, isPlainObject, omit } from './normalize.js';
 import { AREAS } from '../client/areas.js';
 
 const KIND = 'CaseConfiguration';
@@ -57,11 +57,6 @@ function comparable(src: Record<string, any>) {
 }
 
 const STARTING = comparable({});
-
-function withoutKey(o: Record<string, any>, key: string): Record<string, any> {
-  const { [key]: _dropped, ...rest } = o;
-  return rest;
-}
 
 async function resolveConnector(ctx: AdapterContext, space: string, spec: Record<string, any>) {
   const wanted = connectorOf(spec);
@@ -162,7 +157,7 @@ export const caseConfigurationAdapter: KindAdapter = {
     const spec: Record<string, any> = { closure_type: c.closure_type };
     if (c.connector.id !== 'none') spec.connector = { id: c.connector.id, ...(c.connector.fields ? { fields: c.connector.fields } : {}) };
     if (c.customFields.length) spec.customFields = c.customFields;
-    if (c.templates.length) spec.templates = c.templates.map((t) => (isPlainObject(t) && t.caseFields === null ? withoutKey(t, 'caseFields') : t));
+    if (c.templates.length) spec.templates = c.templates.map((t) => (isPlainObject(t) && t.caseFields === null ? omit(t, ['caseFields']) : t));
     return { spec };
   },
 };

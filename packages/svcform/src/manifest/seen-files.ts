@@ -70,7 +70,8 @@ export class SeenFiles {
     if (Math.max(st.mtimeMs, st.ctimeMs) > readAtMs - this.racyMs) return;
     const recorded = { stat: statKey(st), key: seen.key, kinds: seen.kinds };
     this.met.set(file, recorded);
-    if (this.storedFiles().get(file)?.stat !== recorded.stat || this.stored!.get(file)?.key !== recorded.key) this.changed = true;
+    const before = this.storedFiles().get(file);
+    if (before?.stat !== recorded.stat || before.key !== recorded.key) this.changed = true;
   }
 
   /** Writes the records when this run made new ones (and writes): those of files it did not meet stay, as many as KEEP_OTHERS. */

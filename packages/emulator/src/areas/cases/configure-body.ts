@@ -32,8 +32,8 @@ const shown = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.string
 const fail = (errors: string[], value: unknown, path: string) => errors.push(`Invalid value "${shown(value)}" supplied to "${path}"`);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const str = (opts: { min?: number; max?: number; pattern?: RegExp } = {}): Check => (v, path, errors) => {
-  if (typeof v !== 'string' || (opts.min !== undefined && v.length < opts.min) || (opts.max !== undefined && v.length > opts.max) || (opts.pattern && !opts.pattern.test(v))) fail(errors, v, path);
+const str = (opts: { min?: number; max?: number } = {}): Check => (v, path, errors) => {
+  if (typeof v !== 'string' || (opts.min !== undefined && v.length < opts.min) || (opts.max !== undefined && v.length > opts.max)) fail(errors, v, path);
 };
 const oneOf = (values: unknown[]): Check => (v, path, errors) => {
   if (!values.includes(v)) fail(errors, v, path);
