@@ -106,6 +106,9 @@ describe('plan and drift --format html in headless Chromium (issue 33 part 5)', 
     console.log(`# screenshot of the plan page: ${shot}`);
     // A node links to its change, which opens.
     await page.locator('svg#graph g.node[data-id="Rule/default/ssh-brute-force"] a').click();
+    // The page opens the change on `hashchange`, an event that can come after click() returns
+    // (CI saw the attribute still unset once on Node 24): wait for it, then check it.
+    await page.waitForFunction(() => document.querySelector('details.change:target')?.hasAttribute('open') === true, undefined, { timeout: 5000 });
     const target = page.locator('details.change:target');
     assert.equal(await target.getAttribute('open'), '');
     assert.match((await target.locator('summary').textContent()) ?? '', /Rule\/ssh-brute-force/);
