@@ -64,7 +64,15 @@ export function parseKnownFields(text: string): KnownFields {
     if (line.endsWith('.*')) open.push(line.slice(0, -1));
     else names.add(line);
   }
-  return { names, open, has: (name) => names.has(name) || open.some((prefix) => name.startsWith(prefix)) };
+  // A name is under an open prefix (`labels.`) when the part of it up to one of its dots is one:
+  // a lookup per dot, where trying each of the 84 prefixes was 28 ms of a first plan of 2,068
+  // rules (checkRuleQueries asks for every field every query names).
+  const openSet = new Set(open);
+  const underOpen = (name: string): boolean => {
+    for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) if (openSet.has(name.slice(0, dot + 1))) return true;
+    return false;
+  };
+  return { names, open, has: (name) => names.has(name) || underOpen(name) };
 }
 
 export function ecsKnownFields(): KnownFields {
