@@ -53,6 +53,7 @@ export class RecordPack {
   private whole = true;
   /** Keys this run read or added: what a rewrite keeps. */
   private readonly met = new Set<string>();
+  /** Records waiting to be appended, each as its header and its value. */
   private added: Buffer[] = [];
   private addedBytes = 0;
   /** Bytes of the records this run added, appended or not. */
@@ -107,15 +108,16 @@ export class RecordPack {
     } catch {
       return undefined;
     }
-    const record = Buffer.allocUnsafe(HEADER + body.length);
-    record.writeUInt32LE(MAGIC, 0);
-    record.writeUInt32LE(body.length, 4);
-    record.write(key, KEY_AT, 32, 'hex');
-    body.copy(record, HEADER);
-    record.writeUInt32LE(crc32(record.subarray(KEY_AT)), 8);
-    this.added.push(record);
-    this.addedBytes += record.length;
-    this.keptAdded += record.length;
+    // The header and the value go out as two buffers of one writev: copying each value behind its
+    // header was a second copy of every document a first plan keeps.
+    const header = Buffer.allocUnsafe(HEADER);
+    header.writeUInt32LE(MAGIC, 0);
+    header.writeUInt32LE(body.length, 4);
+    header.write(key, KEY_AT, 32, 'hex');
+    header.writeUInt32LE(crc32(body, crc32(header.subarray(KEY_AT))), 8);
+    this.added.push(header, body);
+    this.addedBytes += HEADER + body.length;
+    this.keptAdded += HEADER + body.length;
     this.met.add(key);
     if (this.addedBytes >= this.flushBytes) this.flush();
     return body;
