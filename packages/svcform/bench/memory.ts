@@ -21,7 +21,8 @@ import { startEmulator } from '@svcform/emulator/server.js';
 import { writeRealisticRepository } from './realistic.js';
 import { fmt, median, medianTimed, option, runMain, setLatency, stringOption, timeCli, type CliTiming, type Timed } from './wire.js';
 
-const MB = 1024 * 1024;
+/** Decimal, as the goals: peak RSS was printed in MiB labelled MB, 985 "MB" over a 1.0 GB goal. */
+const MB = 1e6;
 /** Issue 29's goals at 20,000 rules, in bytes (decimal GB, as the issue writes them). */
 const GOALS = { apply: 1.5e9, plan: 1e9 };
 
