@@ -50,7 +50,7 @@ const arrayOf = (item: Check): Check => (v, path, errors) => {
 const limited = (fieldName: string, min: number, max: number): Check => (v, path, errors) => {
   if (typeof v !== 'string') return fail(errors, v, path);
   const trimmed = v.trim();
-  if (trimmed.length === 0 && trimmed.length < min) errors.push(`The ${fieldName} field cannot be an empty string.`);
+  if (trimmed.length === 0 && min > 0) errors.push(`The ${fieldName} field cannot be an empty string.`);
   else if (trimmed.length < min) errors.push(`The length of the ${fieldName} is too short. The minimum length is ${min}.`);
   else if (trimmed.length > max) errors.push(`The length of the ${fieldName} is too long. The maximum length is ${max}.`);
 };

@@ -23,8 +23,8 @@ import { listAllPages } from '../paging.js';
 const FIND_PATH = '/api/detection_engine/rules/_find';
 /** The largest page; also the size of a query whose count is not known beforehand. */
 const PAGE_SIZE = 1000;
-/** Page sizes that divide the search window, so that no page of a query reaches past it. */
-const PAGE_SIZES = [250, 500, PAGE_SIZE];
+/** Page sizes that divide the search window, so that no page of a query reaches past it; largest first. */
+const PAGE_SIZES = [PAGE_SIZE, 500, 250];
 /** Pages a listing of known size comes in at least (unless its pages would fall under 250 rules). */
 const MIN_PAGES = 8;
 export const SEARCH_WINDOW = 10_000;
@@ -77,7 +77,7 @@ const startingWith = (prefix: string) => `${RULE_ID}: ${prefix}*`;
  */
 export function pageSizeFor(expected: number | undefined): number {
   if (expected === undefined) return PAGE_SIZE;
-  return [...PAGE_SIZES].reverse().find((size) => expected >= size * MIN_PAGES) ?? PAGE_SIZES[0];
+  return PAGE_SIZES.find((size) => expected >= size * MIN_PAGES) ?? PAGE_SIZES[PAGE_SIZES.length - 1];
 }
 
 /**
