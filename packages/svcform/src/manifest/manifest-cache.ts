@@ -97,7 +97,7 @@ export class ManifestCache {
    * are copies and the text is garbage once parsed; positions come from parsing it again, as for
    * kept files.
    */
-  remember(key: string, file: string, docs: LoadedDoc[], notAscii: boolean, text: () => string): LoadedDoc[] {
+  remember(key: string, file: string, docs: LoadedDoc[], notAscii: boolean, text: () => string | undefined): LoadedDoc[] {
     for (const d of docs) d.cacheKey = documentKey(key, d.index);
     if (!this.writes) return docs;
     const kept = this.pack.put(key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });

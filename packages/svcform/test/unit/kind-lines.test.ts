@@ -92,4 +92,28 @@ describe('loadFilesYielding: how much of what it reads must be parsed (what a pl
     // 200 files, a turn every 64 read: at least three turns before the last is read.
     assert.ok(turnsWhenShown >= 3, `${turnsWhenShown} turns of the event loop before the files were shown`);
   });
+
+  it('holds the bytes of the files it read up to a budget; past it, a file is read again when parsed', async () => {
+    const files = repository(3);
+    const cache = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    // Room for the first file only: the two after it are let go once their kinds are counted.
+    const loaded = await loadFilesYielding(files, () => {
+      for (const [n, file] of files.entries()) writeFileSync(file, rule(n + 10));
+    }, cache, rule(0).length);
+    assert.deepEqual(loaded.docs.map((d) => (d.value as { metadata: { name: string } }).metadata.name), ['r0', 'r11', 'r12']);
+    assert.equal(cache.counts.parsed, 3);
+  });
+
+  it('finds the positions of a message in a parsed file by reading it again, not from bytes held since the parse', async () => {
+    const [file] = repository(1);
+    // A character beyond ASCII: the documents are kept copies, and positions come from a parse of the file.
+    writeFileSync(file, `${rule(0)}  description: café\n`);
+    const cache = new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true);
+    const [doc] = (await loadFilesYielding([file], () => {}, cache)).docs;
+    assert.deepEqual(doc.posOf(['spec', 'description']), { file: doc.file, line: 7, col: 3 });
+    const [again] = (await loadFilesYielding([file], () => {}, new ManifestCache(DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-cache-')))!, true))).docs;
+    // The file changes before a message asks: its bytes are not the parsed ones, so the document's start stands in.
+    writeFileSync(file, `# edited\n${rule(0)}`);
+    assert.deepEqual(again.posOf(['spec', 'description']), again.start);
+  });
 });
