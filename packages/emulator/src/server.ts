@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { compress, compressible, negotiatedEncoding } from './compression.js';
 import { authenticate, type Credential } from './auth.js';
 import { isRealRoute, makeContext, REAL_ROUTES, type EmulatorContext, type Deployment, type EmulatorRuntime, type License, type RealRoute } from './context.js';
 export type { EmulatorRuntime };
@@ -80,7 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       res.once('finish', () => notify({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Date.now() - started }));
     }
     void handle(req, res).catch((err) => {
-      if (!res.headersSent) send(res, 500, errorBody(500, `emulator error: ${(err as Error).message}`, 'platform'));
+      if (!res.headersSent) void reply(res, { status: 500, body: errorBody(500, `emulator error: ${(err as Error).message}`, 'platform') });
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -156,7 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       entry.status = fault.status;
       return reply(res, { status: fault.status, body: errorBody(fault.status, `injected fault ${fault.status} after serving`, 'platform') });
     }
-    reply(res, out);
+    return reply(res, out);
   }
 
   async function serve(
@@ -302,7 +303,7 @@ async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<P
   return { body: undefined };
 }
 
-function reply(res: ServerResponse, out: EmuResponse): void {
+function reply(res: ServerResponse, out: EmuResponse): Promise<void> | void {
   const status = out.status ?? 200;
   const headers = { ...(out.headers ?? {}) };
   if (status === 204) {
@@ -315,17 +316,20 @@ function reply(res: ServerResponse, out: EmuResponse): void {
     res.end(out.bytes);
     return;
   }
-  if (out.text !== undefined) {
-    res.writeHead(status, { 'content-type': out.contentType ?? 'text/plain; charset=utf-8', ...headers });
-    res.end(out.text);
-    return;
-  }
-  send(res, status, out.body ?? {}, headers);
+  if (out.text !== undefined) return answer(res, status, out.contentType ?? 'text/plain; charset=utf-8', Buffer.from(out.text), headers, false);
+  // Encoded once: measuring the text and then writing it read a listing of rules twice.
+  return answer(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(out.body ?? {})), headers, true);
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // Encoded once: measuring the text and then writing it read a listing of rules twice.
-  const bytes = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, ...headers });
+/** Writes an answer's bytes, compressed when the request asks for it and the answer qualifies (compression.ts). */
+async function answer(res: ServerResponse, status: number, contentType: string, bytes: Buffer, headers: Record<string, string>, withLength: boolean): Promise<void> {
+  const encoding = compressible(contentType, bytes.length) ? negotiatedEncoding(res.req.headers['accept-encoding']) : undefined;
+  if (encoding) {
+    const body = await compress(bytes, encoding);
+    res.writeHead(status, { 'content-type': contentType, 'content-encoding': encoding, vary: 'accept-encoding', ...headers });
+    res.end(body);
+    return;
+  }
+  res.writeHead(status, { 'content-type': contentType, ...(withLength ? { 'content-length': bytes.length } : {}), ...headers });
   res.end(bytes);
 }
