@@ -116,6 +116,8 @@ export interface CommonOptions {
   deadline?: string;
   /** false with --no-cache: nothing is read from or written to the cache directory. */
   cache?: boolean;
+  /** false with --no-compression: answers are not asked for compressed (client/compression.ts). */
+  compression?: boolean;
   /** `--env NAME`: an environment of svcform.yaml (its target, credentials, space and overlays). */
   env?: string;
 }
@@ -123,11 +125,11 @@ export interface CommonOptions {
 export { UsageError };
 
 /** How to reach the target and how to speak while doing it: what a command hands on to another (init to export). */
-export type ConnectionOptions = Pick<CommonOptions, 'url' | 'concurrency' | 'timeout' | 'deadline' | 'caCert' | 'clientCert' | 'clientKey' | 'color' | 'quiet' | 'verbose'>;
+export type ConnectionOptions = Pick<CommonOptions, 'url' | 'concurrency' | 'timeout' | 'deadline' | 'caCert' | 'clientCert' | 'clientKey' | 'compression' | 'color' | 'quiet' | 'verbose'>;
 
 export function connectionOptions(opts: ConnectionOptions): ConnectionOptions {
-  const { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, color, quiet, verbose } = opts;
-  return { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, color, quiet, verbose };
+  const { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, compression, color, quiet, verbose } = opts;
+  return { url, concurrency, timeout, deadline, caCert, clientCert, clientKey, compression, color, quiet, verbose };
 }
 
 export const EMBEDDED_STATE = '.svcform/emulator-state.json';
@@ -309,6 +311,7 @@ export async function openTarget(opts: CommonOptions, config: SvcformConfig, io:
     concurrency,
     areas: config.areas,
     timeoutMs: secondsOption('--timeout', opts.timeout, 30) * 1000,
+    ...(opts.compression === false ? { compressed: false } : {}),
     deadline: opts.deadline !== undefined ? Date.now() + secondsOption('--deadline', opts.deadline, 0) * 1000 : undefined,
     onRetry: (info) => log(`retry ${info.method} ${info.path} (attempt ${info.attempt}, in ${info.delayMs} ms): ${info.reason}`),
     redact: (text) => redactor.redact(text),

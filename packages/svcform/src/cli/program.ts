@@ -55,6 +55,7 @@ function common(cmd: Command): Command {
     .option('--no-color', 'no colours (also NO_COLOR=1; FORCE_COLOR=1 colours output that is not a terminal)')
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
     .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
+    .option('--no-compression', 'do not ask the server for gzip answers (asked unless the server is on a loopback address)')
     .option('--no-cache', 'neither read nor write the cache of query checks and manifest documents (.svcform/cache, or SVCFORM_CACHE_DIR)')
     .option('--env <name>', 'an environment of svcform.yaml: its URL, credentials, space and overlays')
     .addOption(new Option('--quiet', 'print only what is needed (errors, the summary)').conflicts('verbose'))

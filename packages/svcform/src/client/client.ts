@@ -38,6 +38,7 @@ import { backoffDelay, classifyTransportError, isAmbiguousStatus, isRetryableSta
 import { Limiter } from './limiter.js';
 import { AreaPolicies, type AreaOverrides } from './areas.js';
 import { withSpacePrefix } from './spaces.js';
+import { ACCEPTED_ENCODING, decodedBody, isLoopbackHost } from './compression.js';
 
 export { ApiError, ResponseError, TransportError, SpaceNotFoundError } from './errors.js';
 export { validateSpaces } from './spaces.js';
@@ -73,6 +74,8 @@ export interface ClientOptions {
   /** First backoff, default 250 ms (exponential with jitter, capped at 10 s). */
   retryBaseMs?: number;
   userAgent?: string;
+  /** Whether to ask for compressed answers (compression.ts); default: unless the server is on a loopback address. */
+  compressed?: boolean;
   onRetry?: (info: RetryInfo) => void;
   /**
    * Applied to what the server says in an error (its message, its reason, a non-JSON answer)
@@ -125,6 +128,8 @@ export class SvcClient implements Requester {
   readonly stats: ClientStats = { requests: 0, retries: 0, byArea: {} };
   /** The base URL without any credentials, for messages ("space x does not exist on <target>"). */
   readonly target: string;
+  /** Whether answers are asked for compressed (compression.ts). */
+  readonly compressed: boolean;
 
   private readonly origin: string;
   private readonly basePath: string;
@@ -173,6 +178,7 @@ export class SvcClient implements Requester {
     this.maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? DEFAULTS.maxAttempts);
     this.retryBaseMs = nonNegative('retryBaseMs', options.retryBaseMs ?? DEFAULTS.retryBaseMs);
     this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
+    this.compressed = options.compressed ?? !isLoopbackHost(base.hostname);
     this.onRetry = options.onRetry;
     this.areas = new AreaPolicies(options.areas);
     this.limiter = new Limiter(options.concurrency ?? DEFAULTS.concurrency, this.areas.concurrencyLimits());
@@ -202,6 +208,7 @@ export class SvcClient implements Requester {
     if (this.authorization) headers.authorization = this.authorization;
     if (method !== 'GET') headers['kbn-xsrf'] = 'true';
     if (contentType) headers['content-type'] = contentType;
+    if (this.compressed) headers['accept-encoding'] = ACCEPTED_ENCODING;
 
     this.stats.requests += 1;
     this.stats.byArea[area] = (this.stats.byArea[area] ?? 0) + 1;
@@ -291,9 +298,15 @@ export class SvcClient implements Requester {
         controller.abort();
         return { kind: 'tooLarge', status: res.statusCode };
       }
+      const decoded = decodedBody(res.body, res.headers['content-encoding']);
+      if (decoded instanceof Error) {
+        controller.abort();
+        return { kind: 'failure', error: decoded, timedOut: false };
+      }
+      // The limit holds for what the answer inflates to, not only for what came on the wire.
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of res.body) {
+      for await (const chunk of decoded) {
         size += (chunk as Buffer).length;
         if (size > this.maxResponseBytes) {
           controller.abort();
@@ -443,6 +456,6 @@ function sleep(ms: number): Promise<void> {
 
 /** A request's own headers, without any that the client itself owns. */
 function extraHeaders(given: Record<string, string> | undefined): Record<string, string> {
-  const owned = new Set(['authorization', 'user-agent', 'kbn-xsrf', 'content-type', 'content-length', 'host']);
+  const owned = new Set(['authorization', 'user-agent', 'kbn-xsrf', 'content-type', 'content-length', 'host', 'accept-encoding']);
   return Object.fromEntries(Object.entries(given ?? {}).filter(([k]) => !owned.has(k.toLowerCase())));
 }

@@ -77,6 +77,8 @@ export interface TransportFailure {
   hint?: string;
 }
 
+/** The code of the error for an answer in a content encoding the client did not ask for (compression.ts). */
+export const UNREADABLE_ENCODING = 'ERR_SVCFORM_CONTENT_ENCODING';
 const UNSENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN']);
 const AMBIGUOUS_CODES = new Set([
   'ECONNRESET',
@@ -107,5 +109,8 @@ export function classifyTransportError(err: unknown): TransportFailure {
   if (TLS_CODE.test(code)) return { kind: 'fatal', reason, hint: "the server's certificate was not trusted; pass its CA with caCert (verification stays on)" };
   if (UNSENT_CODES.has(code)) return { kind: 'unsent', reason };
   if (AMBIGUOUS_CODES.has(code)) return { kind: 'ambiguous', reason };
+  // An answer that came but cannot be inflated (zlib's codes, or an encoding not asked for): the
+  // request reached the server, which may have acted on it.
+  if (code.startsWith('Z_') || code === UNREADABLE_ENCODING) return { kind: 'ambiguous', reason };
   return { kind: 'fatal', reason };
 }
