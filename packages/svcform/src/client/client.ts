@@ -298,7 +298,9 @@ export class SvcClient implements Requester {
         controller.abort();
         return { kind: 'tooLarge', status: res.statusCode };
       }
-      const decoded = decodedBody(res.body, res.headers['content-encoding']);
+      // An answer without a body has nothing to inflate, whatever its headers say.
+      const bodiless = res.statusCode === 204 || res.statusCode === 304;
+      const decoded = decodedBody(res.body, bodiless ? undefined : res.headers['content-encoding']);
       if (decoded instanceof Error) {
         controller.abort();
         return { kind: 'failure', error: decoded, timedOut: false };

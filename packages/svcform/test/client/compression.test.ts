@@ -24,6 +24,17 @@ describe('client: compressed answers', () => {
       server = await recordingServer((req, res) => {
         const text = Buffer.from(JSON.stringify(listing));
         const encoding = req.url.includes('encoding=') ? new URL(req.url, 'http://x').searchParams.get('encoding')! : req.headers['accept-encoding'] === 'gzip' ? 'gzip' : 'identity';
+        if (encoding === 'stall') {
+          // The headers and the start of a gzip stream, then nothing more.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+          res.write(gzipSync(text).subarray(0, 20));
+          return;
+        }
+        if (encoding === 'empty') {
+          res.writeHead(204, { 'content-encoding': 'gzip' });
+          res.end();
+          return;
+        }
         const body = encoding === 'gzip' ? gzipSync(text) : encoding === 'deflate' ? deflateSync(text) : encoding === 'bomb' ? gzipSync(Buffer.alloc(4 * 1024 * 1024)) : text;
         res.writeHead(200, { 'content-type': 'application/json', ...(encoding === 'identity' ? {} : { 'content-encoding': encoding === 'bomb' ? 'gzip' : encoding }) });
         res.end(body);
@@ -58,6 +69,21 @@ describe('client: compressed answers', () => {
         assert.match(err.message, /content encoding "br", which svcform did not ask for and cannot read/);
         // The server answered: a write may have happened, so it is reported as such.
         assert.equal(err.ambiguous, true);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('gives up on a compressed answer that stops coming, within its timeout, and reads a 204 as empty', async () => {
+      const client = new SvcClient({ url: server.url, compressed: true, timeoutMs: 300, maxAttempts: 1 });
+      try {
+        const started = Date.now();
+        const err = await client.request({ method: 'GET', path: '/api/x?encoding=stall' }).catch((e: unknown) => e);
+        assert.ok(err instanceof TransportError, String(err));
+        assert.match(err.message, /no complete answer within 0.3 s/);
+        assert.ok(Date.now() - started < 5000);
+        const empty = await client.request({ method: 'DELETE', path: '/api/x?encoding=empty' });
+        assert.equal(empty.status, 204);
       } finally {
         await client.close();
       }
