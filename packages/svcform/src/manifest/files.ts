@@ -294,8 +294,9 @@ const READ_BETWEEN_TURNS = 64;
  * Bytes of read files held from the first read to the parse. Past them, a file's bytes are let go
  * once its key and kinds are known, and it is read again when its turn to be parsed comes
  * (addSource): at 20,000 generated rules, 163 MB of files held at once stayed in the process's
- * resident memory after they were freed, and a first plan peaked at 930-980 MiB against 790-857
- * MiB read again. The 16 MB of the real rules are held whole, not read twice.
+ * resident memory after they were freed. With this and the positions read again (addSource), a
+ * first plan of them peaked at 873-900 MiB against 916-1,003 MiB (3 runs by turns). The 16 MB of
+ * the real rules are held whole, not read twice.
  */
 const HELD_BYTES = 32 * 1024 * 1024;
 
