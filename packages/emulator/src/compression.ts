@@ -1,3 +1,4 @@
+import { promisify } from 'node:util';
 import { deflate, gzip } from 'node:zlib';
 
 /**
@@ -35,7 +36,9 @@ export function compressible(contentType: string, length: number): boolean {
   return length >= MIN_COMPRESSED_BYTES && /^\s*(application\/([\w.-]+\+)?(json|x-ndjson)|text\/)/i.test(contentType);
 }
 
+const compressors = { gzip: promisify(gzip), deflate: promisify(deflate) };
+
 /** `bytes` in `encoding`, compressed off the event loop (zlib's thread pool), as a streamed answer is. */
 export function compress(bytes: Buffer, encoding: ContentEncoding): Promise<Buffer> {
-  return new Promise((resolve, reject) => (encoding === 'gzip' ? gzip : deflate)(bytes, (err, out) => (err ? reject(err) : resolve(out))));
+  return compressors[encoding](bytes);
 }

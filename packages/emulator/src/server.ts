@@ -316,13 +316,13 @@ function reply(res: ServerResponse, out: EmuResponse): Promise<void> | void {
     res.end(out.bytes);
     return;
   }
-  if (out.text !== undefined) return answer(res, status, out.contentType ?? 'text/plain; charset=utf-8', Buffer.from(out.text), headers, false);
+  if (out.text !== undefined) return answer(res, status, out.contentType ?? 'text/plain; charset=utf-8', Buffer.from(out.text), headers);
   // Encoded once: measuring the text and then writing it read a listing of rules twice.
-  return answer(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(out.body ?? {})), headers, true);
+  return answer(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(out.body ?? {})), headers);
 }
 
 /** Writes an answer's bytes, compressed when the request asks for it and the answer qualifies (compression.ts). */
-async function answer(res: ServerResponse, status: number, contentType: string, bytes: Buffer, headers: Record<string, string>, withLength: boolean): Promise<void> {
+async function answer(res: ServerResponse, status: number, contentType: string, bytes: Buffer, headers: Record<string, string>): Promise<void> {
   const encoding = compressible(contentType, bytes.length) ? negotiatedEncoding(res.req.headers['accept-encoding']) : undefined;
   if (encoding) {
     const body = await compress(bytes, encoding);
@@ -330,6 +330,6 @@ async function answer(res: ServerResponse, status: number, contentType: string, 
     res.end(body);
     return;
   }
-  res.writeHead(status, { 'content-type': contentType, ...(withLength ? { 'content-length': bytes.length } : {}), ...headers });
+  res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, ...headers });
   res.end(bytes);
 }
