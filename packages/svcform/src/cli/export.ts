@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { makeDirectory } from '../common/make-directory.js';
 import { compareText } from '../common/compare-text.js';
 import {
   buildExport,
@@ -130,10 +131,10 @@ export async function exportLive(opts: ExportCommandOptions, io: Io, keep: Reado
 
   const written: Record<string, string> = {};
   removePrevious(outDir, previous);
-  mkdirSync(outDir, { recursive: true });
+  makeDirectory(outDir);
   const write = (rel: string, content: string) => {
     const full = join(outDir, ...rel.split('/'));
-    mkdirSync(dirname(full), { recursive: true });
+    makeDirectory(dirname(full));
     writeFileSync(full, content);
     written[rel] = sha256(content);
   };
@@ -144,7 +145,7 @@ export async function exportLive(opts: ExportCommandOptions, io: Io, keep: Reado
     if (!manageFile) io.out(text);
     else if (isInside(manageFile, outDir)) write(relative(outDir, manageFile).split(sep).join('/'), text);
     else {
-      mkdirSync(dirname(manageFile), { recursive: true });
+      makeDirectory(dirname(manageFile));
       writeFileSync(manageFile, text);
     }
   }

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { makeDirectory } from '../common/make-directory.js';
 import { exportedScopes, schemaModeline } from '../engine/export.js';
 import { packageRoot } from '../manifest/schema.js';
 import { redactor } from '../manifest/redact.js';
@@ -94,7 +95,7 @@ export async function initCommand(dir: string, opts: InitCommandOptions, io: Io)
 
   const write = (rel: string, content: string) => {
     const full = join(root, ...rel.split('/'));
-    mkdirSync(dirname(full), { recursive: true });
+    makeDirectory(dirname(full));
     writeFileSync(full, content);
     written.push(rel);
   };
@@ -106,7 +107,7 @@ export async function initCommand(dir: string, opts: InitCommandOptions, io: Io)
   }
   for (const file of kit) {
     const full = join(root, ...file.path.split('/'));
-    mkdirSync(dirname(full), { recursive: true });
+    makeDirectory(dirname(full));
     copyFileSync(file.from, full);
     written.push(file.path);
   }

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makeDirectory } from '../common/make-directory.js';
 import { computePlan } from '../engine/plan.js';
 import { fetchLive, pairKey } from '../engine/live.js';
 import { isOwned, scopePairs, type ManageScope } from '../engine/ownership.js';
@@ -154,10 +155,10 @@ function asResource(o: LiveObject, manifest: Resource | undefined, space: string
   const adapter = adapterFor(o.kind)!;
   const { spec, files, variables } = adapter.toSpec(o, source.ctx.run);
   for (const [path, content] of Object.entries(files ?? {})) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    makeDirectory(dirname(join(dir, path)));
     writeFileSync(join(dir, path), content);
   }
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const placeholders = new Set((variables ?? []).map((v) => `\${env:${v.name}}`));
   const secretPointers = new Set<string>();
   const walk = (v: unknown, path: Array<string | number>) => {

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeDirectory } from '../common/make-directory.js';
 import { adapterFor, knownKinds } from '../kinds/registry.js';
 import { packageRoot } from '../manifest/schema.js';
 import { UsageError, type Io } from './context.js';
@@ -34,7 +35,7 @@ export interface SchemasCommandOptions {
 export function schemasCommand(opts: SchemasCommandOptions, io: Io): number {
   const dir = resolve(opts.out);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--out ${opts.out} exists and is not a directory`);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const from = join(packageRoot(), 'schemas');
   const files = schemaFiles();
   for (const file of files) {

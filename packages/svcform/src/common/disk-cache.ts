@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
+import { makeDirectory } from './make-directory.js';
 import { RecordPack } from './record-pack.js';
 
 /**
@@ -73,7 +74,7 @@ export class DiskCache {
   /** Makes this build's directory, tagged as a cache, before a write; false when it cannot be made. */
   private prepare(): boolean {
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirectory(this.dir);
       this.markAsCache();
       return true;
     } catch {
