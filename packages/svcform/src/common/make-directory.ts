@@ -10,21 +10,32 @@ import { dirname, resolve } from 'node:path';
  */
 export function makeDirectory(dir: string): void {
   const missing: string[] = [];
-  for (let at = resolve(dir); !isDirectory(at); ) {
+  let at = resolve(dir);
+  let entry = entryAt(at);
+  while (entry === 'none') {
     missing.push(at);
     const parent = dirname(at);
     if (parent === at) break;
     at = parent;
+    entry = entryAt(at);
   }
+  // A file where the directory should be: mkdir says so (EEXIST); one above it, ENOTDIR below.
+  if (entry === 'other' && missing.length === 0) mkdirSync(at);
   for (const level of missing.reverse()) {
     try {
       mkdirSync(level);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !isDirectory(level)) throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || entryAt(level) !== 'directory') throw e;
     }
   }
 }
 
-function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+/** What is at `path`; 'none' also when a file above it stops the lookup (ENOTDIR, which Node 20 throws). */
+function entryAt(path: string): 'directory' | 'other' | 'none' {
+  try {
+    const found = statSync(path, { throwIfNoEntry: false });
+    return !found ? 'none' : found.isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'none';
+  }
 }

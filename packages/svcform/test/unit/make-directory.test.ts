@@ -21,10 +21,11 @@ describe('makeDirectory (src/common/make-directory.ts)', () => {
     makeDirectory(base);
   });
 
-  it('throws as mkdir does under a regular file', () => {
+  it('throws as mkdir does under a regular file, or at one', () => {
     const base = mkdtempSync(join(tmpdir(), 'svcform-mkdir-'));
     writeFileSync(join(base, 'file'), '');
     assert.throws(() => makeDirectory(join(base, 'file', 'a', 'b')), { code: 'ENOTDIR' });
+    assert.throws(() => makeDirectory(join(base, 'file')), { code: 'EEXIST' });
   });
 
   // Node's recursive mkdir spins at full CPU where a parent exists but answers ENOENT for a child:
