@@ -100,7 +100,7 @@ async function train() {
 
 async function check() {
   (await import('../dist/src/cli/runtime-flags.js')).setRuntimeFlags();
-  const loaded = precompiled.loadPrecompiledProgram({});
+  const loaded = precompiled.loadPrecompiledProgram({}, { ownCacheDir: null });
   if (loaded?.codeCache !== 'accepted') throw new Error(`V8 did not take the code cache it just made: ${loaded?.codeCache ?? 'no bundle'}`);
 }
 

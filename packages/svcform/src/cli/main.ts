@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadPrecompiledProgram } from './precompiled.js';
+import { loadPrecompiledProgram, type LoadOptions } from './precompiled.js';
 import { setRuntimeFlags } from './runtime-flags.js';
 
 /**
@@ -20,12 +20,23 @@ function isMain(): boolean {
   }
 }
 
+/**
+ * Runs the command `argv` from the precompiled program (from the modules when there is none), and
+ * when V8 refused the package's code cache, keeps one made by this Node (own-code-cache.ts).
+ */
+export async function runMain(argv: string[], env: NodeJS.ProcessEnv = process.env, options?: LoadOptions): Promise<number> {
+  const precompiled = loadPrecompiledProgram(env, options);
+  const { runCli } = precompiled?.program ?? (await import('./program.js'));
+  const code = await runCli(argv);
+  if (precompiled?.ownCache) (await import('./own-code-cache.js')).keepOwnCodeCache(precompiled.ownCache, argv);
+  return code;
+}
+
 if (isMain()) {
   setRuntimeFlags();
-  const { runCli } = loadPrecompiledProgram(process.env)?.program ?? (await import('./program.js'));
   // Not awaited at the top level: a command that runs until a signal (`emulator`) would leave the
   // await unsettled at exit, which Node reports as exit code 13.
-  void runCli(process.argv.slice(2)).then((code) => {
+  void runMain(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

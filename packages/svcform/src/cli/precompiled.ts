@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { buildId } from '../common/build-id.js';
+import type { OwnCodeCache } from './own-code-cache.js';
 
 /**
  * The CLI program as one precompiled script (issue 10). Node 20 keeps no compiled code between
@@ -23,7 +25,8 @@ import { buildId } from '../common/build-id.js';
  * is used only while it was made from the very build found in dist/src (its build id); otherwise,
  * with no bundle, or with SVCFORM_PRECOMPILED=0, the CLI imports dist/src/cli/program.js.
  * V8 itself refuses a code cache made by another V8 version or under other V8 flags; the script
- * is then compiled from its source, as fast as the modules.
+ * is then compiled from its source, as fast as the modules, and the run keeps a cache of its own
+ * Node in the user's cache directory for the next ones (own-code-cache.ts).
  */
 
 export const PRECOMPILED_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../precompiled');
@@ -41,16 +44,22 @@ export type CodeCacheUse = 'accepted' | 'rejected' | 'absent';
 export interface PrecompiledProgram {
   program: Program;
   codeCache: CodeCacheUse;
+  /** Whether the code cache was one this user's Node made (own-code-cache.ts), not the package's. */
+  ownCacheUsed: boolean;
   /** The compiled script, whose code cache the build takes after its training run. */
   script: Script;
+  /** Where to keep a code cache made by this Node, when V8 did not take one (keepOwnCodeCache). */
+  ownCache?: OwnCodeCache;
 }
 
-interface LoadOptions {
+export interface LoadOptions {
   dir?: string;
   /** The build the bundle must have been made from (default: this build's id). */
   expectedBuild?: string;
   /** false: compile from source, as the build's training run does. */
   useCodeCache?: boolean;
+  /** Where code caches made by this Node are kept (default: the user's, ownCodeCacheDir); null: none. */
+  ownCacheDir?: string | null;
 }
 
 /** The precompiled program, or undefined when there is none for this build or it is turned off. */
@@ -67,12 +76,19 @@ export function loadPrecompiledProgram(env: NodeJS.ProcessEnv, options: LoadOpti
   const made = BANNER.exec(source)?.[1];
   const expected = options.expectedBuild ?? buildId();
   if (!made || made !== expected) return undefined;
-  const cachedData = options.useCodeCache === false ? undefined : codeCacheOf(join(dir, CODE_CACHE_FILE), made);
+  const useCache = options.useCodeCache !== false;
+  const ownDir = !useCache ? undefined : options.ownCacheDir === undefined ? ownCodeCacheDir(env) : (options.ownCacheDir ?? undefined);
+  const ownFile = ownDir && ownCodeCacheFile(ownDir, made);
+  // A cache of this user's Node exists only because V8 refused the package's for this build on
+  // this Node: it goes first, and the package's is not tried after it (a second compile).
+  const ownData = ownFile ? codeCacheOf(ownFile, made) : undefined;
+  const cachedData = !useCache ? undefined : (ownData ?? codeCacheOf(join(dir, CODE_CACHE_FILE), made));
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundlePath, cachedData });
   const codeCache: CodeCacheUse = !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
   const module = { exports: {} as Program };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundlePath), module, bundlePath, dir);
-  return { program: module.exports, codeCache, script };
+  const ownCache = ownFile && codeCache !== 'accepted' ? { file: ownFile, build: made, script, encode: codeCacheFile } : undefined;
+  return { program: module.exports, codeCache, ownCacheUsed: ownData !== undefined, script, ownCache };
 }
 
 /** The code cache file is the build id, a newline, then V8's data; a cache of another build is ignored. */
@@ -89,4 +105,29 @@ function codeCacheOf(path: string, id: string): Buffer | undefined {
   }
   const newline = file.indexOf(10);
   return newline > 0 && file.toString('latin1', 0, newline) === id ? file.subarray(newline + 1) : undefined;
+}
+
+/**
+ * The user's cache directory for svcform's code caches, by the platform's convention
+ * ($XDG_CACHE_HOME or ~/.cache, ~/Library/Caches, %LOCALAPPDATA%); undefined when there is none.
+ */
+export function ownCodeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: string = env.HOME || safeHomedir()): string | undefined {
+  let base: string | undefined;
+  if (platform === 'win32') base = env.LOCALAPPDATA;
+  else if (platform === 'darwin') base = home && join(home, 'Library', 'Caches');
+  else base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home && join(home, '.cache');
+  return base && isAbsolute(base) ? join(base, 'svcform', 'code-cache') : undefined;
+}
+
+function safeHomedir(): string {
+  try {
+    return homedir();
+  } catch {
+    return '';
+  }
+}
+
+/** The file of the cache made for build `id` by this Node on this architecture. */
+export function ownCodeCacheFile(dir: string, id: string): string {
+  return join(dir, `${id}-node-${process.versions.node}-${process.arch}.code-cache`);
 }

@@ -33,12 +33,13 @@ export function findingLines(err: string): string[] {
 
 /**
  * How a fresh process with the CLI's V8 flags loads the precompiled program of the CLI in `cliDir`
- * (a dist/src/cli directory): 'accepted' when V8 takes its code cache (src/cli/precompiled.ts).
+ * (a dist/src/cli directory): 'accepted' when V8 takes the code cache the build made
+ * (src/cli/precompiled.ts), not one the user's Node made (own-code-cache.ts).
  */
 export function precompiledUse(cliDir: string, env: NodeJS.ProcessEnv = childEnv()): string {
   const at = (file: string) => JSON.stringify(pathToFileURL(join(cliDir, file)).href);
   const script = `import { setRuntimeFlags } from ${at('runtime-flags.js')}; import { loadPrecompiledProgram } from ${at('precompiled.js')};
 setRuntimeFlags();
-process.stdout.write(loadPrecompiledProgram({})?.codeCache ?? 'not loaded');`;
+process.stdout.write(loadPrecompiledProgram({}, { ownCacheDir: null })?.codeCache ?? 'not loaded');`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
 }
