@@ -41,7 +41,7 @@ COPY packages/svcform/schemas ./packages/svcform/schemas
 COPY LICENSE README.md ./
 RUN chmod +x packages/svcform/dist/src/cli/main.js \
     && ln -s /opt/svcform/packages/svcform/dist/src/cli/main.js /usr/local/bin/svcform \
-    && mkdir /work && chown node:node /work
+    && mkdir -p /work /home/node/.cache/svcform && chown -R node:node /work /home/node/.cache
 USER node
 WORKDIR /work
 EXPOSE 5601

@@ -95,6 +95,8 @@ async function main(): Promise<number> {
   const runs = option('runs', 3);
   const rules = option('rules', 2068);
   const root = mkdtempSync(join(tmpdir(), 'svcform-bench-apply-'));
+  // The caches go beside the repository, not in it: svcform reads none inside the checkout.
+  const caches = mkdtempSync(join(tmpdir(), 'svcform-bench-apply-caches-'));
   try {
     const base = join(root, 'base');
     const changed = join(root, 'changed');
@@ -138,14 +140,14 @@ async function main(): Promise<number> {
         const order = run % 2 ? builds.map((_, i) => i) : builds.map((_, i) => builds.length - 1 - i);
         for (const i of order) {
           await reset();
-          const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) };
+          const cache = { SVCFORM_CACHE_DIR: mkdtempSync(join(caches, 'cache-')) };
           rows[i]!.create.push(await timed('creates', applyArgs(base), cache, builds[i]!.cli));
           rows[i]!.update.push(await timed('updates', applyArgs(changed), cache, builds[i]!.cli));
         }
         // The per-object updates write the base bodies back over the changed ones: the same amount of change.
         const perUpdate = await perObject(emu.url, baseResources, 'PUT');
         await setLatency(emu.url, 0);
-        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, { SVCFORM_CACHE_DIR: mkdtempSync(join(root, 'cache-')) });
+        const converged = await timeCli(['plan', base, '--url', emu.url, '--detailed-exitcode', '--quiet', ...noCache], root, { SVCFORM_CACHE_DIR: mkdtempSync(join(caches, 'cache-')) });
         if (converged.code !== 0) throw new Error(`plan after the per-object updates is not empty: ${(converged.out + converged.err).slice(-1500)}`);
         if (run === 0) {
           const first = rows.map((row) => `creates ${fmtTimed(row.create.pop()!)}, updates ${fmtTimed(row.update.pop()!)}`).join('; ');
@@ -180,6 +182,7 @@ async function main(): Promise<number> {
   } finally {
     if (process.argv.includes('--keep')) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
+    rmSync(caches, { recursive: true, force: true });
   }
 }
 

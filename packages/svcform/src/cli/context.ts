@@ -1,6 +1,6 @@
 import { RunScope } from '../kinds/run-scope.js';
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SvcClient } from '../client/client.js';
 import { ConfigError, EnvironmentError, findConfigFile, loadConfig, withEnvironment, type SvcformConfig } from './config.js';
@@ -133,17 +133,6 @@ export function connectionOptions(opts: ConnectionOptions): ConnectionOptions {
 }
 
 export const EMBEDDED_STATE = '.svcform/emulator-state.json';
-
-/**
- * Where results kept between runs go (src/common/disk-cache.ts): SVCFORM_CACHE_DIR (a CI job can
- * keep that directory between jobs), else `.svcform/cache` under the repository root; none with
- * --no-cache.
- */
-export function cacheDirectory(opts: { cache?: boolean }, root: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (opts.cache === false) return undefined;
-  const chosen = env.SVCFORM_CACHE_DIR;
-  return chosen ? resolve(chosen) : join(root, '.svcform', 'cache');
-}
 
 export interface Target {
   url: string;

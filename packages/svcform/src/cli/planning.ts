@@ -19,7 +19,8 @@ import { SpaceNotFoundError } from '../client/errors.js';
 import type { SvcformConfig } from './config.js';
 import { liveReadProgress } from './progress.js';
 import { setUpValidation } from './validation-setup.js';
-import { cacheDirectory, chosenTarget, defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
+import { cacheLocation } from './cache-location.js';
+import { chosenTarget, defaultSpace, openTarget, readConfig, rootOf, selectionOf, UsageError, type CommonOptions, type Io, type Target } from './context.js';
 
 export interface Planned {
   plan: Plan;
@@ -118,7 +119,7 @@ export interface LiveStateGuard {
 
 /** Where reading ahead is remembered between runs (read-ahead-memory.ts): the cache directory, none with --no-cache. */
 function readAheadMemory(opts: CommonOptions, config: SvcformConfig, io: Io, space: string, paths: string[]): ReadAheadMemory | undefined {
-  const cache = DiskCache.open(cacheDirectory(opts, rootOf(opts, config), io.env));
+  const cache = DiskCache.open(cacheLocation(opts, rootOf(opts, config), io.env).dir);
   return cache && new ReadAheadMemory(cache, chosenTarget(opts, config, io), space, paths);
 }
 

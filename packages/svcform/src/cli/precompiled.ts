@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { buildId } from '../common/build-id.js';
+import { userCacheHome } from '../common/user-cache.js';
 import type { OwnCodeCache } from './own-code-cache.js';
 
 /**
@@ -107,24 +107,10 @@ function codeCacheOf(path: string, id: string): Buffer | undefined {
   return newline > 0 && file.toString('latin1', 0, newline) === id ? file.subarray(newline + 1) : undefined;
 }
 
-/**
- * The user's cache directory for svcform's code caches, by the platform's convention
- * ($XDG_CACHE_HOME or ~/.cache, ~/Library/Caches, %LOCALAPPDATA%); undefined when there is none.
- */
-export function ownCodeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: string = env.HOME || safeHomedir()): string | undefined {
-  let base: string | undefined;
-  if (platform === 'win32') base = env.LOCALAPPDATA;
-  else if (platform === 'darwin') base = home && join(home, 'Library', 'Caches');
-  else base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home && join(home, '.cache');
-  return base && isAbsolute(base) ? join(base, 'svcform', 'code-cache') : undefined;
-}
-
-function safeHomedir(): string {
-  try {
-    return homedir();
-  } catch {
-    return '';
-  }
+/** Where code caches made by this Node are kept: the user's cache directory (user-cache.ts), never the repository. */
+export function ownCodeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const home = userCacheHome(env);
+  return home && join(home, 'code-cache');
 }
 
 /** The file of the cache made for build `id` by this Node on this architecture. */

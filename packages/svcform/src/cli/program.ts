@@ -56,7 +56,7 @@ function common(cmd: Command): Command {
     .option('--timeout <seconds>', 'per request: connecting, headers and the whole answer (default 30)')
     .option('--deadline <seconds>', 'stop retrying and fail once the whole run has taken this long')
     .option('--no-compression', 'do not ask the server for gzip answers (asked unless the server is on a loopback address)')
-    .option('--no-cache', 'neither read nor write the cache of query checks and manifest documents (.svcform/cache, or SVCFORM_CACHE_DIR)')
+    .option('--no-cache', "neither read nor write the cache of query checks and manifest documents (svcform's folder in the user cache directory, or SVCFORM_CACHE_DIR)")
     .option('--env <name>', 'an environment of svcform.yaml: its URL, credentials, space and overlays')
     .addOption(new Option('--quiet', 'print only what is needed (errors, the summary)').conflicts('verbose'))
     .addOption(new Option('--verbose', 'print retries, each list read and timings on stderr'));
@@ -85,7 +85,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option('--root <dir>', 'repository root: files manifests and field lists name must be inside it')
       .option('--space <id>', 'space for manifests without metadata.space')
       .option('--strict', 'unknown fields in rule queries are errors, not warnings')
-      .option('--no-cache', 'neither read nor write the cache of query checks and manifest documents (.svcform/cache, or SVCFORM_CACHE_DIR)')
+      .option('--no-cache', "neither read nor write the cache of query checks and manifest documents (svcform's folder in the user cache directory, or SVCFORM_CACHE_DIR)")
       .option('--json', 'print the results as JSON')
       .option('--junit <file>', 'also write the results as JUnit XML to this file'),
     'print only failed cases and the summary',

@@ -5,7 +5,8 @@ import { ManifestCache } from '../manifest/manifest-cache.js';
 import type { ValidateOptions } from '../manifest/validate.js';
 import { preloadLanguages } from '@svcform/query/preload.js';
 import type { SvcformConfig } from './config.js';
-import { cacheDirectory, defaultSpace, rootOf, type CommonOptions, type Io } from './context.js';
+import { cacheLocation } from './cache-location.js';
+import { defaultSpace, rootOf, type CommonOptions, type Io } from './context.js';
 import { readProjectFields } from './field-lists.js';
 
 export interface ValidationSetup {
@@ -18,12 +19,14 @@ export interface ValidationSetup {
 /**
  * What every command that validates manifests (validate, test, plan, apply) sets up around it.
  * The query languages are loaded (validation's checks run synchronously), and the cache of query
- * facts and manifest documents is opened (`.svcform/cache`, none with --no-cache);
+ * facts and manifest documents is opened (cache-location.ts; none with --no-cache);
  * `keepManifests` false only reads documents kept by earlier runs (apply).
  */
 export async function setUpValidation(opts: CommonOptions & { strict?: boolean }, config: SvcformConfig, io: Io, keepManifests = true): Promise<ValidationSetup> {
   const root = rootOf(opts, config);
-  const cache = DiskCache.open(cacheDirectory(opts, root, io.env));
+  const location = cacheLocation(opts, root, io.env);
+  if (location.notice) io.err(`svcform: ${location.notice}`);
+  const cache = DiskCache.open(location.dir);
   await preloadLanguages();
   useQueryFactsCache(cache);
   const manifestCache = cache && new ManifestCache(cache, keepManifests);

@@ -8,8 +8,8 @@ import { RecordPack } from './record-pack.js';
 /**
  * Results svcform keeps between runs because they cost time to compute and depend only on what
  * they are keyed by (a query's checks on its language and text, a file's documents on its
- * bytes). The directory is `.svcform/cache` of the repository root by default (cacheDirectory in
- * src/cli/context.ts), safe to delete at any time.
+ * bytes). The directory is one of the user's cache directory by default, never one inside the
+ * repository's checkout (cacheLocation in src/cli/cache-location.ts), safe to delete at any time.
  *
  * - Entries are filed under this build's id (build-id.ts): another build, older or newer, never
  *   reads them. Directories of other builds untouched for a week are removed.
@@ -23,7 +23,7 @@ const MARKED_RECENTLY_MS = 24 * 3600 * 1000;
 
 export class DiskCache {
   private constructor(
-    /** The cache directory (`.svcform/cache`). */
+    /** The cache directory (cache-location.ts). */
     readonly base: string,
     /** This build's directory inside it. */
     private readonly dir: string,

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { withEmulatorCommand } from '../helpers/emulator-command.js';
 import { precompiledUse } from '../helpers/spawn-cli.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /**
  * No Docker engine runs on the machines this suite runs on, so the image is never built here.
@@ -77,6 +78,8 @@ describe('Dockerfile (checked structurally: no Docker engine here)', () => {
     for (const needed of ['query/data', 'emulator/data', 'svcform/schemas']) assert.ok(copies(final).some((c) => c[0] === `packages/${needed}`), `${needed}/ is read at run time`);
     assert.ok(final.body.some((i) => i.op === 'RUN' && /ln -s \/opt\/svcform\/packages\/svcform\/dist\/src\/cli\/main\.js \/usr\/local\/bin\/svcform/.test(i.args)));
     assert.equal(final.body.filter((i) => i.op === 'USER').at(-1)?.args, 'node');
+    // svcform's cache (src/cli/cache-location.ts) is the user's ~/.cache/svcform: there for a volume, and the node user's.
+    assert.ok(final.body.some((i) => i.op === 'RUN' && /mkdir -p [^&]*\/home\/node\/\.cache\/svcform\b.*chown -R node:node [^&]*\/home\/node\/\.cache\b/.test(i.args)), 'the cache folder is made, owned by node');
     assert.ok(final.body.some((i) => i.op === 'EXPOSE' && i.args === '5601'));
     assert.equal(final.body.find((i) => i.op === 'CMD')?.args, '["svcform", "--help"]', 'exec form, so `docker run IMAGE svcform emulator ...` replaces it');
   });
@@ -124,7 +127,7 @@ describe('Dockerfile (checked structurally: no Docker engine here)', () => {
       mkdirSync(bin, { recursive: true });
       symlinkSync(main, join(bin, 'svcform'));
       spawnSync('chmod', ['+x', main]);
-      const env = { PATH: `${bin}:${process.env.PATH}`, NODE_ENV: 'production' };
+      const env = { PATH: `${bin}:${process.env.PATH}`, NODE_ENV: 'production', XDG_CACHE_HOME: TEST_CACHE_HOME };
 
       const version = spawnSync('svcform', ['--version'], { env, encoding: 'utf8' });
       assert.equal(version.status, 0, version.stderr);

@@ -124,8 +124,9 @@ describe('CI kit: the GitHub Actions workflows in examples/ci/github-actions', (
       const wf = workflow(f);
       const cache = step(f, 'Restore and keep the svcform cache');
       assert.equal(cache.uses, 'actions/cache@v4', f);
-      assert.equal(wf.env.SVCFORM_CACHE_DIR, '${{ github.workspace }}/.svcform-cache', f);
-      assert.equal(cache.with.path, '${{ env.SVCFORM_CACHE_DIR }}', f);
+      // svcform's default (src/cli/cache-location.ts): the user cache directory, outside the checkout.
+      assert.equal(wf.env.SVCFORM_CACHE_DIR, undefined, f);
+      assert.equal(cache.with.path, '~/.cache/svcform', f);
       // A key per run, so that every run saves; restored by the prefix shared with the other workflow.
       assert.match(cache.with.key, /^svcform-\$\{\{ env\.SVCFORM_VERSION \}\}-\$\{\{ github\.run_id \}\}$/, f);
       assert.ok(cache.with.key.startsWith(cache.with['restore-keys']), f);

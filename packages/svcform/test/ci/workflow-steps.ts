@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CLI_PATH } from '../helpers/spawn-cli.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /**
  * Runs the `run:` script of a step of the kit's workflows as the runner does (`bash -e`, in the
@@ -56,7 +57,7 @@ export function workflowRunner(secrets: Record<string, string>): Runner {
       const expand = expression(workspace);
       const outputFile = join(mkdtempSync(join(tmpdir(), 'svcform-output-')), 'output');
       writeFileSync(outputFile, '');
-      const env: NodeJS.ProcessEnv = { PATH: `${shimDir()}:${process.env.PATH}`, NO_COLOR: '1', GITHUB_OUTPUT: outputFile, GITHUB_REPOSITORY: 'acme/svc-config' };
+      const env: NodeJS.ProcessEnv = { PATH: `${shimDir()}:${process.env.PATH}`, NO_COLOR: '1', XDG_CACHE_HOME: TEST_CACHE_HOME, GITHUB_OUTPUT: outputFile, GITHUB_REPOSITORY: 'acme/svc-config' };
       for (const [k, v] of Object.entries({ ...(wf.env ?? {}), ...(step.env ?? {}) })) env[k] = expand(String(v));
       const script = expand(step.run);
       const result = await new Promise<StepRun>((done, fail) => {

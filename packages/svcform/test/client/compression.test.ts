@@ -9,6 +9,7 @@ import type { SvcformConfig } from '../../src/cli/config.js';
 import { isLoopbackHost } from '../../src/client/compression.js';
 import { TransportError } from '../../src/client/errors.js';
 import { recordingServer, type RecordingServer } from './servers.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /** Compressed answers (src/client/compression.ts): asked for from a server on the network, read as the server encoded them. */
 describe('client: compressed answers', () => {
@@ -128,7 +129,7 @@ describe('client: compressed answers', () => {
   });
 
   it('the CLI asks a server on the network unless --no-compression is given', async () => {
-    const io: Io = { out: () => {}, err: () => {}, env: {}, outTty: false, errTty: false };
+    const io: Io = { out: () => {}, err: () => {}, env: { XDG_CACHE_HOME: TEST_CACHE_HOME }, outTty: false, errTty: false };
     // A documentation address (TEST-NET-1): nothing is sent, as no space is checked.
     const opened = async (compression?: boolean) => (await openTarget({ url: 'http://192.0.2.77:9', quiet: true, ...(compression === undefined ? {} : { compression }) }, {} as SvcformConfig, io, []));
     for (const [flag, compressed] of [[undefined, true], [true, true], [false, false]] as const) {

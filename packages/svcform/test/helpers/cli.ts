@@ -1,5 +1,6 @@
 import { runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
+import { TEST_CACHE_HOME } from './cache-home.js';
 
 export interface CliRun {
   code: number;
@@ -24,7 +25,7 @@ export interface CliOptions {
 /** A run's exit code and output, for an assertion's message. */
 export const shown = (r: CliRun) => `exit ${r.code}\n--- out\n${r.out}\n--- err\n${r.err}`;
 
-/** Runs the real CLI entry point in-process with captured output and a controlled environment. */
+/** Runs the real CLI entry point in-process with captured output and a controlled environment (the test process's cache home). */
 export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: CliOptions = {}): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
@@ -33,7 +34,7 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, options: 
   const io: Io = {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME, ...env },
     outTty: options.outTty ?? options.tty ?? false,
     errTty: options.errTty ?? options.tty ?? false,
     ...(options.answers

@@ -1,13 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TEST_CACHE_HOME } from './cache-home.js';
 
 /** The built CLI entry point (dist/src/cli/main.js), as `npx svcform` runs it. */
 export const CLI_PATH = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
-/** An environment for a child CLI: no CI, no colours, nothing inherited but PATH. */
+/** An environment for a child CLI: no CI, no colours, nothing inherited but PATH; the test process's cache home. */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, NO_COLOR: '1', ...extra };
+  return { PATH: process.env.PATH, NO_COLOR: '1', XDG_CACHE_HOME: TEST_CACHE_HOME, ...extra };
 }
 
 /**

@@ -24,7 +24,7 @@ function repository(files: Record<string, string>): string {
 const reparsed = (err: string) => Number(/(\d+) files parsed again for positions$/m.exec(err)?.[1]);
 const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache; (\d+) documents' checks skipped/m.exec(err)?.slice(1).map(Number);
 
-describe('checks of documents found clean before are skipped (.svcform/cache)', () => {
+describe('checks of documents found clean before are skipped (the cache directory)', () => {
   it('the next run with the same options skips them and says the same; other options check again', async () => {
     const dir = repository({ 'a.yaml': [rule('one'), rule('two')].join('---\n'), 'b.yaml': rule('three') });
     const first = await runBuiltCli(['validate', '.', '--verbose'], dir);

@@ -10,6 +10,7 @@ import type { Io, StopSignal } from '../../src/cli/context.js';
 import { cli } from '../helpers/cli.js';
 import { connectorYaml, repo } from '../helpers/repo.js';
 import { CLI_PATH, childEnv } from '../helpers/spawn-cli.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 const CONFIG = 'space: default\nmanage:\n  - kind: Connector\n    spaces: [default]\n    selector: {namePrefix: "soc-"}\n';
 
@@ -21,7 +22,7 @@ function startReconcile(args: string[]) {
   const io: Io = {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME },
     outTty: false,
     errTty: false,
     onSignal: (h) => {

@@ -8,6 +8,7 @@ import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator } from '@svcform/emulator/testing.js';
 import { findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
 import { blockRuleYaml } from '../helpers/repo.js';
+import { defaultCacheDir } from '../helpers/cache-home.js';
 
 /**
  * Manifest files' documents kept between runs by the hash of their bytes (issue 10): every
@@ -30,9 +31,9 @@ function repository(): string {
 
 const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache;/m.exec(err)?.slice(1).map(Number);
 /** The one file that keeps every document (src/common/record-pack.ts). */
-const pack = (dir: string) => join(dir, '.svcform', 'cache', buildId()!, 'manifests.pack');
+const pack = (dir: string) => join(defaultCacheDir(dir), buildId()!, 'manifests.pack');
 
-describe('manifest documents kept between runs (.svcform/cache)', () => {
+describe('manifest documents kept between runs (the cache directory)', () => {
   it('validate keeps the files it read whole; the next validate parses only the others and reports the same findings at the same places', async () => {
     const dir = repository();
     const first = await runBuiltCli(['validate', '.', '--verbose'], dir);

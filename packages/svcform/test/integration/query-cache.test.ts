@@ -7,6 +7,7 @@ import { buildId } from '../../src/common/build-id.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator } from '@svcform/emulator/testing.js';
 import { childEnv, findingLines, runBuiltCli } from '../helpers/spawn-cli.js';
+import { defaultCacheDir } from '../helpers/cache-home.js';
 
 /**
  * The facts of query checks kept between runs (issue 10): each run is a child process, as users
@@ -52,7 +53,7 @@ function repository(): string {
 
 const checked = (err: string) => /^checked (\d+) queries: (\d+) parsed, (\d+) known/m.exec(err)?.slice(1).map(Number);
 
-describe('query checks kept between runs (.svcform/cache)', () => {
+describe('query checks kept between runs (the cache directory)', () => {
   it('a second run parses no query and reports exactly what the first reported, errors and warnings at their places', async () => {
     const dir = repository();
     const first = await runBuiltCli(['validate', '.', '--verbose'], dir);
@@ -64,7 +65,7 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     assert.match(first.err, /rules\.yaml:27:\d+: warning: Rule\/typo: query: field "proces\.name" is not a known field; did you mean process\.name\?/);
     assert.equal(findingLines(first.err).length, 2, first.err);
     assert.deepEqual(findingLines(second.err), findingLines(first.err));
-    assert.ok(readdirSync(join(dir, '.svcform', 'cache', buildId()!)).includes('query-checks'));
+    assert.ok(readdirSync(join(defaultCacheDir(dir), buildId()!)).includes('query-checks'));
   });
 
   it('a changed query is parsed again; the others are not', async () => {
@@ -79,7 +80,7 @@ describe('query checks kept between runs (.svcform/cache)', () => {
   it('a damaged cache is ignored and rewritten', async () => {
     const dir = repository();
     await runBuiltCli(['validate', '.'], dir);
-    writeFileSync(join(dir, '.svcform', 'cache', buildId()!, 'query-checks'), 'garbage');
+    writeFileSync(join(defaultCacheDir(dir), buildId()!, 'query-checks'), 'garbage');
     const run = await runBuiltCli(['validate', '.', '--verbose'], dir);
     assert.deepEqual(checked(run.err), [4, 4, 0]);
     assert.match(run.err, /expected "\)"/);
@@ -90,10 +91,10 @@ describe('query checks kept between runs (.svcform/cache)', () => {
     const dir = repository();
     const off = await runBuiltCli(['validate', '.', '--verbose', '--no-cache'], dir);
     assert.deepEqual(checked(off.err), [4, 4, 0]);
-    assert.equal(existsSync(join(dir, '.svcform')), false);
+    assert.equal(existsSync(defaultCacheDir(dir)), false);
     const elsewhere = mkdtempSync(join(tmpdir(), 'svcform-cache-dir-'));
     await runBuiltCli(['validate', '.'], dir, childEnv({ SVCFORM_CACHE_DIR: elsewhere }));
-    assert.equal(existsSync(join(dir, '.svcform')), false);
+    assert.equal(existsSync(defaultCacheDir(dir)), false);
     assert.ok(readdirSync(join(elsewhere, buildId()!)).includes('query-checks'));
     const again = await runBuiltCli(['validate', '.', '--verbose'], dir, childEnv({ SVCFORM_CACHE_DIR: elsewhere }));
     assert.deepEqual(checked(again.err), [4, 0, 4]);

@@ -4,12 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 const BIN = resolve('dist/src/cli/main.js');
 const EXAMPLES = resolve('examples');
 
 function run(args: string[], cwd: string) {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: TEST_CACHE_HOME };
   delete env.CI; // the quick start is a person at a terminal
   delete env.SVC_URL;
   return spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8' });
@@ -45,7 +46,7 @@ describe("README quick start: the compiled CLI against the embedded emulator", (
     assert.ok(!existsSync(join(cwd, '.svcform')), 'nothing started, nothing written');
     // util-linux `script` runs it on a pseudo-terminal (stdin and stdout), as a person would.
     const command = [process.execPath, BIN, 'plan', EXAMPLES, '--no-color'].map((s) => `'${s.replace(/'/g, `'\\''`)}'`).join(' ');
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'dumb' };
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'dumb', XDG_CACHE_HOME: TEST_CACHE_HOME };
     delete env.CI;
     delete env.SVC_URL;
     const tty = spawnSync('script', ['-qec', command, '/dev/null'], { cwd, env, encoding: 'utf8', input: '' });

@@ -93,7 +93,7 @@ describe('start-up: a plan loads only what it uses', () => {
     assert.equal(run.code, 0, run.out + run.err);
     const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     const programModules = loaded.filter((m) => m.includes('/dist/src/') && !m.includes('/manifest/validators/')).map((m) => m.replace(/^.*\/dist\/src\//, ''));
-    assert.deepEqual([...new Set(programModules)].sort(), ['cli/main.js', 'cli/precompiled.js', 'cli/runtime-flags.js', 'common/build-id.js']);
+    assert.deepEqual([...new Set(programModules)].sort(), ['cli/main.js', 'cli/precompiled.js', 'cli/runtime-flags.js', 'common/build-id.js', 'common/user-cache.js']);
     assert.ok(loaded.some((m) => m.endsWith('/undici/lib/dispatcher/agent.js')), "undici's Agent is recorded");
     assert.deepEqual(loaded.filter((m) => m.includes('/node_modules/yaml/')), [], 'no yaml module');
     assert.deepEqual(loaded.filter((m) => /\/node_modules\/undici\/index\.js$|\/undici\/lib\/web\//.test(m)), [], "neither undici's entry point nor its fetch");

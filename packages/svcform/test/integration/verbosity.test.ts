@@ -9,9 +9,10 @@ import type { Io } from '../../src/cli/context.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 const EXAMPLES = resolve('examples');
-const silentIo: Io = { out: () => {}, err: () => {}, env: {}, outTty: false, errTty: false };
+const silentIo: Io = { out: () => {}, err: () => {}, env: { XDG_CACHE_HOME: TEST_CACHE_HOME }, outTty: false, errTty: false };
 
 describe('--quiet and --verbose, as the README documents them', () => {
   let emu: RunningEmulator;
@@ -74,7 +75,7 @@ describe('--quiet and --verbose, as the README documents them', () => {
   it('on a real terminal the line is rewritten in place (Io.progress) and cleared once reading is done', async () => {
     const shown: string[] = [];
     const err: string[] = [];
-    const io: Io = { out: () => {}, err: (t) => err.push(t), progress: (l) => shown.push(l), env: {}, outTty: true, errTty: true };
+    const io: Io = { out: () => {}, err: (t) => err.push(t), progress: (l) => shown.push(l), env: { XDG_CACHE_HOME: TEST_CACHE_HOME }, outTty: true, errTty: true };
     assert.equal(await runCli(['plan', EXAMPLES, '--url', emu.url], io), 0);
     assert.ok(shown.length >= 2);
     assert.match(shown[0], /^Reading live state: /);

@@ -13,6 +13,7 @@ import { startEmulator, type RunningEmulator } from '@svcform/emulator/server.js
 import { runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
 import { countKinds, NEVER_DELETED, removeSome, updateEvery, workload } from './campaign-workload.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 export interface CampaignOptions {
   runs: number;
@@ -54,7 +55,7 @@ export interface RunResult {
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), env: { PATH: process.env.PATH, ...env }, outTty: false, errTty: false };
+  const io: Io = { out: (t) => out.push(t), err: (t) => err.push(t), env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME, ...env }, outTty: false, errTty: false };
   const code = await runCli(args, io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

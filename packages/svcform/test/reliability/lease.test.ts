@@ -8,6 +8,7 @@ import { acquireLeases, LeaseHeldError, leaseInForce, observeLease, releaseLease
 import { runCli } from '../../src/cli/program.js';
 import { call, emulatorResetPerTest } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /** An in-memory store with the server's one guarantee: create of an existing number fails. */
 function memoryStore(): LeaseStore & { leases: Map<string, StoredLease> } {
@@ -270,7 +271,7 @@ describe('apply reads live state while the manifests load, under its lease', () 
           });
         }
       },
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME },
       outTty: false,
       errTty,
     };

@@ -10,6 +10,7 @@ import type { Io, StopSignal } from '../../src/cli/context.js';
 import { emulator } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
 import { recordingServer, sendJson } from '../client/servers.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 describe('secrets in every encoding are redacted (issue 11: item 5)', () => {
   it('raw, JSON-escaped, doubly escaped, URL-encoded, base64, and each line of a multi-line secret', () => {
@@ -94,7 +95,7 @@ describe('SIGINT and SIGTERM during apply (issue 11: item 10)', () => {
     const io: Io = {
       out: (t) => out.push(t),
       err: (t) => err.push(t),
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME },
       outTty: false,
       errTty: false,
       onSignal(handler) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectory } from '../../src/common/make-directory.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /** Runs `script` (an ES module) in a child process, killed after 10 s: a spinning mkdir never returns to this one. */
 function inChild(script: string, env: NodeJS.ProcessEnv = {}) {
@@ -41,7 +42,7 @@ try { makeDirectory('/proc/svcform-no-such/a'); } catch (e) { process.stdout.wri
   it('lets a command finish with its cache directory under /proc: the cache is only skipped', { skip: !existsSync('/proc/self') && 'no procfs here' }, () => {
     const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
     const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
-    const child = spawnSync(process.execPath, [cli, 'validate', examples, '--quiet'], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH, SVCFORM_CACHE_DIR: '/proc/svcform-no-such/cache' } });
+    const child = spawnSync(process.execPath, [cli, 'validate', examples, '--quiet'], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME, SVCFORM_CACHE_DIR: '/proc/svcform-no-such/cache' } });
     assert.equal(child.signal, null, 'ended on its own, not killed');
     assert.equal(child.status, 0, child.stderr);
   });

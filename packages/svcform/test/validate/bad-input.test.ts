@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { emulator } from '@svcform/emulator/testing.js';
 import { ROOT, shown, svcform, type Run } from './harness.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 const CORPUS = 'test/fixtures/bad-input';
 /** A value of the environment the runs get: it must never be printed. */
@@ -122,7 +123,7 @@ function makeRepository(): void {
 /** The CLI in a child process, killed after RUN_LIMIT_MS: for cases a regression would make block. */
 function childRun(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [resolve(ROOT, 'dist/src/cli/main.js'), ...args], { cwd: process.cwd(), env: { PATH: process.env.PATH, ...ENV }, timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [resolve(ROOT, 'dist/src/cli/main.js'), ...args], { cwd: process.cwd(), env: { PATH: process.env.PATH, XDG_CACHE_HOME: TEST_CACHE_HOME, ...ENV }, timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       const lines = stderr.split('\n').flatMap((line) => {
         const m = DIAGNOSTIC.exec(line);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkFixture, expectErrors, expectWarnings, invalid, ROOT, shown, svcform, valid } from './harness.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 describe('svcform validate: interpolation', () => {
   it('a missing environment variable is an error at the position of its string', async () => {
@@ -226,7 +227,7 @@ describe('svcform validate: the command', () => {
 function spawnCli(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'svcform-stdin-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), ...args], { cwd, env: { PATH: process.env.PATH ?? '' } });
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), ...args], { cwd, env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: TEST_CACHE_HOME } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/program.js';
 import type { Io } from '../../src/cli/context.js';
+import { TEST_CACHE_HOME } from '../helpers/cache-home.js';
 
 /** The repository root (tests run from dist/test/validate). */
 export const ROOT = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -57,7 +58,7 @@ export async function svcform(args: string[], env: Record<string, string> = {}):
     err: (t) => {
       stderr += t.endsWith('\n') ? t : t + '\n';
     },
-    env: { ...env },
+    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, ...env },
     outTty: false,
     errTty: false,
   };
