@@ -49,7 +49,11 @@ export function keepOwnCodeCache(cache: OwnCodeCache, argv: readonly string[]): 
     writeFileSync(temporary, cache.encode(cache.build, cache.script.createCachedData()));
     renameSync(temporary, cache.file);
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // A directory that refuses even this is left as it is.
+    }
     return false;
   }
   removeOtherBuilds(dirname(cache.file), cache.build);
