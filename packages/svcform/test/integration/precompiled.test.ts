@@ -59,6 +59,14 @@ function withRefusedCodeCache(): string {
   return dir;
 }
 
+/** A user home (XDG_CACHE_HOME) and a repository of one valid rule, removed after the tests. */
+function homeAndProject(): { home: string; project: string } {
+  const home = mkdtempSync(join(tmpdir(), 'svcform-home-'));
+  const project = repo({ 'rules/good.yaml': ruleYaml('good-rule') });
+  scratch.push(home, project);
+  return { home, project };
+}
+
 describe('precompiled program', () => {
   after(() => {
     for (const d of scratch) rmSync(d, { recursive: true, force: true });
@@ -110,10 +118,7 @@ describe('precompiled program', () => {
   // a code cache only from its own version (measured there: repeated plans 6-11% slower without).
   it('keeps a code cache of this Node in the user cache directory when V8 refuses the package\'s, and loads it next time', () => {
     const dir = withRefusedCodeCache();
-    const home = mkdtempSync(join(tmpdir(), 'svcform-home-'));
-    scratch.push(home);
-    const project = repo({ 'rules/good.yaml': ruleYaml('good-rule') });
-    scratch.push(project);
+    const { home, project } = homeAndProject();
     const own = ownCodeCacheFile(join(home, 'svcform', 'code-cache'), buildId()!);
 
     runThenLoad(dir, home, ['--version'], project);
@@ -140,10 +145,7 @@ describe('precompiled program', () => {
 
   it('keeps none when V8 takes the package\'s code cache', () => {
     const dir = copyOfPrecompiled();
-    const home = mkdtempSync(join(tmpdir(), 'svcform-home-'));
-    scratch.push(home);
-    const project = repo({ 'rules/good.yaml': ruleYaml('good-rule') });
-    scratch.push(project);
+    const { home, project } = homeAndProject();
     assert.deepEqual(runThenLoad(dir, home, ['validate', '.'], project), { code: 0, codeCache: 'accepted', ownCacheUsed: false });
     assert.equal(existsSync(join(home, 'svcform', 'code-cache')), false);
   });
