@@ -18,6 +18,8 @@ export interface CacheLocation {
   dir?: string;
   /** Why SVCFORM_CACHE_DIR is not used (printed once per command). */
   notice?: string;
+  /** The default location: one repository root's folder beside the others' (DiskCache prunes those unused). */
+  amongRoots?: boolean;
 }
 
 export function cacheLocation(opts: { cache?: boolean }, root: string, env: NodeJS.ProcessEnv): CacheLocation {
@@ -25,7 +27,7 @@ export function cacheLocation(opts: { cache?: boolean }, root: string, env: Node
   const chosen = env.SVCFORM_CACHE_DIR;
   if (!chosen) {
     const home = userCacheHome(env);
-    return home ? { dir: join(home, 'projects', createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)) } : {};
+    return home ? { dir: join(home, 'projects', createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)), amongRoots: true } : {};
   }
   const dir = resolve(chosen);
   const checkout = checkoutOf(root);

@@ -119,7 +119,8 @@ export interface LiveStateGuard {
 
 /** Where reading ahead is remembered between runs (read-ahead-memory.ts): the cache directory, none with --no-cache. */
 function readAheadMemory(opts: CommonOptions, config: SvcformConfig, io: Io, space: string, paths: string[]): ReadAheadMemory | undefined {
-  const cache = DiskCache.open(cacheLocation(opts, rootOf(opts, config), io.env).dir);
+  const location = cacheLocation(opts, rootOf(opts, config), io.env);
+  const cache = DiskCache.open(location.dir, location);
   return cache && new ReadAheadMemory(cache, chosenTarget(opts, config, io), space, paths);
 }
 

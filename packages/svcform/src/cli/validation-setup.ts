@@ -26,7 +26,7 @@ export async function setUpValidation(opts: CommonOptions & { strict?: boolean }
   const root = rootOf(opts, config);
   const location = cacheLocation(opts, root, io.env);
   if (location.notice) io.err(`svcform: ${location.notice}`);
-  const cache = DiskCache.open(location.dir);
+  const cache = DiskCache.open(location.dir, location);
   await preloadLanguages();
   useQueryFactsCache(cache);
   const manifestCache = cache && new ManifestCache(cache, keepManifests);

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
 import { makeDirectory } from './make-directory.js';
@@ -28,12 +28,22 @@ export class DiskCache {
     /** This build's directory inside it. */
     private readonly dir: string,
     private readonly build: string,
+    /** Whether the folder holding `base` holds the caches of other repository roots (the default location). */
+    private readonly amongRoots: boolean,
   ) {}
 
-  /** The cache in `base`, or undefined when there is none (no directory given, no build id). */
-  static open(base: string | undefined): DiskCache | undefined {
+  /**
+   * The cache in `base`, or undefined when there is none (no directory given, no build id).
+   * `amongRoots`: `base` is one repository root's folder beside the others' (cache-location.ts); it
+   * is marked as used, and a writing run removes the folders of roots unused for a week, so that
+   * checkouts at paths never seen again (a CI job's own folder) do not pile up.
+   */
+  static open(base: string | undefined, options: { amongRoots?: boolean } = {}): DiskCache | undefined {
     const build = buildId();
-    return base && build ? new DiskCache(base, join(base, build), build) : undefined;
+    if (!base || !build) return undefined;
+    const cache = new DiskCache(base, join(base, build), build, !!options.amongRoots);
+    if (cache.amongRoots) markUsed(base);
+    return cache;
   }
 
   /** When each entry this run read was last written or marked (ms), so that `touch` marks only stale ones. */
@@ -148,15 +158,32 @@ export class DiskCache {
   private pruneOtherBuilds(): void {
     if (this.pruned) return;
     this.pruned = true;
-    const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
-    try {
-      for (const name of readdirSync(this.base)) {
-        if (name === this.build || !/^[0-9a-f]{16}$/.test(name)) continue;
-        const path = join(this.base, name);
-        if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
-      }
-    } catch {
-      // Pruning is housekeeping: another run may be pruning the same directory.
+    removeUnused(this.base, this.build);
+    if (this.amongRoots) removeUnused(dirname(this.base), basename(this.base));
+  }
+}
+
+/** Removes the folders of `dir` named as builds and roots are (16 hex digits), but `keep`, untouched for a week. */
+function removeUnused(dir: string, keep: string): void {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  try {
+    for (const name of readdirSync(dir)) {
+      if (name === keep || !/^[0-9a-f]{16}$/.test(name)) continue;
+      const path = join(dir, name);
+      if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
     }
+  } catch {
+    // Pruning is housekeeping: another run may be pruning the same directory.
+  }
+}
+
+/** Sets the time of `dir` to now, unless it was set within the last day (a folder not made yet is left). */
+function markUsed(dir: string): void {
+  try {
+    if (statSync(dir).mtimeMs > Date.now() - MARKED_RECENTLY_MS) return;
+    const now = new Date();
+    utimesSync(dir, now, now);
+  } catch {
+    // Not made yet (the first write makes it, now), or read-only: nothing to mark.
   }
 }

@@ -81,6 +81,26 @@ describe('the disk cache (src/common/disk-cache.ts)', () => {
     assert.equal(existsSync(other), true, 'only directories named like a build id are pruned');
   });
 
+  // The default location keeps one folder per repository root (src/cli/cache-location.ts): a CI
+  // job checked out at a new path each time would otherwise leave one folder per job behind.
+  it('among the folders of other repository roots: marks its own as used, and removes those untouched for a week', () => {
+    const roots = fresh();
+    const [old, recent, idle, mine] = ['0123456789abcdef', 'fedcba9876543210', '00000000000000aa', '1111111111111111'].map((n) => join(roots, n));
+    const other = join(roots, 'not-a-root');
+    for (const dir of [old, recent, idle, mine, other]) mkdirSync(dir);
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const dir of [old, idle, mine, other]) utimesSync(dir, eightDaysAgo, eightDaysAgo);
+    const reading = DiskCache.open(idle, { amongRoots: true })!;
+    assert.equal(reading.read('entry'), undefined);
+    assert.ok(statSync(idle).mtimeMs > Date.now() - 60_000, 'a run that only reads marks its root as used');
+    DiskCache.open(mine, { amongRoots: true })!.write('entry', 1);
+    assert.deepEqual(readdirSync(roots).sort(), ['00000000000000aa', '1111111111111111', 'fedcba9876543210', 'not-a-root']);
+    mkdirSync(old);
+    utimesSync(old, eightDaysAgo, eightDaysAgo);
+    DiskCache.open(recent)!.write('entry', 1);
+    assert.ok(existsSync(old), 'a cache chosen by SVCFORM_CACHE_DIR prunes nothing beside it');
+  });
+
   it('runs writing the same entry at once: a reader always finds one whole value once there is one, and no temporary file is left', async () => {
     const base = fresh();
     const module = fileURLToPath(new URL('../../src/common/disk-cache.js', import.meta.url));
