@@ -1,7 +1,8 @@
-import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Script } from 'node:vm';
 import { makeDirectory } from '../common/make-directory.js';
+import { removeUntouched } from '../common/remove-untouched.js';
 
 /**
  * A code cache of the precompiled program made by the user's own Node (precompiled.ts). The
@@ -22,8 +23,6 @@ import { makeDirectory } from '../common/make-directory.js';
 
 /** Commands whose run compiles what later runs need (not --version, --help, completion, init...). */
 const TRAINING_COMMANDS = new Set(['validate', 'test', 'plan', 'apply', 'drift', 'promote', 'coverage', 'export']);
-/** Caches of other builds not written for this long are removed when a new one is kept. */
-const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
 export interface OwnCodeCache {
   /** Where this run keeps its cache. */
@@ -56,19 +55,7 @@ export function keepOwnCodeCache(cache: OwnCodeCache, argv: readonly string[]): 
     }
     return false;
   }
-  removeOtherBuilds(dirname(cache.file), cache.build);
+  // Caches of other builds not written for a week go.
+  removeUntouched(dirname(cache.file), (name) => !name.startsWith(`${cache.build}-`));
   return true;
-}
-
-function removeOtherBuilds(dir: string, build: string): void {
-  try {
-    const now = Date.now();
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith(`${build}-`)) continue;
-      const path = join(dir, name);
-      if (now - statSync(path).mtimeMs > UNUSED_MS) rmSync(path, { force: true });
-    }
-  } catch {
-    // Another run removed it first, or the directory cannot be read: nothing to clean.
-  }
 }

@@ -1,9 +1,10 @@
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
 import { makeDirectory } from './make-directory.js';
 import { RecordPack } from './record-pack.js';
+import { removeUntouched } from './remove-untouched.js';
 
 /**
  * Results svcform keeps between runs because they cost time to compute and depend only on what
@@ -129,16 +130,7 @@ export class DiskCache {
 
   /** Removes this build's entries named `prefix...` not written or marked for `unusedMs`. */
   prune(prefix: string, unusedMs: number): void {
-    const before = Date.now() - unusedMs;
-    try {
-      for (const name of readdirSync(this.dir)) {
-        if (!name.startsWith(prefix)) continue;
-        const path = join(this.dir, name);
-        if (statSync(path).mtimeMs < before) rmSync(path, { force: true });
-      }
-    } catch {
-      // No directory yet, or another run pruning it: nothing to do.
-    }
+    removeUntouched(this.dir, (name) => name.startsWith(prefix), unusedMs);
   }
 
   private marked = false;
@@ -158,24 +150,13 @@ export class DiskCache {
   private pruneOtherBuilds(): void {
     if (this.pruned) return;
     this.pruned = true;
-    removeUnused(this.base, this.build);
-    if (this.amongRoots) removeUnused(dirname(this.base), basename(this.base));
+    removeUntouched(this.base, (name) => name !== this.build && BUILD_OR_ROOT.test(name));
+    if (this.amongRoots) removeUntouched(dirname(this.base), (name) => name !== basename(this.base) && BUILD_OR_ROOT.test(name));
   }
 }
 
-/** Removes the folders of `dir` named as builds and roots are (16 hex digits), but `keep`, untouched for a week. */
-function removeUnused(dir: string, keep: string): void {
-  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
-  try {
-    for (const name of readdirSync(dir)) {
-      if (name === keep || !/^[0-9a-f]{16}$/.test(name)) continue;
-      const path = join(dir, name);
-      if (statSync(path).mtimeMs < weekAgo) rmSync(path, { recursive: true, force: true });
-    }
-  } catch {
-    // Pruning is housekeeping: another run may be pruning the same directory.
-  }
-}
+/** How build folders (build-id.ts) and repository roots' folders (cache-location.ts) are named. */
+const BUILD_OR_ROOT = /^[0-9a-f]{16}$/;
 
 /** Sets the time of `dir` to now, unless it was set within the last day (a folder not made yet is left). */
 function markUsed(dir: string): void {
