@@ -22,7 +22,7 @@ export interface PlanCommandOptions extends CommonOptions {
 /** `svcform plan` (and `drift`, which always uses detailed exit codes). */
 export async function planCommand(paths: string[], opts: PlanCommandOptions, io: Io, mode: 'plan' | 'drift' = 'plan'): Promise<number> {
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
-  const { plan, target, config } = await planFromArgs(paths, opts, io);
+  const { plan, target, config, finishPlan } = await planFromArgs(paths, opts, io);
   try {
     const targetInfo = { url: target.url, embedded: target.embedded, ...(config.environment ? { environment: config.environment.name } : {}) };
     if (opts.out) {
@@ -54,6 +54,7 @@ export async function planCommand(paths: string[], opts: PlanCommandOptions, io:
       io.out(mode === 'drift' ? driftHeader(plan.changes.length) + text : text);
     }
     if (opts.out && !opts.quiet) io.err(`Saved the plan to ${opts.out}; apply it with: svcform apply --plan ${opts.out}`);
+    finishPlan();
     if (plan.errors.length) return 1;
     const detailed = mode === 'drift' || opts.detailedExitcode;
     return detailed && plan.changes.length > 0 ? 2 : 0;

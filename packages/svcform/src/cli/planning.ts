@@ -34,6 +34,8 @@ export interface Planned {
    * without a terminal.
    */
   changedWhileWaiting: PlannedChange[];
+  /** Once the plan is shown (its warnings' places are read then): ValidationSetup.finishPlan. */
+  finishPlan(): void;
 }
 
 /**
@@ -76,7 +78,7 @@ function revertsSince(plan: Plan, seen: LiveState | undefined, run: RunScope): P
  * Loads and validates manifests, printing every diagnostic; throws (exit 1) when any is an error.
  * With `readAhead`, live state is read while the files are parsed.
  */
-export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true, printed?: Set<string>): Promise<Resource[]> {
+export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true, printed?: Set<string>): Promise<LoadedResources> {
   const setup = await setUpValidation(opts, config, io, keepManifests);
   const result = await loadAndValidate(paths, setup.options, readAhead && ((kinds, share) => readAhead.start(kinds, share)));
   setup.finish();
@@ -90,7 +92,13 @@ export async function loadResources(paths: string[], opts: CommonOptions, io: Io
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to the server`);
   }
-  return result.resources;
+  return { resources: result.resources, finishPlan: () => setup.finishPlan() };
+}
+
+/** Valid resources, and what to call once a plan of them is made (ValidationSetup.finishPlan). */
+export interface LoadedResources {
+  resources: Resource[];
+  finishPlan(): void;
 }
 
 /**
@@ -141,14 +149,15 @@ export async function planFromArgs(
   const progress = liveReadProgress(readAhead?.heldIo ?? io, opts, adapterFor);
   readAhead?.readThrough(progress.adapterFor);
   readAhead?.open();
-  let resources: Resource[];
+  let loaded: LoadedResources;
   try {
-    resources = await loadResources(paths, opts, io, config, readAhead, keepManifests);
+    loaded = await loadResources(paths, opts, io, config, readAhead, keepManifests);
   } catch (err) {
     progress.done();
     await readAhead?.abandon();
     throw err;
   }
+  const { resources } = loaded;
   // Listings still to be read hold the manifests' long texts rather than copies of them (shared-texts.ts).
   const offerTexts = (t: Target) => {
     const texts = t.ctx.run.get(SHARED_TEXTS);
@@ -192,7 +201,7 @@ export async function planFromArgs(
     });
     progress.done();
     const changedWhileWaiting = aheadStands ? [] : revertsSince(plan, await readAhead?.live(), target.ctx.run);
-    return { plan, target, config, resources, changedWhileWaiting };
+    return { plan, target, config, resources, changedWhileWaiting, finishPlan: loaded.finishPlan };
   } catch (err) {
     progress.done();
     await target.close();

@@ -54,8 +54,8 @@ export async function promoteCommand(paths: string[], opts: PromoteOptions, io: 
   }
   // Each environment sees the manifests through its own overlays; a finding shown for one is not shown again.
   const printed = new Set<string>();
-  const fromResources = await loadResources(paths, opts, io, from, undefined, true, printed);
-  const toResources = await loadResources(paths, opts, io, to, undefined, true, printed);
+  const { resources: fromResources } = await loadResources(paths, opts, io, from, undefined, true, printed);
+  const { resources: toResources } = await loadResources(paths, opts, io, to, undefined, true, printed);
   const fromHome = defaultSpace(opts, from);
   const toHome = defaultSpace(opts, to);
   // What the manifests place in the default space of one environment is in the other's default space.

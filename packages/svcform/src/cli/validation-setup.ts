@@ -14,6 +14,11 @@ export interface ValidationSetup {
   options: ValidateOptions;
   /** Once validation is done: keeps the query facts this run added; --verbose says what was parsed and what came from the cache. */
   finish(): void;
+  /**
+   * Once a plan is made: keeps the places in cached documents its messages asked for
+   * (kept-positions.ts); --verbose says how many files were parsed again for places in all.
+   */
+  finishPlan(): void;
 }
 
 /**
@@ -33,11 +38,16 @@ export async function setUpValidation(opts: CommonOptions & { strict?: boolean }
   return {
     options: { defaultSpace: defaultSpace(opts, config), env: io.env, kinds: KIND_CATALOG, root, strict: !!opts.strict, projectFields: readProjectFields(config, root), checks: config.checks, manifestCache, missingReferences: config.references?.missing, ...(config.environment ? { environment: { environment: config.environment.name, overlays: config.environment.overlays } } : {}) },
     finish() {
+      manifestCache?.keepPositions();
       const { parsed, reused } = saveQueryFacts();
       if (!opts.verbose) return;
       if (parsed + reused > 0) io.err(`checked ${parsed + reused} queries: ${parsed} parsed, ${reused} known from the cache or an identical query`);
       if (manifestCache) io.err(`manifest files: ${manifestCache.counts.parsed} parsed, ${manifestCache.counts.kept} read from the cache; ${manifestCache.counts.knownClean} documents' checks skipped (known from before); ${manifestCache.counts.reparsed} files parsed again for positions`);
       if (manifestCache?.counts.sameStat) io.err(`of those read from the cache, ${manifestCache.counts.sameStat} files not read at all: their stat is as when last read`);
+    },
+    finishPlan() {
+      manifestCache?.keepPositions();
+      if (opts.verbose && manifestCache) io.err(`after the plan: ${manifestCache.counts.reparsed} files parsed again for positions in all`);
     },
   };
 }

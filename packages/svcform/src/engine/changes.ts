@@ -76,6 +76,17 @@ export interface PlanWarning {
   source?: SourcePos;
 }
 
+/**
+ * A finding whose place in its manifest is worked out when first read. The place of a field of a
+ * document read from the cache costs a parse of its file, and a plan shown as text gives one place
+ * per group of like warnings (2,051 rules naming one missing template: one). The JSON plan reads
+ * every place; those are kept for the next run (manifest/kept-positions.ts).
+ */
+export function placedLater<T extends PlanError | PlanWarning>(finding: Omit<T, 'source'>, place: () => SourcePos | undefined): T {
+  let known: { at: SourcePos | undefined } | undefined;
+  return Object.defineProperty(finding, 'source', { enumerable: true, get: () => (known ??= { at: place() }).at }) as T;
+}
+
 /** Something worth knowing about a declared object that is not a change (adapter.notices). */
 export interface PlanNotice {
   subject: string;

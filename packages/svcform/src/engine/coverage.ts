@@ -1,7 +1,7 @@
 import { coverageDiff, isEnabled, relatedIntegrations, versionInRange, type CoverageDiff } from '../kinds/rule/coverage.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { describeObject, type Resource } from '../manifest/types.js';
-import type { PlannedChange, PlanWarning } from './changes.js';
+import { placedLater, type PlannedChange, type PlanWarning } from './changes.js';
 import { emptyLive, fetchLive, mergeLive, pairKey, type LiveState } from './live.js';
 
 /**
@@ -162,7 +162,7 @@ export function integrationWarnings(resources: Resource[], fleet: FleetPicture |
       : installedOnly.length
         ? `enabled, but no package policy collects with its related integration${packages.length === 1 ? '' : 's'} (${names}): it cannot fire; add a PackagePolicy of ${installedOnly.join(' or ')} to an agent policy`
         : `enabled, but none of its related integrations (${names}) is installed: it cannot fire; declare an IntegrationPackage (and a PackagePolicy) of ${packages.join(' or ')}`;
-    warnings.push({ subject: describeObject(r), source: r.posOf(['spec', 'related_integrations']), message });
+    warnings.push(placedLater({ subject: describeObject(r), message }, () => r.posOf(['spec', 'related_integrations'])));
   }
   return warnings;
 }

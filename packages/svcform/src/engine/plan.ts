@@ -18,7 +18,7 @@ import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
 
 export type { Action, CreateChange, DeleteChange, PlanError, PlanNotice, PlannedChange, PlanWarning, PrerequisiteChange, UnmanagedObject, UpdateChange } from './changes.js';
-import type { ChangeBase, CreateChange, PlanError, PlanNotice, PlannedChange, PlanWarning, UnmanagedObject, UpdateChange } from './changes.js';
+import { placedLater, type ChangeBase, type CreateChange, type PlanError, type PlanNotice, type PlannedChange, type PlanWarning, type UnmanagedObject, type UpdateChange } from './changes.js';
 
 export interface Plan {
   changes: PlannedChange[];
@@ -204,7 +204,7 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       const isLive = kinds.some((kind) => referenceTarget(liveIndex, kind, res.space, ref.name, live.home, (objects) => objects.every((o) => o.spaceless)) !== undefined);
       if (isDeclared || isLive) continue;
       const finding = missingReference(ref, options.missingReferences ?? 'warn');
-      (finding.severity === 'error' ? errors : warnings).push({ subject, source: res.posOf(ref.path), message: finding.message });
+      (finding.severity === 'error' ? errors : warnings).push(placedLater({ subject, message: finding.message }, () => res.posOf(ref.path)));
     }
     if (!current) {
       const create: CreateChange = { ...baseChange(res), action: 'create', resource: res, ignore };

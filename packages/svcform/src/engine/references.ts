@@ -4,7 +4,7 @@ import { displayField } from '../manifest/schema.js';
 import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource, type SourcePos } from '../manifest/types.js';
 import { pairKey, type LiveState } from './live.js';
 import { isOwned, type ManageScope } from './ownership.js';
-import type { PlanError, PlannedChange } from './changes.js';
+import { placedLater, type PlanError, type PlannedChange } from './changes.js';
 import { referenceTarget } from './spaceless.js';
 
 const idOf = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
@@ -68,7 +68,8 @@ export function checkDeletedReferences(
   const written = new Set<string>();
   const declared = new Map(resources.map((r) => [idOf(r.kind, r.space, r.name), r]));
   const reported = new Set<string>();
-  const check = (referrer: { kind: string; space: string; name: string }, ref: Reference, managed: boolean, source: SourcePos | undefined) => {
+  // The place is asked only for a reference found dangling: a manifest's place may cost a parse of its file.
+  const check = (referrer: { kind: string; space: string; name: string }, ref: Reference, managed: boolean, place: () => SourcePos | undefined) => {
     const target = referenceKinds(ref)
       .map((kind) => referenceTarget(deletes, kind, referrer.space, ref.name, live.home, (d) => d.action === 'delete' && !!d.live.spaceless))
       .find((t) => t !== undefined);
@@ -80,13 +81,13 @@ export function checkDeletedReferences(
     const message = managed
       ? `its manifest names it at ${displayField(ref.path)}; remove that reference in the same change, or ${keep}`
       : `it names it at ${displayField(ref.path)} and svcform does not manage it; remove that reference on the server first, or ${keep}`;
-    errors.push({ subject: `${deleted} is used by ${describeObject(referrer)}`, source, message });
+    errors.push(placedLater({ subject: `${deleted} is used by ${describeObject(referrer)}`, message }, place));
   };
 
   for (const c of changes) {
     if (c.action !== 'create' && c.action !== 'update') continue;
     written.add(c.id);
-    for (const ref of adapterFor(c.kind)?.references(c.resource.spec) ?? []) check(c, ref, true, c.resource.posOf(ref.path));
+    for (const ref of adapterFor(c.kind)?.references(c.resource.spec) ?? []) check(c, ref, true, () => c.resource.posOf(ref.path));
   }
   for (const objects of live.objects.values()) {
     for (const o of objects) {
@@ -98,7 +99,7 @@ export function checkDeletedReferences(
       for (const ref of liveReferences(o, adapter, run)) {
         // Point at the manifest's own mention when there is one.
         const mention = manifest && adapter.references(manifest.spec).find((r) => r.kind === ref.kind && r.name === ref.name);
-        check(o, mention ?? ref, !!manifest, mention ? manifest.posOf(mention.path) : manifest?.source);
+        check(o, mention ?? ref, !!manifest, () => (mention ? manifest.posOf(mention.path) : manifest?.source));
       }
     }
   }

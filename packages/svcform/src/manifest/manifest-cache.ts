@@ -3,6 +3,7 @@ import { deserialize } from 'node:v8';
 import { dirname, resolve } from 'node:path';
 import type { DiskCache } from '../common/disk-cache.js';
 import type { RecordPack } from '../common/record-pack.js';
+import { KeptPositions } from './kept-positions.js';
 import { displayPath, isNormalAbsolute, readManifestText, type LoadedDoc } from './load.js';
 import { SeenFiles } from './seen-files.js';
 
@@ -11,7 +12,8 @@ import { SeenFiles } from './seen-files.js';
  * that a file read before is not parsed again (issue 10: reading the YAML of 2,068 rules was a
  * fifth of a plan). What is kept is what the parse gave: every document's value and where it
  * starts. Positions inside a document are needed only for messages, and are then had by parsing
- * the file again, so every message is the one a fresh parse gives.
+ * the file again, so every message is the one a fresh parse gives; those a run asked for are kept
+ * for the next (kept-positions.ts).
  *
  * Every command reads entries; all but apply keep what they parsed. The entries are records of one
  * pack file (record-pack.ts), not a file each: on the 2,068 one-rule files of the real rules,
@@ -55,6 +57,8 @@ export class ManifestCache {
   private readonly pack: RecordPack;
   /** Which files were read before, by their stat: those need not be read to find their key. */
   readonly seenFiles: SeenFiles;
+  /** Places in kept documents that messages asked for. */
+  private readonly positions: KeptPositions;
 
   constructor(
     private readonly disk: DiskCache,
@@ -64,6 +68,7 @@ export class ManifestCache {
   ) {
     this.pack = disk.pack(PACK);
     this.seenFiles = new SeenFiles(disk, writes, options.racyMs);
+    this.positions = new KeptPositions(disk, writes);
   }
 
   keyOf(bytes: Buffer): string {
@@ -98,7 +103,10 @@ export class ManifestCache {
    * kept files.
    */
   remember(key: string, file: string, docs: LoadedDoc[], notAscii: boolean, text: () => string | undefined): LoadedDoc[] {
-    for (const d of docs) d.cacheKey = documentKey(key, d.index);
+    for (const d of docs) {
+      d.cacheKey = documentKey(key, d.index);
+      d.posOf = this.positions.posOf(d.cacheKey, d.file, d.posOf);
+    }
     if (!this.writes) return docs;
     const kept = this.pack.put(key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
     if (!notAscii || kept === undefined) return docs;
@@ -119,17 +127,23 @@ export class ManifestCache {
     };
     return docs.map((d) => {
       const start = { file: shown, line: d.line, col: d.col };
+      const cacheKey = documentKey(key, d.index);
       return {
         file: shown,
         index: d.index,
         value: d.value,
         start,
         dir,
-        cacheKey: documentKey(key, d.index),
-        posOf: (path) => parsedDoc(d.index)?.posOf(path) ?? start,
+        cacheKey,
+        posOf: this.positions.posOf(cacheKey, shown, (path) => parsedDoc(d.index)?.posOf(path) ?? start),
         posInScalar: (path, offset, value) => parsedDoc(d.index)?.posInScalar(path, offset, value),
       };
     });
+  }
+
+  /** Keeps the places in documents that messages asked for since the last call (when this run writes). */
+  keepPositions(): void {
+    this.positions.save();
   }
 
   /** Writes the documents this run parsed (once it has read every file), and closes the pack. */

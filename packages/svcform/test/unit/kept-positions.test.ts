@@ -1,0 +1,97 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiskCache } from '../../src/common/disk-cache.js';
+import { buildId } from '../../src/common/build-id.js';
+import { KeptPositions } from '../../src/manifest/kept-positions.js';
+import type { DocPath, SourcePos } from '../../src/manifest/types.js';
+
+const fresh = () => DiskCache.open(mkdtempSync(join(tmpdir(), 'svcform-positions-')))!;
+
+/** A parse that counts its calls and places every path at a line of its length. */
+function counting(file: string) {
+  const calls: DocPath[] = [];
+  const parse = (path: DocPath): SourcePos => {
+    calls.push(path);
+    return { file, line: path.length + 10, col: 3 };
+  };
+  return { calls, parse };
+}
+
+describe('places kept for cached documents (src/manifest/kept-positions.ts)', () => {
+  it('answers a place asked before without parsing, in this run and the next; a path is told apart from its string form', () => {
+    const cache = fresh();
+    const first = new KeptPositions(cache, true);
+    const a = counting('rules/a.yaml');
+    const posOf = first.posOf('key-a/0', 'rules/a.yaml', a.parse);
+    assert.deepEqual(posOf(['spec', 'actions', 0, 'id']), { file: 'rules/a.yaml', line: 14, col: 3 });
+    assert.deepEqual(posOf(['spec', 'actions', 0, 'id']), { file: 'rules/a.yaml', line: 14, col: 3 });
+    assert.equal(a.calls.length, 1);
+    posOf(['spec', 'actions', '0', 'id']);
+    assert.equal(a.calls.length, 2, 'a key named "0" is another path than item 0');
+    first.save();
+
+    const second = new KeptPositions(cache, true);
+    const again = counting('shown/elsewhere.yaml');
+    // The file as this run shows it (another working directory), the line and column as kept.
+    assert.deepEqual(second.posOf('key-a/0', 'shown/elsewhere.yaml', again.parse)(['spec', 'actions', 0, 'id']), { file: 'shown/elsewhere.yaml', line: 14, col: 3 });
+    assert.equal(again.calls.length, 0);
+  });
+
+  it('keeps no place in another file, and writes nothing when it does not write or found nothing new', () => {
+    const cache = fresh();
+    const reader = new KeptPositions(cache, false);
+    reader.posOf('key-a/0', 'rules/a.yaml', counting('rules/a.yaml').parse)(['spec']);
+    reader.save();
+    assert.equal(cache.read('positions'), undefined, 'apply reads places, never writes them');
+    const writer = new KeptPositions(cache, true);
+    const elsewhere = counting('lists/items.txt');
+    const posOf = writer.posOf('key-a/0', 'rules/a.yaml', elsewhere.parse);
+    posOf(['spec', 'items_file']);
+    posOf(['spec', 'items_file']);
+    assert.equal(elsewhere.calls.length, 2, 'a place in another file is not the document\'s to keep');
+    writer.save();
+    assert.equal(cache.read('positions'), undefined);
+  });
+
+  it('a damaged or older entry is no answer', () => {
+    const cache = fresh();
+    const writer = new KeptPositions(cache, true);
+    writer.posOf('key-a/0', 'a.yaml', counting('a.yaml').parse)(['spec']);
+    writer.save();
+    writeFileSync(join(cache.base, buildId()!, 'positions'), 'not what v8.serialize writes');
+    const damaged = counting('a.yaml');
+    new KeptPositions(cache, true).posOf('key-a/0', 'a.yaml', damaged.parse)(['spec']);
+    assert.equal(damaged.calls.length, 1);
+    cache.write('positions', { format: 0, places: new Map([['key-a/0', new Map([['["spec"]', [1, 1]]])]]) });
+    const older = counting('a.yaml');
+    new KeptPositions(cache, true).posOf('key-a/0', 'a.yaml', older.parse)(['spec']);
+    assert.equal(older.calls.length, 1);
+  });
+
+  it('keeps the places of documents a run did not meet while they outnumber those it met by 10,000 at most', () => {
+    const cache = fresh();
+    const many = new KeptPositions(cache, true);
+    for (let i = 0; i < 10_001; i++) many.posOf(`old-${i}/0`, 'a.yaml', counting('a.yaml').parse)(['spec']);
+    many.save();
+    // A run over one other directory: the others' places stay.
+    const some = new KeptPositions(cache, true);
+    some.posOf('new/0', 'b.yaml', counting('b.yaml').parse)(['spec']);
+    some.save();
+    const kept = (cache.read('positions') as { places: Map<string, unknown> }).places;
+    assert.equal(kept.size, 10_002);
+  });
+
+  it('drops the unmet places once they outnumber the met by more than 10,000', () => {
+    const cache = fresh();
+    const many = new KeptPositions(cache, true);
+    for (let i = 0; i < 10_002; i++) many.posOf(`old-${i}/0`, 'a.yaml', counting('a.yaml').parse)(['spec']);
+    many.save();
+    const one = new KeptPositions(cache, true);
+    one.posOf('new/0', 'b.yaml', counting('b.yaml').parse)(['spec']);
+    one.save();
+    assert.deepEqual([...(cache.read('positions') as { places: Map<string, unknown> }).places.keys()], ['new/0']);
+  });
+});
