@@ -320,6 +320,8 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
           pos: r.posOf(ref.path),
           subject: subject(r),
           message: `${displayField(ref.path)} names ${ref.kind} ${quoted(ref.name, pointer !== undefined && r.secretPointers.has(pointer))}, which no manifest declares in space ${r.space}; it must exist on the server`,
+          // A repository that manages rules but not the connector they page names it in every rule: one line.
+          group: `undeclared\u0000${ref.kind}\u0000${r.space}\u0000${ref.name}`,
         });
       }
     }

@@ -207,6 +207,19 @@ describe('validate: references to objects managed elsewhere', () => {
     assert.match(lenient.out, /2 resources in 2 files: valid \(0 errors, 1 warnings\)/);
   });
 
+  it('says once what many rules name alike that no manifest declares; the JSON output keeps each', async () => {
+    const paging = (n: number) => CONNECTOR_ACTION.replace('{name: pages-the-soc}', `{name: pages-the-soc-${n}}`);
+    const dir = repo({ 'r1.yaml': paging(1), 'r2.yaml': paging(2), 'r3.yaml': paging(3), 'r4.yaml': paging(4), 'r5.yaml': paging(5) });
+    const run = await cli(['validate', dir]);
+    assert.equal(run.code, 0, run.out + run.err);
+    const warnings = run.err.split('\n').filter((l) => l.includes('warning:'));
+    assert.equal(warnings.length, 1, run.err);
+    assert.match(warnings[0], /r1\.yaml:13:\d+: warning: Rule\/pages-the-soc-1: spec\.actions\[0\]\.id names Connector "soc-pager-nowhere", which no manifest declares in space default; it must exist on the server \[and 4 more: \S*r2\.yaml:13, \S*r3\.yaml:13, \S*r4\.yaml:13, …; --json lists every one\]$/);
+    assert.match(run.out, /5 resources in 5 files: valid \(0 errors, 5 warnings\)/);
+    const json = JSON.parse((await cli(['validate', dir, '--json'])).out) as { diagnostics: { message: string }[] };
+    assert.equal(json.diagnostics.filter((d) => d.message.includes('which no manifest declares')).length, 5);
+  });
+
   it('with references.missing: error, warns of every reference no manifest declares', () => {
     assert.equal(strict.code, 0, strict.out + strict.err);
     const warned = strict.err.split('\n').filter((l) => l.includes('which no manifest declares')).map((l) => /: (spec\.[^ ]+) names/.exec(l)?.[1]);
