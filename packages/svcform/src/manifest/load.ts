@@ -2,7 +2,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import { NESTS_TOO_DEEPLY, nestsTooDeeply, yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, FanOut, SourcePos } from './types.js';
-import { isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
+import { fastPositions, isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
 import { sourceOffsetInScalar } from './scalar-position.js';
 import { fastScalarStart, nodeAt } from './scalar-start.js';
@@ -77,9 +77,9 @@ export function readManifestText(text: string, file: string, options: ParseOptio
 }
 
 /** The fast reader's documents, and the full parser's reading of each document it left. */
-function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } | undefined {
-  const starts = fast.lineStarts;
-  const at = (offset: number): SourcePos => {
+/** The line and column of an offset, from the offsets where lines start. */
+function positionIn(starts: Int32Array, shown: string): (offset: number) => SourcePos {
+  return (offset) => {
     // The last line starting at or before the offset.
     let lo = 0;
     let hi = starts.length - 1;
@@ -90,6 +90,22 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
     }
     return { file: shown, line: lo + 1, col: offset - starts[lo] + 1 };
   };
+}
+
+/**
+ * `posOf` of document `index` of a file the fast reader read whole (one the manifest cache keeps),
+ * from the file's text: the places readManifestText's document gives, reading that document alone,
+ * once, with positions. Undefined when the text is no longer such a file.
+ */
+export function keptDocumentPlaces(text: string, file: string, index: number): ((path: DocPath) => SourcePos) | undefined {
+  const read = fastPositions(text, index);
+  if (!read) return undefined;
+  const at = positionIn(read.lineStarts, displayPath(file));
+  return (path) => at(offsetIn(read, read.start, path));
+}
+
+function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } | undefined {
+  const at = positionIn(fast.lineStarts, shown);
   const docs: LoadedDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of fast.documents) {
@@ -99,7 +115,7 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
         const found = start === undefined ? undefined : sourceOffsetInScalar(fast.text, start, offset, value);
         return found === undefined ? undefined : at(found);
       };
-      docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(fastOffsetOf(doc, path)), posInScalar });
+      docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(offsetIn(doc.positions(), doc.start, path)), posInScalar });
       continue;
     }
     let parsed: Document.Parsed[];
@@ -284,11 +300,10 @@ function offsetOf(doc: Document.Parsed, path: DocPath): number {
   return best;
 }
 
-/** The same answer as offsetOf, from the fast reader's position tables. */
-function fastOffsetOf(doc: FastDocument, path: DocPath): number {
-  const { value, offsets } = doc.positions();
+/** The same answer as offsetOf, from the fast reader's position tables of a document starting at `start`. */
+function offsetIn({ value, offsets }: ReturnType<FastDocument['positions']>, start: number, path: DocPath): number {
   let node: unknown = value;
-  let best = doc.start;
+  let best = start;
   for (const step of path) {
     if (node === null || typeof node !== 'object') return best;
     const table = offsets.get(node);

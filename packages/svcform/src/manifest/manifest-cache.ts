@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import type { DiskCache } from '../common/disk-cache.js';
 import type { RecordPack } from '../common/record-pack.js';
 import { KeptPositions } from './kept-positions.js';
-import { displayPath, isNormalAbsolute, readManifestText, type LoadedDoc } from './load.js';
+import { displayPath, isNormalAbsolute, keptDocumentPlaces, readManifestText, type LoadedDoc } from './load.js';
+import type { DocPath, SourcePos } from './types.js';
 import { SeenFiles } from './seen-files.js';
 
 /**
@@ -116,18 +117,34 @@ export class ManifestCache {
   private keptDocs(key: string, file: string, text: () => string | undefined, docs: KeptDocument[]): LoadedDoc[] {
     const shown = displayPath(file);
     const dir = dirname(isNormalAbsolute(file) ? file : resolve(file));
+    let source: { text: string | undefined } | undefined;
+    const sourceText = () => {
+      if (!source) {
+        this.counts.reparsed++;
+        source = { text: text() };
+      }
+      return source.text;
+    };
     let parsed: LoadedDoc[] | undefined;
     const parsedDoc = (index: number) => {
       if (!parsed) {
-        this.counts.reparsed++;
-        const source = text();
-        parsed = source === undefined ? [] : readManifestText(source, file).docs;
+        const again = sourceText();
+        parsed = again === undefined ? [] : readManifestText(again, file).docs;
       }
       return parsed.find((d) => d.index === index);
     };
     return docs.map((d) => {
       const start = { file: shown, line: d.line, col: d.col };
       const cacheKey = documentKey(key, d.index);
+      // A place reads this document alone again, with positions (not every document's values).
+      let places: ((path: DocPath) => SourcePos) | null | undefined;
+      const placeOf = (path: DocPath) => {
+        if (places === undefined) {
+          const again = sourceText();
+          places = (again !== undefined && keptDocumentPlaces(again, file, d.index)) || null;
+        }
+        return places?.(path) ?? start;
+      };
       return {
         file: shown,
         index: d.index,
@@ -135,7 +152,7 @@ export class ManifestCache {
         start,
         dir,
         cacheKey,
-        posOf: this.positions.posOf(cacheKey, shown, (path) => parsedDoc(d.index)?.posOf(path) ?? start),
+        posOf: this.positions.posOf(cacheKey, shown, placeOf),
         posInScalar: (path, offset, value) => parsedDoc(d.index)?.posInScalar(path, offset, value),
       };
     });

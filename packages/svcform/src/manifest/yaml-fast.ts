@@ -61,7 +61,7 @@ class Reader {
   /** The text's lines: where each starts and ends, its indentation and what it holds. */
   private readonly lines: Lines;
   /** Offsets of every tab: allowed only inside quoted and block scalars (see tabsAllowed). */
-  private readonly tabs: number[] = [];
+  private readonly tabs: number[];
   /** Next line to look at, after a value has been read. */
   private line = 0;
   /** The current document's position tables and tab ranges. */
@@ -71,8 +71,16 @@ class Reader {
     private readonly text: string,
     /** Whether to record positions (FastDocument.positions). */
     private readonly record = false,
+    /** The line and tab tables of another reader of the same text (a recorder's are its reader's). */
+    tables?: { lines: Lines; tabs: number[] },
   ) {
     this.ctx = { text, offsets: undefined, tabRanges: [] };
+    if (tables) {
+      this.lines = tables.lines;
+      this.tabs = tables.tabs;
+      return;
+    }
+    this.tabs = [];
     for (let t = text.indexOf('\t'); t >= 0; t = text.indexOf('\t', t + 1)) this.tabs.push(t);
     this.lines = new Lines(text);
   }
@@ -83,6 +91,25 @@ class Reader {
 
   documents(): Array<FastDocument | LeftDocument> {
     const docs: Array<FastDocument | LeftDocument> = [];
+    this.eachDocument((index, line, from, to) => {
+      try {
+        const { value, start } = this.document(line, from, to);
+        docs.push({ index, value, start, positions: this.positionsOf(line, from, to) });
+      } catch (err) {
+        // Nesting deep enough to exhaust the stack is left to the full parser too, which reports it.
+        if (err !== unsupported && !(err instanceof RangeError)) throw err;
+        docs.push({ index, left: true, from, to });
+      }
+      return true;
+    });
+    return docs;
+  }
+
+  /**
+   * Calls `each` with every non-empty document's index, first line and span [from, to), until it
+   * returns false. Throws `unsupported` for a `---` line with a value after it.
+   */
+  private eachDocument(each: (index: number, line: number, from: number, to: number) => boolean): void {
     const total = this.lines.starts.length;
     let index = 0;
     let line = this.lines.skipBlank(0);
@@ -100,26 +127,29 @@ class Reader {
       if (line >= total || this.lines.types[line] === LineType.DocStart) continue; // an empty document
       let next = line + 1;
       while (next < total && this.lines.types[next] !== LineType.DocStart) next++;
-      const to = next < total ? this.lines.starts[next] : this.text.length;
-      try {
-        const { value, start } = this.document(line, from, to);
-        docs.push({ index, value, start, positions: this.positionsOf(line, from, to) });
-      } catch (err) {
-        // Nesting deep enough to exhaust the stack is left to the full parser too, which reports it.
-        if (err !== unsupported && !(err instanceof RangeError)) throw err;
-        docs.push({ index, left: true, from, to });
-      }
+      if (!each(index, line, from, next < total ? this.lines.starts[next] : this.text.length)) return;
       line = next;
     }
-    return docs;
   }
 
-  /** A lazy, cached second reading of a document, with positions, by a reader of its own. */
+  /** Document `index` alone, read with positions (a reader made with `record`), or undefined when there is none. */
+  positionsOfDocument(index: number): { value: Record<string, unknown>; start: number; offsets: Map<object, Offsets> } | undefined {
+    let read: ReturnType<Reader['positionsOfDocument']>;
+    this.eachDocument((i, line, from, to) => {
+      if (i !== index) return true;
+      const { value, start, offsets } = this.document(line, from, to);
+      read = { value, start, offsets: offsets! };
+      return false;
+    });
+    return read;
+  }
+
+  /** A lazy, cached second reading of a document, with positions, by a reader of its own (sharing this one's tables). */
   private positionsOf(line: number, from: number, to: number): FastDocument['positions'] {
     let read: ReturnType<FastDocument['positions']> | undefined;
     return () => {
       if (!read) {
-        this.recorder ??= new Reader(this.text, true);
+        this.recorder ??= new Reader(this.text, true, { lines: this.lines, tabs: this.tabs });
         const { value, offsets } = this.recorder.document(line, from, to);
         read = { value, offsets: offsets! };
       }
@@ -388,16 +418,38 @@ export function isLeft(doc: FastDocument | LeftDocument): doc is LeftDocument {
  * the full parser; undefined means the whole file is the full parser's (directives, `...`, a
  * byte order mark, a carriage return that does not end a line).
  */
-export function parseFast(text: string): FastParse | undefined {
-  if (text.charCodeAt(0) === 0xfeff) return undefined;
-  if (text.includes('\r')) {
-    const lf = text.replace(/\r\n/g, '\n');
-    if (lf.includes('\r')) return undefined;
-    text = lf;
-  }
+export function parseFast(input: string): FastParse | undefined {
+  const text = fastText(input);
+  if (text === undefined) return undefined;
   try {
     const reader = new Reader(text);
     return { documents: reader.documents(), lineStarts: reader.lineStarts, text };
+  } catch (err) {
+    if (err === unsupported || err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+/** The text the fast reader reads for `input` (CRLF made LF), or undefined when the whole file is the full parser's. */
+function fastText(input: string): string | undefined {
+  if (input.charCodeAt(0) === 0xfeff) return undefined;
+  if (!input.includes('\r')) return input;
+  const lf = input.replace(/\r\n/g, '\n');
+  return lf.includes('\r') ? undefined : lf;
+}
+
+/**
+ * Document `index` of `input` read with positions, as its FastDocument.positions gives them, without
+ * reading the other documents' values: the places in a document kept from an earlier reading of a
+ * file the fast reader read whole (manifest-cache.ts). Undefined when the fast reader cannot read it.
+ */
+export function fastPositions(input: string, index: number): (ReturnType<FastDocument['positions']> & { start: number; lineStarts: Int32Array }) | undefined {
+  const text = fastText(input);
+  if (text === undefined) return undefined;
+  try {
+    const reader = new Reader(text, true);
+    const read = reader.positionsOfDocument(index);
+    return read && { ...read, lineStarts: reader.lineStarts };
   } catch (err) {
     if (err === unsupported || err instanceof RangeError) return undefined;
     throw err;

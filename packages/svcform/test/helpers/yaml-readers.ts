@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
+import { keptDocumentPlaces, parseManifestText, type LoadedDoc } from '../../src/manifest/load.js';
 import type { DocPath } from '../../src/manifest/types.js';
 import { isLeft, parseFast } from '../../src/manifest/yaml-fast.js';
 
@@ -13,7 +13,9 @@ export function pathsOf(value: unknown, path: DocPath = []): DocPath[] {
 
 /**
  * The fast reader and the full parser give the same documents, values, diagnostics and positions
- * for `text`; returns how many documents the fast reader took itself.
+ * for `text`; so do the places of one document read alone (keptDocumentPlaces: a file kept in the
+ * manifest cache) when the fast reader took the whole file. Returns how many documents the fast
+ * reader took itself.
  */
 export function assertSameAsFullParser(text: string, name: string): number {
   const fast = parseManifestText(text, name);
@@ -27,5 +29,13 @@ export function assertSameAsFullParser(text: string, name: string): number {
     assert.equal(doc.index, other.index, `${name}: index of document ${i}`);
     for (const path of pathsOf(other.value)) assert.deepEqual(doc.posOf(path), other.posOf(path), `${name}: posOf ${JSON.stringify(path)}\n${text}`);
   });
+  const fastDocs = parseFast(text)?.documents;
+  if (fastDocs && fastDocs.every((d) => !isLeft(d))) {
+    for (const [i, other] of full.docs.entries()) {
+      const places = keptDocumentPlaces(text, name, other.index);
+      assert.ok(places, `${name}: document ${other.index} read alone`);
+      for (const path of pathsOf(other.value)) assert.deepEqual(places(path), other.posOf(path), `${name}: document ${i} read alone, posOf ${JSON.stringify(path)}\n${text}`);
+    }
+  }
   return parseFast(text)?.documents.filter((d) => !isLeft(d)).length ?? 0;
 }
