@@ -179,7 +179,11 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   const deferrable = (path: DocPath) => writeOnly.some((prefix) => prefix.length <= path.length && prefix.every((step, i) => path[i] === step));
   const interpolated = interpolate(raw, { env: options.env ?? process.env, dir: doc.dir, root, redactor: options.redactor ?? redactor, posOf: doc.posOf, subject, offlineSecrets: options.offlineSecrets, deferrable, refusedVariables: CREDENTIAL_VARIABLES }, scan.templated);
   out.push(...interpolated.diagnostics);
-  for (const ref of shellStyleReferences(raw, scan.templated)) out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message: shellStyleMessage(ref.names) });
+  for (const ref of shellStyleReferences(raw, scan.templated)) {
+    const message = shellStyleMessage(ref.names);
+    // The same placeholders in many manifests (a team's template text) are one line.
+    out.push({ severity: 'warning', pos: doc.posOf(ref.path), subject, message, group: `shell-style\u0000${message}` });
+  }
   const value = interpolated.value as Record<string, any>;
   const secretPaths = new Set(interpolated.secretPaths.map(pathKey));
   // A deferred string holds its reference as written: the schema would judge the placeholder, not the value.

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { shellStyleMessage, shellStyleReferences } from '../../src/manifest/shell-style.js';
 import { expectWarnings, svcform, valid } from './harness.js';
+import { cli } from '../helpers/cli.js';
+import { blockRuleYaml, repo } from '../helpers/repo.js';
 
 describe("svcform validate: '${NAME}' written the shell way", () => {
   it('is a warning at the string, pointing at ${env:NAME}; the run still exits 0', async () => {
@@ -30,6 +32,19 @@ describe("svcform validate: '${NAME}' written the shell way", () => {
       { path: ['a'], names: ['ONE', '_two2'] },
       { path: ['c', 'd'], names: ['THREE'] },
     ]);
+  });
+
+  it('says once what many manifests write alike, with a count and the first places; --json lists each', async () => {
+    const rule = (name: string) => blockRuleYaml(name, ['Ask ${TEAM_LEAD} before closing.'], ['event.kind:alert']);
+    const dir = repo({ 'a.yaml': rule('a'), 'b.yaml': rule('b'), 'c.yaml': rule('c'), 'd.yaml': blockRuleYaml('d', ['Page ${ON_CALL}.'], ['event.kind:alert']) });
+    const run = await cli(['validate', dir]);
+    assert.equal(run.code, 0, run.err);
+    const lines = run.err.split('\n').filter((l) => l.includes('warning:'));
+    assert.equal(lines.length, 2, run.err);
+    assert.match(lines[0], /a\.yaml:8:3: warning: Rule\/a: \$\{TEAM_LEAD\} is not interpolated .* \[and 2 more: \S*b\.yaml:8, \S*c\.yaml:8\]$/);
+    assert.match(lines[1], /d\.yaml:8:3: warning: Rule\/d: \$\{ON_CALL\} is not interpolated/);
+    const json = JSON.parse((await cli(['validate', dir, '--json'])).out) as { diagnostics: unknown[] };
+    assert.equal(json.diagnostics.length, 4);
   });
 
   it('says so once per string: a guide with six placeholders is one warning (seen in production rules)', () => {
