@@ -76,7 +76,6 @@ export function readManifestText(text: string, file: string, options: ParseOptio
   return { ...readFull(text, shown, dir), allFast: false };
 }
 
-/** The fast reader's documents, and the full parser's reading of each document it left. */
 /** The line and column of an offset, from the offsets where lines start. */
 function positionIn(starts: Int32Array, shown: string): (offset: number) => SourcePos {
   return (offset) => {
@@ -104,6 +103,7 @@ export function keptDocumentPlaces(text: string, file: string, index: number): (
   return (path) => at(offsetIn(read, read.start, path));
 }
 
+/** The fast reader's documents, and the full parser's reading of each document it left. */
 function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedDoc[]; diagnostics: Diagnostic[] } | undefined {
   const at = positionIn(fast.lineStarts, shown);
   const docs: LoadedDoc[] = [];
