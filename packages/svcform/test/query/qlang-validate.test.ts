@@ -44,6 +44,18 @@ describe('qlang queries in validate', () => {
     assert.match(r.err, /r\.yaml:15:16: warning: Rule\/fn: query: not checked offline: unknown function TO_LOWR; did you mean TO_LOWER\? \(qlang\); the server decides, or set metadata\.checks\.querySyntax: false/);
   });
 
+  it('says once what many rules use alike that it cannot check (a newer server\'s function)', async () => {
+    const files: Record<string, string> = {};
+    for (const n of ['a', 'b', 'c']) files[`${n}.yaml`] = qlangRule(n, ['FROM logs-*', '| EVAL y = TO_LOWR(x)']);
+    files['d.yaml'] = qlangRule('d', ['FROM logs-*', '| EVAL y = FROBNICATE_ALL(x)']);
+    const r = await validate(files);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.err.split('\n').filter((l) => l.includes('warning:'));
+    assert.equal(lines.length, 2, r.err);
+    assert.match(lines[0], /^a\.yaml:15:16: warning: Rule\/a: query: not checked offline: unknown function TO_LOWR.* \[and 2 more: b\.yaml:15, c\.yaml:15\]$/);
+    assert.match(lines[1], /^d\.yaml:15:16: warning: Rule\/d: query: not checked offline: unknown function FROBNICATE_ALL/);
+  });
+
   it('warns about an unknown command and exits 0', async () => {
     const r = await validate({ 'r.yaml': qlangRule('cmd', ['FROM logs-*', '| WHERE x == "a"', '| FROBNICATE x (a | b)']) });
     assert.equal(r.code, 0, r.err);
