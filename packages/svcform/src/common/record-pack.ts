@@ -12,7 +12,8 @@ import { crc32 } from 'node:zlib';
  *
  * A record is a 44-byte header (MAGIC, the body's length, the CRC-32 of key and body, the 32-byte
  * key) and the body (v8.serialize). A record cut short (a run stopped while writing) or damaged
- * ends the walk: what follows is not read, and the next writing run rewrites the file. A record
+ * ends the walk: what follows is not read, and the next writing run rewrites the file, once a walk
+ * again finds it still so (another run's append may have been half written). A record
  * whose CRC does not match is a miss. Two runs appending at once each append whole records
  * (O_APPEND); a rewrite is a temporary file renamed into place, so a run reading meanwhile keeps
  * reading the file it opened. Whatever goes wrong, the answer is a miss, never a wrong value.
@@ -33,6 +34,9 @@ const FLUSH_BYTES = 16 * 1024 * 1024;
 const WRITEV_MAX = 512;
 /** Bytes read at once when walking the headers and reading values. */
 const WINDOW = 1024 * 1024;
+/** How many times, and how far apart, a file whose walk stopped short is walked again before it is rewritten (tornStill). */
+const TORN_CHECKS = 3;
+const TORN_WAIT_MS = 10;
 
 interface Place {
   offset: number;
@@ -154,7 +158,7 @@ export class RecordPack {
       if (this.writable === undefined) this.writable = this.ready();
       if (!this.writable) return;
       this.places();
-      if (this.whole) append(this.path, records);
+      if (this.whole || !this.tornStill()) append(this.path, records);
       else {
         this.rewrite(records);
         this.whole = true;
@@ -163,6 +167,29 @@ export class RecordPack {
       // Not written: the next run parses those files again. Nothing more is written in this one.
       this.writable = false;
     }
+  }
+
+  /**
+   * Whether the file still ends in a record cut short. A walk that stopped short may have met
+   * another run's append in the middle of being written (the file's size grows as the write goes),
+   * and a rewrite then would drop that run's records: the file is walked again, a few times a few
+   * milliseconds apart, before a rewrite replaces it. A run that stopped while writing leaves a
+   * record that stays cut short.
+   */
+  private tornStill(): boolean {
+    for (let attempt = 0; attempt < TORN_CHECKS; attempt++) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TORN_WAIT_MS);
+      let fd: number | undefined;
+      try {
+        fd = openSync(this.path, 'r');
+        if (walk(fd, new Window(fd)).whole) return false;
+      } catch {
+        return false; // gone meanwhile (another run's rewrite): nothing of it to keep
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+    }
+    return true;
   }
 
   /**

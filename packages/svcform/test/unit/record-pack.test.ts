@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +115,22 @@ describe('RecordPack: values under SHA-256 keys in one append-only file', () => 
       p.put(key('f'), value('f'));
     });
     run(file, (p) => assert.deepEqual(['a', 'e', 'f'].map((n) => p.has(key(n))), [true, true, true], 'under the default slack the file only grows'));
+  });
+
+  it('a walk that met another run\'s append half written does not rewrite the file: that run\'s records stay', () => {
+    // Seen as a lost record when two runs wrote at once on a loaded machine (the test below).
+    const file = packFile();
+    run(file, (p) => p.put(key('a'), value('a')));
+    const other = packFile();
+    run(other, (p) => p.put(key('b'), value('b')));
+    const recordB = readFileSync(other);
+    appendFileSync(file, recordB.subarray(0, 60));
+    const pack = new RecordPack(file, () => true);
+    assert.equal(pack.has(key('b')), false, 'cut short when this run walked the file');
+    appendFileSync(file, recordB.subarray(60)); // the other run's write completes
+    pack.put(key('c'), value('c'));
+    pack.save();
+    assert.deepEqual(read(file, 'a', 'b', 'c'), [value('a'), value('b'), value('c')]);
   });
 
   it('records are appended as they come once enough wait, not held to the end; a torn file is replaced first', () => {
