@@ -1,8 +1,8 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Script } from 'node:vm';
 import { makeDirectory } from '../common/make-directory.js';
 import { removeUntouched } from '../common/remove-untouched.js';
+import { writeWhole } from '../common/write-whole.js';
 
 /**
  * A code cache of the precompiled program made by the user's own Node (precompiled.ts). The
@@ -42,19 +42,12 @@ export function keepOwnCodeCache(cache: OwnCodeCache, argv: readonly string[]): 
   const end = argv.indexOf('--');
   const options = end < 0 ? argv : argv.slice(0, end);
   if (!TRAINING_COMMANDS.has(argv[0] ?? '') || options.includes('--no-cache')) return false;
-  const temporary = `${cache.file}.${process.pid}.tmp`;
   try {
     makeDirectory(dirname(cache.file));
-    writeFileSync(temporary, cache.encode(cache.build, cache.script.createCachedData()));
-    renameSync(temporary, cache.file);
   } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // A directory that refuses even this is left as it is.
-    }
     return false;
   }
+  if (!writeWhole(cache.file, () => cache.encode(cache.build, cache.script.createCachedData()))) return false;
   // Caches of other builds not written for a week go.
   removeUntouched(dirname(cache.file), (name) => !name.startsWith(`${cache.build}-`));
   return true;

@@ -1,10 +1,11 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { buildId } from './build-id.js';
 import { makeDirectory } from './make-directory.js';
 import { RecordPack } from './record-pack.js';
 import { removeUntouched } from './remove-untouched.js';
+import { writeWhole } from './write-whole.js';
 
 /**
  * Results svcform keeps between runs because they cost time to compute and depend only on what
@@ -95,19 +96,7 @@ export class DiskCache {
 
   /** Stores `value` (anything the structured clone algorithm copies) under `name`; false if it could not. */
   write(name: string, value: unknown): boolean {
-    if (!this.prepare()) return false;
-    const temporary = join(this.dir, `${name}.${process.pid}.${Date.now()}.tmp`);
-    try {
-      writeFileSync(temporary, serialize(value));
-      renameSync(temporary, join(this.dir, name));
-    } catch {
-      try {
-        rmSync(temporary, { force: true });
-      } catch {
-        // A cache that refuses even this is left as it is: a failure never fails a run.
-      }
-      return false;
-    }
+    if (!this.prepare() || !writeWhole(join(this.dir, name), () => serialize(value))) return false;
     this.pruneOtherBuilds();
     return true;
   }

@@ -3,6 +3,7 @@ import { deserialize } from 'node:v8';
 import { dirname, resolve } from 'node:path';
 import type { DiskCache } from '../common/disk-cache.js';
 import type { RecordPack } from '../common/record-pack.js';
+import { UNUSED_MS } from '../common/remove-untouched.js';
 import { KeptPositions } from './kept-positions.js';
 import { displayPath, isNormalAbsolute, keptDocumentPlaces, readManifestText, type LoadedDoc } from './load.js';
 import type { DocPath, SourcePos } from './types.js';
@@ -31,8 +32,6 @@ const CLEAN_FORMAT = 2;
 /** The pack file of the documents (one per build, as every entry). */
 const PACK = 'manifests.pack';
 const CLEAN_PREFIX = 'clean-';
-/** An entry no writing run has read for this long is removed. */
-const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
 interface KeptDocument {
   index: number;

@@ -71,27 +71,25 @@ describe('places kept for cached documents (src/manifest/kept-positions.ts)', ()
     assert.equal(older.calls.length, 1);
   });
 
+  /** One run asks a place in each of `keys` and saves; returns the keys of the documents then kept. */
+  const runAsking = (cache: DiskCache, keys: string[]) => {
+    const positions = new KeptPositions(cache, true);
+    for (const key of keys) positions.posOf(key, 'a.yaml', counting('a.yaml').parse)(['spec']);
+    positions.save();
+    return [...(cache.read('positions') as { places: Map<string, unknown> }).places.keys()];
+  };
+  const olds = (n: number) => Array.from({ length: n }, (_, i) => `old-${i}/0`);
+
   it('keeps the places of documents a run did not meet while they outnumber those it met by 10,000 at most', () => {
     const cache = fresh();
-    const many = new KeptPositions(cache, true);
-    for (let i = 0; i < 10_001; i++) many.posOf(`old-${i}/0`, 'a.yaml', counting('a.yaml').parse)(['spec']);
-    many.save();
+    runAsking(cache, olds(10_001));
     // A run over one other directory: the others' places stay.
-    const some = new KeptPositions(cache, true);
-    some.posOf('new/0', 'b.yaml', counting('b.yaml').parse)(['spec']);
-    some.save();
-    const kept = (cache.read('positions') as { places: Map<string, unknown> }).places;
-    assert.equal(kept.size, 10_002);
+    assert.equal(runAsking(cache, ['new/0']).length, 10_002);
   });
 
   it('drops the unmet places once they outnumber the met by more than 10,000', () => {
     const cache = fresh();
-    const many = new KeptPositions(cache, true);
-    for (let i = 0; i < 10_002; i++) many.posOf(`old-${i}/0`, 'a.yaml', counting('a.yaml').parse)(['spec']);
-    many.save();
-    const one = new KeptPositions(cache, true);
-    one.posOf('new/0', 'b.yaml', counting('b.yaml').parse)(['spec']);
-    one.save();
-    assert.deepEqual([...(cache.read('positions') as { places: Map<string, unknown> }).places.keys()], ['new/0']);
+    runAsking(cache, olds(10_002));
+    assert.deepEqual(runAsking(cache, ['new/0']), ['new/0']);
   });
 });
