@@ -35,8 +35,8 @@ async function declaredRules(paths: string[], opts: CoverageOptions, io: Io, con
   const setup = await setUpValidation(opts, config, io);
   // A count of rules needs no secret: a missing one is a warning here, as in `validate --offline-secrets`.
   const result = await loadAndValidate(paths, { ...setup.options, offlineSecrets: true });
-  setup.finish();
   for (const line of formatDiagnostics(result.diagnostics.filter((d) => d.severity === 'error' || !opts.quiet))) io.err(redactor.redact(line));
+  setup.finish();
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests`);

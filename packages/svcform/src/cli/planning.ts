@@ -81,13 +81,13 @@ function revertsSince(plan: Plan, seen: LiveState | undefined, run: RunScope): P
 export async function loadResources(paths: string[], opts: CommonOptions, io: Io, config: SvcformConfig, readAhead?: ReadAhead, keepManifests = true, printed?: Set<string>): Promise<LoadedResources> {
   const setup = await setUpValidation(opts, config, io, keepManifests);
   const result = await loadAndValidate(paths, setup.options, readAhead && ((kinds, share) => readAhead.start(kinds, share)));
-  setup.finish();
   for (const line of formatDiagnostics(result.diagnostics)) {
     // promote validates once per environment: a finding both share is shown once.
     if (printed?.has(line)) continue;
     printed?.add(line);
     io.err(redactor.redact(line));
   }
+  setup.finish();
   if (hasErrors(result.diagnostics)) {
     const n = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to the server`);

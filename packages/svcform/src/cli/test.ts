@@ -22,7 +22,6 @@ export async function testCommand(paths: string[], opts: TestOptions, io: Io): P
   const config = readConfig(opts, paths);
   const setup = await setUpValidation(opts, config, io);
   const validated = await loadAndValidate(paths, { ...setup.options, offlineSecrets: true });
-  setup.finish();
   const diagnostics: Diagnostic[] = [...validated.diagnostics];
   const suites: RuleTests[] = [];
   const files = findTestFiles(paths);
@@ -32,6 +31,7 @@ export async function testCommand(paths: string[], opts: TestOptions, io: Io): P
     suites.push(...read.tests);
   }
   for (const line of formatDiagnostics(opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics)) io.err(redactor.redact(line));
+  setup.finish();
   if (hasErrors(diagnostics)) {
     const n = diagnostics.filter((d) => d.severity === 'error').length;
     throw new UsageError(`${n} error${n === 1 ? '' : 's'} in the manifests or test files; no test was run`);

@@ -35,7 +35,6 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
     for (const file of result.files) io.err(`read ${displayPath(file)}`);
     io.err(`validated ${result.resources.length} resources in ${result.files.length} files in ${Date.now() - started} ms`);
   }
-  setup.finish();
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   const format = opts.json ? 'json' : (opts.format ?? 'text'); // commander checks the choices
@@ -76,5 +75,6 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
       else io.err(summary);
     }
   }
+  setup.finish();
   return hasErrors(result.diagnostics) ? 1 : 0;
 }

@@ -12,11 +12,15 @@ import { readProjectFields } from './field-lists.js';
 export interface ValidationSetup {
   /** What validation takes: default space, environment, kinds, root, --strict, the project's fields, the documents kept between runs. */
   options: ValidateOptions;
-  /** Once validation is done: keeps the query facts this run added; --verbose says what was parsed and what came from the cache. */
+  /**
+   * Once validation's findings are shown (a finding's place is worked out when shown): keeps the
+   * query facts this run added and the places in cached documents the findings asked for
+   * (kept-positions.ts); --verbose says what was parsed and what came from the cache.
+   */
   finish(): void;
   /**
-   * Once a plan is made: keeps the places in cached documents its messages asked for
-   * (kept-positions.ts); --verbose says how many files were parsed again for places in all.
+   * Once a plan is shown: keeps the places in cached documents its messages asked for;
+   * --verbose says how many files were parsed again for places in all.
    */
   finishPlan(): void;
 }

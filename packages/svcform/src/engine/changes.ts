@@ -2,6 +2,7 @@ import type { Operation } from 'fast-json-patch';
 import type { LiveObject } from '../kinds/types.js';
 import type { FanOut, Resource, SourcePos } from '../manifest/types.js';
 import type { FieldChange } from './diff.js';
+import { defineLater, Later } from '../common/later.js';
 
 /**
  * What a plan is made of: its changes, errors, warnings and notices. Apart from plan.ts, which
@@ -83,8 +84,7 @@ export interface PlanWarning {
  * every place; those are kept for the next run (manifest/kept-positions.ts).
  */
 export function placedLater<T extends PlanError | PlanWarning>(finding: Omit<T, 'source'>, place: () => SourcePos | undefined): T {
-  let known: { at: SourcePos | undefined } | undefined;
-  return Object.defineProperty(finding, 'source', { enumerable: true, get: () => (known ??= { at: place() }).at }) as T;
+  return defineLater(finding, 'source', new Later(place)) as unknown as T;
 }
 
 /** Something worth knowing about a declared object that is not a change (adapter.notices). */

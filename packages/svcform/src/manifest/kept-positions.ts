@@ -1,4 +1,5 @@
 import type { DiskCache } from '../common/disk-cache.js';
+import { getAt } from '../common/pointer.js';
 import type { DocPath, SourcePos } from './types.js';
 
 /**
@@ -17,7 +18,9 @@ const FORMAT = 1;
 /** Places of documents a run did not meet are dropped once they outnumber those it met by this many. */
 const KEEP_UNMET = 10_000;
 
-/** Path (as JSON) -> [line, col], per document key. */
+type PosInScalar = (path: DocPath, offset: number, text: string) => SourcePos | undefined;
+
+/** Path (as JSON; `@offset` after it for a place inside the string there) -> [line, col], per document key. */
 type Places = Map<string, [number, number]>;
 
 function isPlaces(v: unknown): v is Places {
@@ -58,16 +61,40 @@ export class KeptPositions {
     this.met.add(key);
     return (path) => {
       const step = JSON.stringify(path);
-      const known = this.found.get(key)?.get(step) ?? this.storedPlaces().get(key)?.get(step);
+      const known = this.known(key, step);
       if (known) return { file, line: known[0], col: known[1] };
       const pos = parse(path);
-      if (pos.file === file) {
-        let places = this.found.get(key);
-        if (!places) this.found.set(key, (places = new Map()));
-        places.set(step, [pos.line, pos.col]);
-      }
+      if (pos.file === file) this.keep(key, step, [pos.line, pos.col]);
       return pos;
     };
+  }
+
+  /**
+   * `posInScalar` of the same document, whose value is `value`, kept as posOf's places are: for the
+   * string the document holds at the path only (another string may decode otherwise, or not at all).
+   */
+  posInScalar(key: string, file: string, value: unknown, parse: PosInScalar): PosInScalar {
+    this.met.add(key);
+    return (path, offset, text) => {
+      if (getAt(value, path.map(String)) !== text) return parse(path, offset, text);
+      const step = `${JSON.stringify(path)}@${offset}`;
+      const known = this.known(key, step);
+      // Lines count from 1: [0, 0] says the source of the string does not decode to it.
+      if (known) return known[0] === 0 ? undefined : { file, line: known[0], col: known[1] };
+      const pos = parse(path, offset, text);
+      if (!pos || pos.file === file) this.keep(key, step, pos ? [pos.line, pos.col] : [0, 0]);
+      return pos;
+    };
+  }
+
+  private known(key: string, step: string): [number, number] | undefined {
+    return this.found.get(key)?.get(step) ?? this.storedPlaces().get(key)?.get(step);
+  }
+
+  private keep(key: string, step: string, at: [number, number]): void {
+    let places = this.found.get(key);
+    if (!places) this.found.set(key, (places = new Map()));
+    places.set(step, at);
   }
 
   /** Stores the places found since the last save (when this run writes), with those kept before. */

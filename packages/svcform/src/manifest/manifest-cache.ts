@@ -27,8 +27,11 @@ import { SeenFiles } from './seen-files.js';
  */
 
 const FORMAT = 1;
-/** 2: the entries of CleanDocuments keep the warnings of warned documents too. */
-const CLEAN_FORMAT = 2;
+/**
+ * 2: the entries of CleanDocuments keep the warnings of warned documents too. 3: a warning not
+ * placed yet is kept with its path instead of its line and column.
+ */
+const CLEAN_FORMAT = 3;
 /** The pack file of the documents (one per build, as every entry). */
 const PACK = 'manifests.pack';
 const CLEAN_PREFIX = 'clean-';
@@ -106,6 +109,7 @@ export class ManifestCache {
     for (const d of docs) {
       d.cacheKey = documentKey(key, d.index);
       d.posOf = this.positions.posOf(d.cacheKey, d.file, d.posOf);
+      d.posInScalar = this.positions.posInScalar(d.cacheKey, d.file, d.value, d.posInScalar);
     }
     if (!this.writes) return docs;
     const kept = this.pack.put(key, { format: FORMAT, docs: docs.map((d) => ({ index: d.index, value: d.value, line: d.start.line, col: d.start.col })) });
@@ -152,7 +156,7 @@ export class ManifestCache {
         dir,
         cacheKey,
         posOf: this.positions.posOf(cacheKey, shown, placeOf),
-        posInScalar: (path, offset, value) => parsedDoc(d.index)?.posInScalar(path, offset, value),
+        posInScalar: this.positions.posInScalar(cacheKey, shown, d.value, (path, offset, value) => parsedDoc(d.index)?.posInScalar(path, offset, value)),
       };
     });
   }
@@ -185,17 +189,18 @@ function documentKey(fileKey: string, index: number): string {
   return `${fileKey}/${index}`;
 }
 
-/** A warning the checks of a document found, kept with its place in the document's file. */
-export interface KeptFinding {
-  line: number;
-  col: number;
-  message: string;
-  group?: string;
-}
+/**
+ * A warning the checks of a document found, kept with its place in the document's file when the
+ * run that found it had placed it, else with the path it is at (and its offset inside the string
+ * there), which place it from the document when a run shows it.
+ */
+export type KeptFinding = { message: string; group?: string } & ({ line: number; col: number; path?: undefined; offset?: undefined } | { path: DocPath; offset?: number; line?: undefined; col?: undefined });
 
 function isFinding(f: unknown): f is KeptFinding {
-  const k = f as KeptFinding | null;
-  return !!k && Number.isInteger(k.line) && Number.isInteger(k.col) && typeof k.message === 'string' && (k.group === undefined || typeof k.group === 'string');
+  const k = f as Record<string, unknown> | null;
+  if (!k || typeof k.message !== 'string' || (k.group !== undefined && typeof k.group !== 'string')) return false;
+  if (k.path === undefined) return Number.isInteger(k.line) && Number.isInteger(k.col);
+  return Array.isArray(k.path) && k.path.every((step) => typeof step === 'string' || Number.isInteger(step)) && (k.offset === undefined || (Number.isInteger(k.offset) && (k.offset as number) >= 0));
 }
 
 /**

@@ -64,6 +64,38 @@ describe('checks of documents found clean before are skipped (the cache director
     }
   });
 
+  it('a warning is placed when shown: text shows four places of a group, JSON every one, and the next runs parse no file for them', async () => {
+    // Beyond ASCII (the ’), a file goes on with its documents as kept, so a place inside one costs
+    // a parse of the file, counted. Six rules with one shell-style ${NAME} (a place at a field),
+    // six with one near miss of a field (a place inside the query).
+    const files: Record<string, string> = {};
+    for (let n = 1; n <= 6; n++) {
+      files[`rules/shell-${n}.yaml`] = rule(`shell-${n}`, 'Run ${CMD} by hand’s reach.');
+      files[`rules/field-${n}.yaml`] = rule(`field-${n}`, 'A rule’s note.').replace('event.code', 'evnt.code');
+    }
+    const dir = repository(files);
+    const validate = (...more: string[]) => runBuiltCli(['validate', '.', '--verbose', ...more], dir);
+    const first = await validate();
+    assert.equal(first.code, 0, first.err);
+    const shown = findingLines(first.err);
+    assert.equal(shown.length, 2, first.err);
+    assert.match(shown[0], /^rules\/field-1\.yaml:17:5: warning: Rule\/field-1: query: field "evnt\.code" .* \[and 5 more: rules\/field-2\.yaml:17, rules\/field-3\.yaml:17, rules\/field-4\.yaml:17, …/);
+    assert.match(shown[1], /^rules\/shell-1\.yaml:\d+:\d+: warning: Rule\/shell-1: \$\{CMD\} .* \[and 5 more: rules\/shell-2\.yaml:\d+, /);
+    assert.equal(reparsed(first.err), 8, 'the first and three more of each group, not all twelve');
+
+    const second = await validate();
+    assert.deepEqual(counts(second.err), [0, 12, 12]);
+    assert.deepEqual(findingLines(second.err), shown);
+    assert.equal(reparsed(second.err), 0, 'the places shown were kept');
+
+    const json = await validate('--json');
+    assert.equal(reparsed(json.err), 4, 'the places never shown: two of each group');
+    assert.equal(json.out, (await runBuiltCli(['validate', '.', '--json', '--no-cache'], dir)).out, 'the places a fresh parse gives');
+    const jsonAgain = await validate('--json');
+    assert.equal(reparsed(jsonAgain.err), 0);
+    assert.equal(jsonAgain.out, json.out);
+  });
+
   it('a document with an error is checked at every run; a warning under other check options is found again', async () => {
     const dir = repository({ 'a.yaml': [rule('one'), rule('two').replace('risk_score: 21', 'risk_score: 210'), rule('three').replace('event.code', 'evnt.code')].join('---\n') });
     const first = await runBuiltCli(['validate', '.', '--verbose'], dir);

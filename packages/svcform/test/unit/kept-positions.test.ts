@@ -40,6 +40,37 @@ describe('places kept for cached documents (src/manifest/kept-positions.ts)', ()
     assert.equal(again.calls.length, 0);
   });
 
+  it('keeps a place inside a string for the string the document holds there, and that the string has none', () => {
+    const cache = fresh();
+    const value = { spec: { query: 'evnt.code:1', note: 'x\\y' } };
+    const calls: string[] = [];
+    const parse = (path: DocPath, offset: number, text: string): SourcePos | undefined => {
+      calls.push(`${path.join('.')}@${offset}:${text}`);
+      return path[1] === 'note' ? undefined : { file: 'rules/a.yaml', line: 20, col: 7 + offset };
+    };
+    const first = new KeptPositions(cache, true);
+    const inScalar = first.posInScalar('key-a/0', 'rules/a.yaml', value, parse);
+    assert.deepEqual(inScalar(['spec', 'query'], 2, 'evnt.code:1'), { file: 'rules/a.yaml', line: 20, col: 9 });
+    assert.equal(inScalar(['spec', 'note'], 1, 'x\\y'), undefined);
+    // Another string at the path (as a check may pass) is not the document's: asked each time, never kept.
+    assert.deepEqual(inScalar(['spec', 'query'], 2, 'other'), { file: 'rules/a.yaml', line: 20, col: 9 });
+    inScalar(['spec', 'query'], 2, 'other');
+    assert.equal(calls.length, 4);
+    first.save();
+
+    const second = new KeptPositions(cache, true);
+    const again = second.posInScalar('key-a/0', 'rules/a.yaml', value, parse);
+    assert.deepEqual(again(['spec', 'query'], 2, 'evnt.code:1'), { file: 'rules/a.yaml', line: 20, col: 9 });
+    assert.equal(again(['spec', 'note'], 1, 'x\\y'), undefined);
+    assert.equal(calls.length, 4, 'both kept: no parse');
+    // Another offset in the same string, and a place at the path itself, are other places.
+    again(['spec', 'query'], 3, 'evnt.code:1');
+    assert.equal(calls.length, 5);
+    const posOf = counting('rules/a.yaml');
+    second.posOf('key-a/0', 'rules/a.yaml', posOf.parse)(['spec', 'query']);
+    assert.equal(posOf.calls.length, 1);
+  });
+
   it('keeps no place in another file, and writes nothing when it does not write or found nothing new', () => {
     const cache = fresh();
     const reader = new KeptPositions(cache, false);
