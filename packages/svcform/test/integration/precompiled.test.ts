@@ -80,20 +80,22 @@ describe('precompiled program', () => {
     const dir = copyOfPrecompiled();
     const id = buildId();
     assert.ok(id, 'the suite runs on a build with an id');
-    assert.ok(loadPrecompiledProgram({}, { dir }), 'the copy is used as it is');
-    assert.equal(loadPrecompiledProgram({}, { dir, expectedBuild: '0123456789abcdef' }), undefined);
-    assert.equal(loadPrecompiledProgram({ SVCFORM_PRECOMPILED: '0' }, { dir }), undefined);
+    assert.ok(loadPrecompiledProgram({}, { dir, ownCacheDir: null }), 'the copy is used as it is');
+    assert.equal(loadPrecompiledProgram({}, { dir, expectedBuild: '0123456789abcdef', ownCacheDir: null }), undefined);
+    assert.equal(loadPrecompiledProgram({ SVCFORM_PRECOMPILED: '0' }, { dir, ownCacheDir: null }), undefined);
     const bundle = join(dir, BUNDLE_FILE);
     writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(id, '0123456789abcdef'));
-    assert.equal(loadPrecompiledProgram({}, { dir }), undefined, 'a bundle naming another build');
+    assert.equal(loadPrecompiledProgram({}, { dir, ownCacheDir: null }), undefined, 'a bundle naming another build');
   });
 
+  // ownCacheDir null: a cache this user's Node kept for this build (a run of it on Node 24) would
+  // go first, and the answer would be about that one.
   it('ignores a code cache filed under another build', () => {
     const dir = copyOfPrecompiled();
     const cache = join(dir, CODE_CACHE_FILE);
     const data = readFileSync(cache);
     writeFileSync(cache, codeCacheFile('0123456789abcdef', data.subarray(data.indexOf(10) + 1)));
-    assert.equal(loadPrecompiledProgram({}, { dir })?.codeCache, 'absent');
+    assert.equal(loadPrecompiledProgram({}, { dir, ownCacheDir: null })?.codeCache, 'absent');
   });
 
   it('runs exactly as the modules do: the same findings, output and exit code', async () => {
