@@ -5,8 +5,8 @@ import type { DocPath, SourcePos } from './types.js';
 /**
  * Where fields of cached documents sit in their files, kept once a message asked for them. A kept
  * document (manifest-cache.ts) has only its value and its start; the place of a field inside it
- * comes from parsing its file again. The checks' own warnings keep their places (CleanDocuments),
- * but the plan's and the cross-document checks' messages ask later: a repository whose every rule
+ * comes from parsing its file again. Messages ask for places when shown (common/later.ts), a plan's,
+ * the cross-document checks' and the checks' own warnings alike: a repository whose every rule
  * names a timeline template the server does not hold got one plan warning per rule, and each
  * repeated plan read and parsed every file again for those places (2,051 real rules given such a
  * reference: 0.59 s of a 1.6 s repeated plan). Places depend only on a document's bytes, so the
