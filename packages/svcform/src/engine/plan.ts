@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { asSet, canonicalJson, clone } from '../kinds/normalize.js';
 import { getAt, hasAt, setAt } from '../common/pointer.js';
+import { hashSortedRows } from '../common/sorted-rows.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../kinds/types.js';
 import { SENSITIVE } from '../manifest/redact.js';
 import { describeObject, referenceKinds, type MissingReferencePolicy, type Resource } from '../manifest/types.js';
@@ -352,10 +353,11 @@ function selectChanges(changes: PlannedChange[], selection: Selection): PlannedC
 /** Hashes the normalized live state, so values the server derives at read time (a window's status) do not count. */
 function fingerprintLive(live: LiveState, normalizeLive: (o: LiveObject) => Record<string, any>): string {
   const hash = createHash('sha256');
+  // Per kind and space: the key, then each object's `name NUL canonical JSON` in order.
   for (const key of [...live.objects.keys()].sort()) {
     const objects = live.objects.get(key)!;
-    const rows = objects.map((o) => `${o.name}\u0000${canonicalJson(normalizeLive(o))}`).sort();
-    hash.update(key + '\n' + rows.join('\n') + '\n');
+    hash.update(objects.length === 0 ? `${key}\n\n` : `${key}\n`);
+    hashSortedRows(hash, objects, (o) => o.name, (o) => canonicalJson(normalizeLive(o)));
   }
   for (const key of [...live.prerequisites.keys()].sort()) hash.update(`${key}=${live.prerequisites.get(key)}\n`);
   return hash.digest('hex');
@@ -363,7 +365,7 @@ function fingerprintLive(live: LiveState, normalizeLive: (o: LiveObject) => Reco
 
 function fingerprintDesired(resources: Resource[]): string {
   const hash = createHash('sha256');
-  for (const row of resources.map(desiredRow).sort()) hash.update(row + '\n');
+  hashSortedRows(hash, resources, (r) => changeId(r.kind, r.space, r.name), desiredContent);
   return hash.digest('hex');
 }
 
@@ -372,9 +374,13 @@ function fingerprintDesired(resources: Resource[]): string {
  * also what `reconcile --policy heal-drift` remembers to tell a manifest edit from drift.
  */
 export function desiredRow(r: Resource): string {
+  return `${changeId(r.kind, r.space, r.name)}\u0000${desiredContent(r)}`;
+}
+
+function desiredContent(r: Resource): string {
   let spec = canonicalJson(r.spec);
   if (r.secretPointers.size > 0) spec = canonicalJson(maskSecrets(r.spec, r.secretPointers));
-  return `${changeId(r.kind, r.space, r.name)}\u0000${canonicalJson(r.ignore)}\u0000${spec}`;
+  return `${canonicalJson(r.ignore)}\u0000${spec}`;
 }
 
 function maskSecrets(spec: Record<string, any>, pointers: Set<string>): Record<string, any> {
