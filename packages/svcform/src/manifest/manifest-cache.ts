@@ -209,9 +209,10 @@ function isFinding(f: unknown): f is KeptFinding {
  * What the checks say of such a document depends only on its bytes, this build and the check
  * options, so a run that meets it again skips them (validate.ts) and repeats the warnings they
  * found, kept with their places (or the paths that place them when shown, for those no run has
- * shown yet): a warned document is not checked again, nor parsed for a place kept. One entry per set of check options holds the keys of all such
- * documents. On 2,068 rules the checks were about 0.15 s of a repeated plan's 1.1 s; when every
- * document carried a warning, a repeated plan cost as much as the first (issue 29).
+ * shown yet): a warned document is not checked again, nor parsed for a place kept. One entry per
+ * set of check options holds the keys of all such documents. On 2,068 rules the checks were about
+ * 0.15 s of a repeated plan's 1.1 s; when every document carried a warning, a repeated plan cost
+ * as much as the first (issue 29).
  */
 export class CleanDocuments {
   /** Key -> the warnings its checks found (none: clean). */
