@@ -224,7 +224,7 @@ function matchesReviewed(plan: Plan, reviewed: ReviewedPlan[], target: { url: st
       throw new UsageError(`the reviewed plan in ${r.file} was made against ${r.target.url}, not ${target.url}; nothing was applied`);
     }
   }
-  const unreviewed = unreviewedChanges(planToJson(plan, target, run).changes, reviewed);
+  const unreviewed = unreviewedChanges(plan, reviewed, run);
   if (unreviewed.length === 0) return true;
   // Under --json the plan is in the refusal's JSON document instead: stdout stays one document.
   if (!json) io.out(renderPlanText(plan, col));

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../kinds/normalize.js';
-import type { changeToJson } from '../report/plan-json.js';
+import { changesToJson, type changeToJson } from '../report/plan-json.js';
+import type { Plan } from '../engine/plan.js';
+import type { RunScope } from '../kinds/run-scope.js';
 import { SAVED_PLAN_KIND } from './saved-plan.js';
 import { UsageError } from './context.js';
 
@@ -64,7 +66,7 @@ export function planDifferences(earlier: ChangeJson[], fresh: ChangeJson[]): { n
   return { now: fresh.filter((c) => !before.has(changeDigest(c))), gone: earlier.filter((c) => !after.has(changeDigest(c))) };
 }
 
-/** The changes of `fresh` (JSON form) that no reviewed plan shows. */
-export function unreviewedChanges(fresh: ChangeJson[], reviewed: ReviewedPlan[]): ChangeJson[] {
-  return fresh.filter((c) => !reviewed.some((r) => r.digests.has(changeDigest(c))));
+/** The changes of `plan` (in JSON form) that no reviewed plan shows. */
+export function unreviewedChanges(plan: Plan, reviewed: ReviewedPlan[], run: RunScope): ChangeJson[] {
+  return changesToJson(plan, run).filter((c) => !reviewed.some((r) => r.digests.has(changeDigest(c))));
 }

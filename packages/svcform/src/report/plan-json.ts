@@ -46,6 +46,15 @@ export function changeToJson(c: PlannedChange, run: RunScope) {
   };
 }
 
+/**
+ * The plan's changes as its JSON form holds them, secrets replaced: what `apply --if-matches`
+ * compares with a reviewed plan. Unlike planToJson it leaves the fingerprints unread, which cost
+ * about 0.2 s of an apply of the 2,068 real rules that nothing needed.
+ */
+export function changesToJson(plan: Plan, run: RunScope) {
+  return redactor.redactValue(plan.changes.map((c) => changeToJson(c, run)));
+}
+
 /** The machine-readable plan; every value that came from a secret is replaced by (sensitive). */
 export function planToJson(plan: Plan, target: PlanTarget, run: RunScope) {
   return redactor.redactValue({
