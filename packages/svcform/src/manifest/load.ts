@@ -3,6 +3,7 @@ import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import { NESTS_TOO_DEEPLY, nestsTooDeeply, yaml } from '../common/yaml.js';
 import type { Diagnostic, DocPath, FanOut, SourcePos } from './types.js';
 import { fastPositions, isLeft, parseFast, type FastDocument, type FastParse } from './yaml-fast.js';
+import { markTextOrder } from './finding-order.js';
 import { cyclicAliasOffset, hasCycle } from './alias-cycles.js';
 import { sourceOffsetInScalar } from './scalar-position.js';
 import { fastScalarStart, nodeAt } from './scalar-start.js';
@@ -115,6 +116,7 @@ function readMixed(fast: FastParse, shown: string, dir: string): { docs: LoadedD
         const found = start === undefined ? undefined : sourceOffsetInScalar(fast.text, start, offset, value);
         return found === undefined ? undefined : at(found);
       };
+      markTextOrder(doc.value);
       docs.push({ file: shown, index: doc.index, value: doc.value, start: at(doc.start), dir, posOf: (path) => at(offsetIn(doc.positions(), doc.start, path)), posInScalar });
       continue;
     }

@@ -8,6 +8,7 @@ import { KeptPositions } from './kept-positions.js';
 import { displayPath, isNormalAbsolute, keptDocumentPlaces, readManifestText, type LoadedDoc } from './load.js';
 import type { DocPath, SourcePos } from './types.js';
 import { SeenFiles } from './seen-files.js';
+import { markTextOrder } from './finding-order.js';
 
 /**
  * Each manifest file's documents, kept in the disk cache under the SHA-256 of the file's bytes, so
@@ -148,6 +149,8 @@ export class ManifestCache {
         }
         return places?.(path) ?? start;
       };
+      // Kept only from the fast reader (files.ts), in the order of the file's text.
+      markTextOrder(d.value);
       return {
         file: shown,
         index: d.index,

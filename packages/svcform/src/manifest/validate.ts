@@ -15,6 +15,7 @@ import { unsendableNumbers } from './numbers.js';
 import { applyOverlays, type EnvironmentOverlays } from './overlay.js';
 import { scanDocument, type DocumentScan } from './scan.js';
 import { declaredSpaces, fanOut, type DeclaredSpace } from './fan-out.js';
+import { noteValuePlace, orderedByValue } from './finding-order.js';
 
 export const API_VERSION = 'svcform/v1';
 
@@ -96,7 +97,8 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
     const found: Diagnostic[] = [];
     // A document naming several spaces is checked as one copy per space (fan-out.ts); what the
     // copies share is said once.
-    for (const copy of fanOut(doc, lookup, declaredSpaceDocs, found)) {
+    const copies = fanOut(doc, lookup, declaredSpaceDocs, found);
+    for (const copy of copies) {
       // validateDoc judges a document by its own findings only.
       const own: Diagnostic[] = [];
       const res = validateDoc(copy, lookup, options, context, own, clean);
@@ -105,8 +107,10 @@ export function validateDocs(docs: LoadedDoc[], options: ValidateOptions): { res
       found.push(...own);
     }
     // Checks run in stages (envelope, interpolation, schema, kind); a reader wants them in file order.
-    found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
-    diagnostics.push(...(found.length > 1 ? once(found) : found));
+    // The order follows from where they are in the value when that is the document's own value
+    // (finding-order.ts); else it takes every finding's place.
+    const ordered = found.length < 2 ? found : ((copies.length === 1 && copies[0] === doc && orderedByValue(found, doc.value)) || once(byPlace(found)));
+    diagnostics.push(...ordered);
   }
   crossCheck(resources, diagnostics, lookup, options.redactor ?? redactor, declaredInvalid, options.missingReferences ?? 'warn');
   clean?.save();
@@ -131,6 +135,10 @@ function identityOf(doc: LoadedDoc, options: ValidateOptions): string {
 }
 
 /** Findings without repeats: the copies of one document find the same faults in what they share. */
+function byPlace(found: Diagnostic[]): Diagnostic[] {
+  return found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+}
+
 function once(found: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return found.filter((d) => {
@@ -174,7 +182,11 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
       const finding = { severity: 'warning' as const, subject, message: f.message, ...(f.group === undefined ? {} : { group: f.group }) };
       const { path, offset } = f;
       if (path === undefined) out.push({ ...finding, pos: { file: doc.start.file, line: f.line, col: f.col } });
-      else out.push(defineLater(finding, 'pos', new Later(() => placeIn(doc, path, offset, offset === undefined ? undefined : getAt(raw, path.map(String))))));
+      else {
+        const diagnostic = defineLater(finding, 'pos', new Later(() => placeIn(doc, path, offset, offset === undefined ? undefined : getAt(raw, path.map(String)))));
+        noteValuePlace(diagnostic, { path, ...(offset === undefined ? {} : { offset }) });
+        out.push(diagnostic);
+      }
     }
     return resourceOf(doc, raw, kind, name!, new Set(), root, options);
   }
@@ -185,7 +197,10 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     const place = new Later(() => placeIn(doc, path, at?.offset, at?.value));
     const diagnostic = defineLater(finding, 'pos', place);
     // A place inside a string is found again from the kept document when it is that document's string.
-    if (at === undefined || getAt(raw, path.map(String)) === at.value) placedLater.set(diagnostic, { place, path, ...(at ? { offset: at.offset } : {}) });
+    if (at === undefined || getAt(raw, path.map(String)) === at.value) {
+      placedLater.set(diagnostic, { place, path, ...(at ? { offset: at.offset } : {}) });
+      noteValuePlace(diagnostic, { path, ...(at ? { offset: at.offset } : {}) });
+    }
     out.push(diagnostic);
   };
   const readsBefore = confinedReadsAsked();
