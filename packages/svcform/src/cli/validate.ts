@@ -1,5 +1,5 @@
 import { displayPath } from '../manifest/load.js';
-import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { foldDiagnostics, formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { readConfig, type CommonOptions, type Io } from './context.js';
@@ -17,11 +17,11 @@ export interface ValidateOptions extends CommonOptions {
  * file and line of a pull request: `::error file=F,line=L,col=C,title=T::message`. Escaped as the
  * runner reads it back: `%`, CR and LF in the message; also `:` and `,` in property values.
  */
-export function githubAnnotation(d: Diagnostic): string {
+export function githubAnnotation(d: Diagnostic, more = ''): string {
   const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const title = d.subject === undefined ? '' : `,title=${property(redactor.redact(d.subject))}`;
-  const message = redactor.redact(`${d.subject ? `${d.subject}: ` : ''}${d.message}`);
+  const message = redactor.redact(`${d.subject ? `${d.subject}: ` : ''}${d.message}${more}`);
   return `::${d.severity} file=${property(d.pos.file)},line=${d.pos.line},col=${d.pos.col}${title}::${data(message)}`;
 }
 
@@ -62,9 +62,11 @@ export async function validateCommand(paths: string[], opts: ValidateOptions, io
       ),
     );
   } else {
-    // Annotations go to stdout, where the runner reads workflow commands; one per finding, so each
-    // lands on its own line of the pull request (text folds repeats into one line).
-    if (format === 'github') for (const d of result.diagnostics) io.out(githubAnnotation(d));
+    // Annotations go to stdout, where the runner reads workflow commands: one per finding, each on
+    // its line of the pull request, but repeats of one cause are one, as in text. GitHub shows ten
+    // annotations of a severity a step: a warning on every rule hid every other finding, and
+    // placing all of them cost a first run 0.3 s on the 2,068 real rules.
+    if (format === 'github') for (const { diagnostic, more } of foldDiagnostics(result.diagnostics)) io.out(githubAnnotation(diagnostic, more));
     else for (const line of formatDiagnostics(result.diagnostics)) io.err(redactor.redact(line));
     if (!opts.quiet) {
       const status = errors.length === 0 ? 'valid' : 'invalid';

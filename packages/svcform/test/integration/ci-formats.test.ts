@@ -35,6 +35,21 @@ describe('validate --format github: workflow-command annotations', () => {
     assert.equal(clean.code, 0);
     assert.doesNotMatch(clean.out, /^::/m);
   });
+
+  it('repeats of one cause are one annotation naming the others, as text folds them: GitHub shows ten a step', async () => {
+    // The same shell-style ${TEAM} in twelve rules, and one error: GitHub would show the first ten
+    // warnings and none of what follows them.
+    const files: Record<string, string> = { 'bad.yaml': ruleYaml('r0').replace('risk_score: 1', 'risk_score: 101') };
+    for (let n = 1; n <= 12; n++) files[`team-${String(n).padStart(2, '0')}.yaml`] = ruleYaml(`r${n}`).replace('description: d', 'description: owned by ${TEAM}');
+    const dir = repo(files);
+    const run = await cli(['validate', dir, '--format', 'github']);
+    assert.equal(run.code, 1);
+    const lines = run.out.split('\n').filter((l) => l.startsWith('::'));
+    const file = (name: string) => displayPath(join(dir, name)).replace(/:/g, '%3A').replace(/,/g, '%2C');
+    assert.equal(lines.length, 2, run.out);
+    assert.ok(lines[0]!.startsWith(`::error file=${file('bad.yaml')},line=9,col=3,`), run.out);
+    assert.match(lines[1]!, new RegExp(`^::warning file=${file('team-01.yaml').replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')},line=7,col=3,title=Rule/r1::Rule/r1: \\$\\{TEAM\\} is not interpolated .* \\[and 11 more: .*team-02\\.yaml:7, .*team-03\\.yaml:7, .*team-04\\.yaml:7, …; --json lists every one\\]$`));
+  });
 });
 
 describe('plan --hide-target: the Markdown plan without the target URL', () => {
