@@ -173,11 +173,14 @@ export function applyOverlays(docs: LoadedDoc[], env: EnvironmentOverlays): { do
     if (!isMapping(doc.value)) return doc;
     let value = doc.value;
     const touched: Touched[] = [];
+    // A removal touches no place of the overlay, but rewrites the document all the same.
+    let rewritten = false;
     for (const overlay of env.overlays) {
       if (!overlayMatches(overlay, value)) continue;
       matched.add(overlay);
       try {
         value = applyOne(overlay, value, touched);
+        rewritten ||= overlay.values !== undefined || (overlay.patch ?? []).some((op) => op.op !== 'test');
       } catch (err) {
         if (!(err instanceof PatchFailure)) throw err;
         const op = overlay.patch![err.op];
@@ -191,7 +194,7 @@ export function applyOverlays(docs: LoadedDoc[], env: EnvironmentOverlays): { do
         return doc;
       }
     }
-    return touched.length ? overlaidDoc(doc, value, touched) : doc;
+    return rewritten ? overlaidDoc(doc, value, touched) : doc;
   });
   for (const overlay of env.overlays) {
     if (!matched.has(overlay)) diagnostics.push({ severity: 'warning', pos: overlay.posOf([]), message: `environment ${env.environment}, overlay ${overlay.index + 1} matches no manifest` });

@@ -49,6 +49,17 @@ describe('applyOverlays', () => {
     assert.equal(docs[0].posInScalar(['spec', 'severity'], 0, 'extreme'), undefined);
   });
 
+  it('a patch that only removes rewrites the document (it touches no value of the overlay)', () => {
+    const original = doc(rule('a', { note: 'page the team' }));
+    const { docs, diagnostics } = applyOverlays([original], { environment: 'dev', overlays: [overlay({ patch: [{ op: 'test', path: '/spec/severity', value: 'low' }, { op: 'remove', path: '/spec/note' }] })] });
+    assert.deepEqual(diagnostics, []);
+    assert.equal((docs[0]!.value as any).spec.note, undefined);
+    assert.equal((original.value as any).spec.note, 'page the team', 'the loaded document is left as it was');
+    assert.equal(docs[0]!.cacheKey, undefined, "not the file's bytes: no verdict kept for it");
+    // A patch that only tests leaves the document as it is.
+    assert.equal(applyOverlays([original], { environment: 'dev', overlays: [overlay({ patch: [{ op: 'test', path: '/spec/severity', value: 'low' }] })] }).docs[0], original);
+  });
+
   it('a failing patch is an error naming environment, overlay, manifest and field; the document stays as written', () => {
     const original = doc(rule('a'));
     const { docs, diagnostics } = applyOverlays([original], { environment: 'prod', overlays: [overlay({ patch: [{ op: 'test', path: '/spec/severity', value: 'high' }] })] });
