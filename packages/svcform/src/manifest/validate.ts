@@ -134,11 +134,12 @@ function identityOf(doc: LoadedDoc, options: ValidateOptions): string {
   return `${raw.kind}\u0000${space}\u0000${raw.metadata?.name}`;
 }
 
-/** Findings without repeats: the copies of one document find the same faults in what they share. */
+/** Findings in the order of their lines and columns: every one is placed. */
 function byPlace(found: Diagnostic[]): Diagnostic[] {
   return found.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
 }
 
+/** Findings without repeats: the copies of one document find the same faults in what they share. */
 function once(found: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return found.filter((d) => {
