@@ -50,6 +50,18 @@ describe('validate --format github: workflow-command annotations', () => {
     assert.ok(lines[0]!.startsWith(`::error file=${file('bad.yaml')},line=9,col=3,`), run.out);
     assert.match(lines[1]!, new RegExp(`^::warning file=${file('team-01.yaml').replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')},line=7,col=3,title=Rule/r1::Rule/r1: \\$\\{TEAM\\} is not interpolated .* \\[and 11 more: .*team-02\\.yaml:7, .*team-03\\.yaml:7, .*team-04\\.yaml:7, …; --json lists every one\\]$`));
   });
+
+  it('more than GitHub shows: every annotation, then a notice of how many are only in the log', async () => {
+    const files: Record<string, string> = {};
+    for (let n = 1; n <= 12; n++) files[`bad-${String(n).padStart(2, '0')}.yaml`] = ruleYaml(`r${n}`).replace('risk_score: 1', 'risk_score: 101');
+    const run = await cli(['validate', repo(files), '--format', 'github']);
+    assert.equal(run.code, 1);
+    const lines = run.out.split('\n').filter((l) => l.startsWith('::'));
+    assert.equal(lines.filter((l) => l.startsWith('::error ')).length, 12, run.out);
+    assert.equal(lines.at(-1), '::notice title=svcform::GitHub annotates 10 findings of each kind a step: 2 of these 12 errors are only in this step\'s log (svcform validate --json lists every finding)');
+    const few = await cli(['validate', repo({ 'bad.yaml': files['bad-01.yaml']! }), '--format', 'github']);
+    assert.doesNotMatch(few.out, /::notice/);
+  });
 });
 
 describe('plan --hide-target: the Markdown plan without the target URL', () => {
