@@ -24,6 +24,15 @@ function repository(files: Record<string, string>): string {
 const reparsed = (err: string) => Number(/(\d+) files parsed again for positions$/m.exec(err)?.[1]);
 const counts = (err: string) => /^manifest files: (\d+) parsed, (\d+) read from the cache; (\d+) documents' checks skipped/m.exec(err)?.slice(1).map(Number);
 
+/** A repository of `files`, its first `validate --verbose` (which must pass) and the finding lines it shows. */
+async function validatedFirst(files: Record<string, string>) {
+  const dir = repository(files);
+  const validate = (...more: string[]) => runBuiltCli(['validate', '.', '--verbose', ...more], dir);
+  const first = await validate();
+  assert.equal(first.code, 0, first.err);
+  return { dir, validate, first, shown: findingLines(first.err) };
+}
+
 describe('checks of documents found clean before are skipped (the cache directory)', () => {
   it('the next run with the same options skips them and says the same; other options check again', async () => {
     const dir = repository({ 'a.yaml': [rule('one'), rule('two')].join('---\n'), 'b.yaml': rule('three') });
@@ -73,11 +82,7 @@ describe('checks of documents found clean before are skipped (the cache director
       files[`rules/shell-${n}.yaml`] = rule(`shell-${n}`, 'Run ${CMD} by hand’s reach.');
       files[`rules/field-${n}.yaml`] = rule(`field-${n}`, 'A rule’s note.').replace('event.code', 'evnt.code');
     }
-    const dir = repository(files);
-    const validate = (...more: string[]) => runBuiltCli(['validate', '.', '--verbose', ...more], dir);
-    const first = await validate();
-    assert.equal(first.code, 0, first.err);
-    const shown = findingLines(first.err);
+    const { dir, validate, first, shown } = await validatedFirst(files);
     assert.equal(shown.length, 2, first.err);
     assert.match(shown[0], /^rules\/field-1\.yaml:17:5: warning: Rule\/field-1: query: field "evnt\.code" .* \[and 5 more: rules\/field-2\.yaml:17, rules\/field-3\.yaml:17, rules\/field-4\.yaml:17, …/);
     assert.match(shown[1], /^rules\/shell-1\.yaml:\d+:\d+: warning: Rule\/shell-1: \$\{CMD\} .* \[and 5 more: rules\/shell-2\.yaml:\d+, /);
@@ -101,11 +106,7 @@ describe('checks of documents found clean before are skipped (the cache director
     // lies after the query's near miss. Beyond ASCII, so that each place costs a parse, counted.
     const files: Record<string, string> = {};
     for (let n = 1; n <= 12; n++) files[`rules/both-${String(n).padStart(2, '0')}.yaml`] = rule(`both-${n}`, 'A rule’s note.').replace('event.code', 'evnt.code').replace('- logs-*', '- logs-${ENV}-*');
-    const dir = repository(files);
-    const validate = (...more: string[]) => runBuiltCli(['validate', '.', '--verbose', ...more], dir);
-    const first = await validate();
-    assert.equal(first.code, 0, first.err);
-    const shown = findingLines(first.err);
+    const { dir, validate, first, shown } = await validatedFirst(files);
     assert.equal(shown.length, 2, first.err);
     assert.match(shown[0], /^rules\/both-01\.yaml:17:5: warning: Rule\/both-1: query: field "evnt\.code" .* \[and 11 more: rules\/both-02\.yaml:17, rules\/both-03\.yaml:17, rules\/both-04\.yaml:17, …/);
     assert.match(shown[1], /^rules\/both-01\.yaml:19:7: warning: Rule\/both-1: \$\{ENV\} .* \[and 11 more: rules\/both-02\.yaml:19, /);
