@@ -5,7 +5,7 @@ import { resolveDeferred } from '../manifest/interpolate.js';
 import { formatDiagnostics } from '../manifest/validate.js';
 import { describeObject, subjectOf, type Diagnostic } from '../manifest/types.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
-import { changeToJson, planToJson } from '../report/plan-json.js';
+import { changesToJson, changeToJson, planToJson } from '../report/plan-json.js';
 import { renderApplySummary, renderPlanText, renderResultLine, warningLines } from '../report/text.js';
 import { colorsFor, concurrencyOf, SIGNAL_EXIT, UsageError, type CommonOptions, type Io, type StopSignal, type Target } from './context.js';
 import { planFromArgs, type LiveStateGuard } from './planning.js';
@@ -117,9 +117,13 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   try {
     if (saved) {
       const before = saved.plan.fingerprint;
+      // What the fresh plan does that the saved one did not, and the reverse, named.
+      const differences = () => {
+        const { now, gone } = planDifferences(saved!.plan.changes, changesToJson(plan, target.ctx.run));
+        return [...now.map((c) => `now ${c.action} ${describeObject(c)}`), ...gone.map((c) => `no longer ${c.action} ${describeObject(c)}`)];
+      };
       if (before.live !== plan.liveFingerprint) {
-        const { now, gone } = planDifferences(saved.plan.changes, planJson().changes);
-        const named = [...now.map((c) => `now ${c.action} ${describeObject(c)}`), ...gone.map((c) => `no longer ${c.action} ${describeObject(c)}`)];
+        const named = differences();
         const what = named.length ? `; applied now, the plan would differ: ${named.join(', ')}` : '; its changes are still the same, but objects they depend on or sit beside changed';
         refuse('live_state_changed');
         throw new UsageError(`the live state changed since the plan in ${opts.plan} was made${what}; nothing was applied. Run plan again and review the new plan.`);
@@ -127,6 +131,14 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
       if (before.desired !== plan.desiredFingerprint) {
         refuse('manifests_changed');
         throw new UsageError(`the manifests changed since the plan in ${opts.plan} was made; nothing was applied. Run plan again and review the new plan.`);
+      }
+      // The fingerprints cover the live objects and the manifests, not what else decides the plan:
+      // svcform.yaml (a wider manage scope deletes more, an ignore rule updates less) or another
+      // svcform. Whatever moved, what is applied is what was saved.
+      const named = differences();
+      if (named.length) {
+        refuse('plan_changed');
+        throw new UsageError(`the same live state and manifests plan other changes than the plan in ${opts.plan} (svcform.yaml or the svcform version changed since it was made): applied now, the plan would differ: ${named.join(', ')}; nothing was applied. Run plan again and review the new plan.`);
       }
     }
     if (plan.errors.length) {
@@ -264,7 +276,7 @@ function progressLine(done: number, total: number): string {
 }
 
 /** Why an apply with a plan wrote nothing (`refused` in `apply --json`; docs/plan-format.md). */
-type RefusalReason = 'plan_errors' | 'live_state_changed' | 'manifests_changed' | 'changed_while_waiting' | 'not_reviewed' | 'deletes_not_approved';
+type RefusalReason = 'plan_errors' | 'live_state_changed' | 'manifests_changed' | 'plan_changed' | 'changed_while_waiting' | 'not_reviewed' | 'deletes_not_approved';
 
 function resultJson(report: ApplyReport, run: RunScope) {
   return redactor.redactValue({

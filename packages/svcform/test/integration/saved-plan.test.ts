@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
@@ -90,5 +90,41 @@ describe('svcform show PLANFILE', () => {
     const run = await cli(['show', other]);
     assert.equal(run.code, 1);
     assert.match(run.err, /not a plan saved by svcform plan --out/);
+  });
+});
+
+/**
+ * A saved plan's fingerprints cover the live objects and the manifests; svcform.yaml decides the
+ * plan too. A wider manage scope between plan and apply made the apply delete an object the saved
+ * plan left alone, both fingerprints unchanged.
+ */
+describe('apply --plan applies the saved plan or nothing', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  const window = (name: string) => `apiVersion: svcform/v1\nkind: MaintenanceWindow\nmetadata:\n  name: ${name}\nspec:\n  schedule:\n    custom:\n      start: '2027-01-16T18:00:00Z'\n      duration: 1h\n`;
+
+  it('refuses when svcform.yaml changed what the same state and manifests plan', async () => {
+    assert.equal((await runBuiltCli(['apply', '.', '--url', emu.url, '--auto-approve'], repo({ 'w.yaml': window('Stray window') }))).code, 0);
+    const dir = repo({ 'svcform.yaml': 'manage:\n  - kind: MaintenanceWindow\n    selector: {names: [Patching]}\n', 'w.yaml': window('Patching') });
+    const planFile = join(mkdtempSync(join(tmpdir(), 'svcform-artifacts-')), 'plan.json');
+    const planned = await runBuiltCli(['plan', '.', '--url', emu.url, '--out', planFile], dir);
+    assert.match(planned.out, /Plan: 1 to create, 0 to update, 0 to delete/, planned.out + planned.err);
+    writeFileSync(join(dir, 'svcform.yaml'), 'manage:\n  - kind: MaintenanceWindow\n');
+    const refused = await runBuiltCli(['apply', '--plan', planFile, '--json'], dir);
+    assert.equal(refused.code, 1);
+    assert.equal(JSON.parse(refused.out).refused, 'plan_changed');
+    assert.match(refused.err, /plan other changes than the plan in .*: applied now, the plan would differ: now delete MaintenanceWindow\/Stray window \(space default\); nothing was applied/);
+    const after = await runBuiltCli(['plan', '.', '--url', emu.url], dir);
+    assert.match(after.out, /Plan: 1 to create, 0 to update, 1 to delete/, 'nothing was written');
+    // The saved plan of the same configuration applies.
+    const again = await runBuiltCli(['plan', '.', '--url', emu.url, '--out', planFile], dir);
+    assert.equal(again.code, 0, again.err);
+    const applied = await runBuiltCli(['apply', '--plan', planFile], dir);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.match(applied.out, /Apply: 2 done, 0 failed/);
   });
 });
