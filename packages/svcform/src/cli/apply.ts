@@ -2,7 +2,7 @@ import { applyPlan, type ApplyReport } from '../engine/apply.js';
 import { adapterFor } from '../kinds/registry.js';
 import { redactor } from '../manifest/redact.js';
 import { resolveDeferred } from '../manifest/interpolate.js';
-import { formatDiagnostics } from '../manifest/validate.js';
+import { formatDiagnostics } from '../manifest/diagnostic-lines.js';
 import { describeObject, subjectOf, type Diagnostic } from '../manifest/types.js';
 import type { Plan, PlannedChange } from '../engine/plan.js';
 import { changesToJson, changeToJson, planToJson } from '../report/plan-json.js';

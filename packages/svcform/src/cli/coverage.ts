@@ -1,7 +1,8 @@
 import { fetchLive, pairKey } from '../engine/live.js';
 import { coverageMatrix, type Matrix } from '../kinds/rule/coverage.js';
 import { adapterFor } from '../kinds/registry.js';
-import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { formatDiagnostics } from '../manifest/diagnostic-lines.js';
 import { redactor } from '../manifest/redact.js';
 import { matrixMarkdown, matrixText } from '../report/coverage.js';
 import { defaultSpace, openTarget, readConfig, UsageError, type CommonOptions, type Io } from './context.js';

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { formatDiagnostics } from '../manifest/diagnostic-lines.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { readConfig, UsageError, type CommonOptions, type Io } from './context.js';

@@ -1,5 +1,6 @@
 import { displayPath } from '../manifest/load.js';
-import { foldDiagnostics, formatDiagnostics, hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { hasErrors, loadAndValidate } from '../manifest/validate.js';
+import { foldDiagnostics, formatDiagnostics } from '../manifest/diagnostic-lines.js';
 import { redactor } from '../manifest/redact.js';
 import type { Diagnostic } from '../manifest/types.js';
 import { readConfig, type CommonOptions, type Io } from './context.js';
