@@ -116,10 +116,10 @@ export async function applyCommand(paths: string[], opts: ApplyCommandOptions, i
   };
   try {
     if (saved) {
-      const before = saved.plan.fingerprint;
+      const { fingerprint: before, changes: savedChanges } = saved.plan;
       // What the fresh plan does that the saved one did not, and the reverse, named.
       const differences = () => {
-        const { now, gone } = planDifferences(saved!.plan.changes, changesToJson(plan, target.ctx.run));
+        const { now, gone } = planDifferences(savedChanges, changesToJson(plan, target.ctx.run));
         return [...now.map((c) => `now ${c.action} ${describeObject(c)}`), ...gone.map((c) => `no longer ${c.action} ${describeObject(c)}`)];
       };
       if (before.live !== plan.liveFingerprint) {

@@ -175,34 +175,30 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
     return undefined;
   }
   const root = options.root ?? process.cwd();
+  // Warnings are placed when shown (text output shows a few of each group), and kept unplaced with
+  // what places them (keptFindings): a warning on each of 2,068 rules cost a first plan 0.16 s of places.
+  const placedLater = new Map<Diagnostic, UnplacedFinding>();
+  const later = (finding: Omit<Diagnostic, 'pos'>, path: DocPath, at?: { offset: number; value: unknown }) => {
+    const place = new Later(() => placeIn(doc, path, at?.offset, at?.value));
+    const diagnostic = defineLater(finding, 'pos', place);
+    // A place inside a string is found again from the kept document when it is that document's string.
+    if (at === undefined || getAt(raw, path.map(String)) === at.value) {
+      const where = { path, ...(at ? { offset: at.offset } : {}) };
+      placedLater.set(diagnostic, { place, ...where });
+      noteValuePlace(diagnostic, where);
+    }
+    out.push(diagnostic);
+  };
   // Its checks found no error before and read nothing but the document: what they say is known.
   const known = name !== undefined ? clean?.known(doc) : undefined;
   if (known) {
     for (const f of known) {
       const finding = { severity: 'warning' as const, subject, message: f.message, ...(f.group === undefined ? {} : { group: f.group }) };
-      const { path, offset } = f;
-      if (path === undefined) out.push({ ...finding, pos: { file: doc.start.file, line: f.line, col: f.col } });
-      else {
-        const diagnostic = defineLater(finding, 'pos', new Later(() => placeIn(doc, path, offset, offset === undefined ? undefined : getAt(raw, path.map(String)))));
-        noteValuePlace(diagnostic, { path, ...(offset === undefined ? {} : { offset }) });
-        out.push(diagnostic);
-      }
+      if (f.path === undefined) out.push({ ...finding, pos: { file: doc.start.file, line: f.line, col: f.col } });
+      else later(finding, f.path, f.offset === undefined ? undefined : { offset: f.offset, value: getAt(raw, f.path.map(String)) });
     }
     return resourceOf(doc, raw, kind, name!, new Set(), root, options);
   }
-  // Warnings are placed when shown (text output shows a few of each group), and kept unplaced with
-  // what places them (keptFindings): a warning on each of 2,068 rules cost a first plan 0.16 s of places.
-  const placedLater = new Map<Diagnostic, UnplacedFinding>();
-  const later = (finding: Omit<Diagnostic, 'pos'>, path: DocPath, at?: { offset: number; value: string }) => {
-    const place = new Later(() => placeIn(doc, path, at?.offset, at?.value));
-    const diagnostic = defineLater(finding, 'pos', place);
-    // A place inside a string is found again from the kept document when it is that document's string.
-    if (at === undefined || getAt(raw, path.map(String)) === at.value) {
-      placedLater.set(diagnostic, { place, path, ...(at ? { offset: at.offset } : {}) });
-      noteValuePlace(diagnostic, { path, ...(at ? { offset: at.offset } : {}) });
-    }
-    out.push(diagnostic);
-  };
   const readsBefore = confinedReadsAsked();
   // One walk finds what interpolation, the shell-style warning and the number check look at.
   const scan = scanDocument(raw);
