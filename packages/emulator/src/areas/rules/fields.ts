@@ -14,7 +14,7 @@ export const RULE_TYPES = ['query', 'saved_query', 'eql', 'qlang', 'threshold', 
 export type RuleType = (typeof RULE_TYPES)[number];
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'];
 export const NOTIFY_WHEN = ['onActiveAlert', 'onThrottleInterval', 'onActionGroupChange'];
-export const EXCEPTION_LIST_TYPES = ['detection', 'rule_default', 'endpoint', 'endpoint_trusted_apps', 'endpoint_events', 'endpoint_host_isolation_exceptions', 'endpoint_blocklists'];
+export const EXCEPTION_LIST_TYPES = ['detection', 'rule_default', 'endpoint', 'endpoint_trusted_apps', 'endpoint_trusted_devices', 'endpoint_events', 'endpoint_host_isolation_exceptions', 'endpoint_blocklists'];
 
 const opt = optional;
 const str = () => string();

@@ -56,6 +56,15 @@ const RULE_DEFAULTS: Record<string, unknown> = {
 };
 
 const KUERY_DEFAULT_TYPES = ['query', 'saved_query', 'threshold', 'threat_match', 'new_terms'];
+
+/**
+ * Types whose `query` the server's rule schemas require (ThresholdRuleRequiredFields,
+ * ThreatMatchRuleRequiredFields, NewTermsRuleRequiredFields: a plain string, empty allowed), while
+ * service-api.md's type-specific required fields leave it out. A manifest without one is sent
+ * `query: ""`, every event, as the query type's own default: both servers take that, and it is
+ * compared as a default, so a rule stored without a query shows no difference.
+ */
+const QUERY_REQUIRED_TYPES = ['threshold', 'threat_match', 'new_terms'];
 const DEFAULT_INDICATOR_PATH = 'threat.indicator';
 
 /** Fields the server owns: dropped from live objects before comparing. */
@@ -80,7 +89,7 @@ function defaultFrequency(throttle: unknown) {
 function typeDefaults(type: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (KUERY_DEFAULT_TYPES.includes(type)) out.language = 'kuery';
-  if (type === 'query') out.query = '';
+  if (type === 'query' || QUERY_REQUIRED_TYPES.includes(type)) out.query = '';
   if (type === 'threat_match') out.threat_indicator_path = DEFAULT_INDICATOR_PATH;
   return out;
 }
@@ -152,6 +161,17 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
 }
 
 /**
+ * The create route refuses an indicator match rule with one of concurrent_searches and
+ * items_per_search but not the other (the request check of rule creation; emulator
+ * rules/schema.ts); an update takes it. Whether a write creates is known only at plan, so a warning.
+ */
+function unpairedSearchSettings(res: Resource): CheckIssue[] {
+  const [set, missing] = res.spec.concurrent_searches !== undefined ? ['concurrent_searches', 'items_per_search'] : ['items_per_search', 'concurrent_searches'];
+  if (res.spec.type !== 'threat_match' || res.spec[set] === undefined || res.spec[missing] !== undefined) return [];
+  return [{ path: ['spec', set], severity: 'warning', message: `${set} without ${missing}: the server refuses to create a rule with one and not the other (set both)` }];
+}
+
+/**
  * The write body: the manifest's fields, rule_id, an explicit `enabled` (so enabling goes through
  * the update, as the document says for 9.4.3) and every action's `action_type_id`. Ignored fields
  * arrive already carried over from the live rule by the engine, so a full replace keeps them.
@@ -163,6 +183,9 @@ async function writeBody(ctx: AdapterContext, res: Resource, live?: LiveObject):
   delete body.default_exceptions;
   body.exceptions_list = await resolvedLinks(ctx, res, live);
   body.enabled ??= false;
+  if (QUERY_REQUIRED_TYPES.includes(body.type) && body.query === undefined) body.query = '';
+  // The create body has no `ecs` (RequiredFieldInput): the server works it out from name and type.
+  if (Array.isArray(body.required_fields)) body.required_fields = body.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
   if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
   return body;
 }
@@ -203,7 +226,7 @@ export const ruleAdapter: KindAdapter = {
       message: `the server discards ${key} (no rule schema has it), so it is neither sent nor compared`,
       severity: 'warning' as const,
     }));
-    return [...discarded, ...checkDefaultExceptions(res), ...checkRuleQueries(res, context)];
+    return [...discarded, ...unpairedSearchSettings(res), ...checkDefaultExceptions(res), ...checkRuleQueries(res, context)];
   },
 
   /**
