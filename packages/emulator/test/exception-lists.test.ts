@@ -84,7 +84,7 @@ describe('emulator: exception lists and items', () => {
     assert.equal(stale.status, 409);
   });
 
-  it('updates an item by item_id, keeping comment ids sent back and a stale _version 409 (OpenAPI UpdateExceptionListItemCommentArray; wire-facts 0.5)', async () => {
+  it('updates an item by item_id: stored comments stay, comments without an id are added after them, a stale _version is a 409 (services/exception_lists/utils/index.ts transformUpdateCommentsToComments; wire-facts 0.5)', async () => {
     await call(emu, 'POST', '/api/exception_lists', list());
     const created = (await call(emu, 'POST', '/api/exception_lists/items', item({ comments: [{ comment: 'first' }] }))).body;
     const comment = created.comments[0];
@@ -96,6 +96,39 @@ describe('emulator: exception lists and items', () => {
     assert.equal(res.body.comments[1].comment, 'second');
     const stale = await call(emu, 'PUT', '/api/exception_lists/items', { ...body, _version: created._version });
     assert.equal(stale.status, 409);
+  });
+
+  it('never removes or rewrites a stored comment: comments left out, or sent with their id and another text, stay as stored (transformUpdateCommentsToComments)', async () => {
+    await call(emu, 'POST', '/api/exception_lists', list());
+    const created = (await call(emu, 'POST', '/api/exception_lists/items', item({ comments: [{ comment: 'first' }, { comment: 'second' }] }))).body;
+    const { list_id: _l, ...body } = item();
+    const leftOut = await call(emu, 'PUT', '/api/exception_lists/items', { ...body, comments: [] });
+    assert.equal(leftOut.status, 200, leftOut.text);
+    assert.deepEqual(leftOut.body.comments, created.comments);
+    const rewritten = await call(emu, 'PUT', '/api/exception_lists/items', { ...body, comments: [{ id: created.comments[0].id, comment: 'changed' }] });
+    assert.deepEqual(rewritten.body.comments.map((c: any) => c.comment), ['first', 'second']);
+    const replaced = await call(emu, 'PUT', '/api/exception_lists/items', { ...body, comments: [{ comment: 'third' }] });
+    assert.deepEqual(replaced.body.comments.map((c: any) => c.comment), ['first', 'second', 'third']);
+  });
+
+  it('refuses a comment without an id before one with an id: 400, comments are append only (routes/utils/validate_comments_to_update.ts)', async () => {
+    await call(emu, 'POST', '/api/exception_lists', list());
+    const created = (await call(emu, 'POST', '/api/exception_lists/items', item({ comments: [{ comment: 'first' }] }))).body;
+    const { list_id: _l, ...body } = item();
+    const res = await call(emu, 'PUT', '/api/exception_lists/items', { ...body, comments: [{ comment: 'new' }, { id: created.comments[0].id, comment: 'first' }] });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { message: ['item "comments" are append only'], status_code: 400 });
+  });
+
+  it('keeps tags, meta and expire_time an update leaves out, merges meta, and sets os_types to [] (saved-object partial update, services/exception_lists/update_exception_list_item.ts; OpenAPI UpdateExceptionListItem os_types default [])', async () => {
+    await call(emu, 'POST', '/api/exception_lists', list());
+    const expire = '2030-01-01T00:00:00.000Z';
+    await call(emu, 'POST', '/api/exception_lists/items', item({ tags: ['t'], os_types: ['linux'], meta: { owner: 'soc', ticket: { id: 1, url: 'u' } }, expire_time: expire }));
+    const { list_id: _l, ...body } = item();
+    const left = (await call(emu, 'PUT', '/api/exception_lists/items', body)).body;
+    assert.deepEqual([left.tags, left.os_types, left.meta, left.expire_time], [['t'], [], { owner: 'soc', ticket: { id: 1, url: 'u' } }, expire]);
+    const merged = (await call(emu, 'PUT', '/api/exception_lists/items', { ...body, tags: [], meta: { ticket: { id: 2 } } })).body;
+    assert.deepEqual([merged.tags, merged.meta], [[], { owner: 'soc', ticket: { id: 2, url: 'u' } }]);
   });
 
   it('finds lists per namespace (default single) and pages them (OpenAPI FindExceptionLists; wire-facts 0.4)', async () => {

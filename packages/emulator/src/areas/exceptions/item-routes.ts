@@ -5,7 +5,7 @@ import type { EmuRequest, EmuResponse, Router } from '../../router.js';
 import { parseRequest } from '../../zod.js';
 import { arrayParam, findPage, namespaceParam } from './find.js';
 import { CreateItemBody, UpdateItemBody } from './schemas.js';
-import { containers, itemById, itemByItemId, listByListId, newItem, put, storedComments, type Containers, type Row } from './state.js';
+import { containers, itemById, itemByItemId, listByListId, mergedObject, newItem, put, updatedComments, type Containers, type Row } from './state.js';
 
 /**
  * /api/exception_lists/items: create, read, update, delete and find exception items (wire-facts 4.1;
@@ -56,9 +56,17 @@ function readItem(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   return { body: item };
 }
 
-/** A full replace of the item's writable fields; `_version`, when sent, must be the stored one. */
+/**
+ * The update route (update_exception_list_item_route.ts, services update_exception_list_item.ts):
+ * comments are append-only (a comment without an id before one with an id is a 400), and the item
+ * is written as a saved-object partial update: name, description, entries and type as sent,
+ * os_types as sent or [] (the body's default), tags, meta and expire_time kept when left out, meta
+ * merged into the stored one, and the stored comments kept with the new ones after them.
+ * `_version`, when sent, must be the stored one.
+ */
 function updateItem(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const body = parseRequest(UpdateItemBody, req.body) as Row;
+  if (!commentsAppendOnly(body.comments ?? [])) throw new EmuError(400, APPEND_ONLY, 'security', undefined, [APPEND_ONLY]);
   if (body.id === undefined && body.item_id === undefined) throw securityError(400, 'either id or item_id need to be defined');
   const { item, where } = lookupItem(ctx, req.space, body.id, body.item_id, body.namespace_type ?? 'single');
   if (!item) throw securityError(404, missingItemMessage(body.id, body.item_id));
@@ -70,18 +78,24 @@ function updateItem(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
     description: body.description,
     entries: body.entries,
     os_types: body.os_types ?? [],
-    tags: body.tags ?? [],
-    comments: storedComments(ctx, req.user, body.comments, item.comments),
+    comments: updatedComments(ctx, req.user, body.comments, item.comments),
     _version: ctx.store.versionToken(),
     updated_at: ctx.now().toISOString(),
     updated_by: req.user,
   };
-  for (const key of ['meta', 'expire_time']) {
-    if (body[key] !== undefined) updated[key] = body[key];
-    else delete updated[key];
-  }
+  if (body.tags !== undefined) updated.tags = body.tags;
+  if (body.expire_time !== undefined) updated.expire_time = body.expire_time;
+  if (body.meta !== undefined) updated.meta = mergedObject(item.meta, body.meta);
   put(where.items, item.item_id, updated);
   return { body: updated };
+}
+
+const APPEND_ONLY = 'item "comments" are append only';
+
+/** validate_comments_to_update.ts: comments sent with an id come first, new ones after them. */
+function commentsAppendOnly(comments: Array<{ id?: string }>): boolean {
+  const firstNew = comments.findIndex((c) => c.id === undefined);
+  return firstNew < 0 || comments.slice(firstNew).every((c) => c.id === undefined);
 }
 
 function deleteItem(req: EmuRequest, ctx: EmulatorContext): EmuResponse {

@@ -63,14 +63,34 @@ export function removeList(c: Containers, list: Row): void {
   delete c.lists[list.list_id];
 }
 
-/** A stored comment: the server adds its id and who wrote it when (wire-facts 4.2). */
-export function storedComments(ctx: EmulatorContext, user: string, comments: Array<{ comment: string; id?: string }> | undefined, previous: Row[] = []): Row[] {
+/** New comments as the server stores them: it adds each one's id and who wrote it when (wire-facts 4.2). */
+export function storedComments(ctx: EmulatorContext, user: string, comments: Array<{ comment: string }> | undefined): Row[] {
   const now = ctx.now().toISOString();
-  return (comments ?? []).map((c) => {
-    const kept = c.id !== undefined ? previous.find((p) => p.id === c.id) : undefined;
-    if (kept) return kept.comment === c.comment ? kept : { ...kept, comment: c.comment, updated_at: now, updated_by: user };
-    return { id: ctx.uuid(), comment: c.comment, created_at: now, created_by: user };
-  });
+  return (comments ?? []).map((c) => ({ id: ctx.uuid(), comment: c.comment, created_at: now, created_by: user }));
+}
+
+/**
+ * An update's comments: every stored comment stays as it is and those sent without an id are
+ * added after them; a comment sent with an id changes nothing, its text included (lists plugin
+ * services/exception_lists/utils/index.ts, transformUpdateCommentsToComments).
+ */
+export function updatedComments(ctx: EmulatorContext, user: string, sent: Array<{ comment: string; id?: string }> | undefined, stored: Row[] = []): Row[] {
+  return [...stored, ...storedComments(ctx, user, (sent ?? []).filter((c) => c.id === undefined))];
+}
+
+/**
+ * An object attribute written by a saved-object update: Elasticsearch merges the partial document
+ * into the stored one, so keys of objects are added or replaced, never removed; arrays and other
+ * values are replaced whole.
+ */
+export function mergedObject(stored: unknown, sent: Row): Row {
+  const out: Row = isPlainRow(stored) ? { ...stored } : {};
+  for (const [key, value] of Object.entries(sent)) out[key] = isPlainRow(value) && isPlainRow(out[key]) ? mergedObject(out[key], value) : value;
+  return out;
+}
+
+function isPlainRow(v: unknown): v is Row {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The fields the server sets on every new list and item: its version token, tie breaker, and who made it when. */

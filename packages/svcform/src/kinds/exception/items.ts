@@ -99,15 +99,33 @@ function itemBody(item: Item): Item {
   return out;
 }
 
-/** Kept comments go back with their ids (the server keeps their authors and times); new ones without. */
+/**
+ * Whether an update can bring `live` to `desired`. The update route keeps every stored comment and
+ * adds only those sent without an id, after them (lists plugin exception_lists/utils,
+ * transformUpdateCommentsToComments); it writes the item as a saved-object partial update, so an
+ * expire_time left out stays and meta is merged into the stored one, its keys never removed. So
+ * the stored comments must begin the desired ones, a stored expire_time must still be wanted, and
+ * every stored meta key too; otherwise the item is deleted and created again.
+ */
+function updatable(desired: Item, live: Item): boolean {
+  const stored = (live.comments ?? []) as Array<{ comment: string }>;
+  const wanted = (desired.comments ?? []) as Array<{ comment: string }>;
+  if (stored.length > wanted.length || stored.some((c, i) => c.comment !== wanted[i].comment)) return false;
+  if (live.expire_time !== undefined && desired.expire_time === undefined) return false;
+  return keysKept(live.meta, desired.meta);
+}
+
+/** Whether merging `sent` into `stored` (objects merged key by key, anything else replaced) gives `sent`. */
+function keysKept(stored: unknown, sent: unknown): boolean {
+  if (!isPlainObject(stored)) return true;
+  if (!isPlainObject(sent)) return false;
+  return Object.keys(stored).every((key) => key in sent && (!isPlainObject(sent[key]) || keysKept(stored[key], sent[key])));
+}
+
+/** The stored comments go back with their ids, in their order; the desired ones after them are new, without ids. */
 function commentsFor(desired: Array<{ comment: string }> | undefined, live: Item): Array<{ comment: string; id?: string }> {
-  const pool = [...(live.comments ?? [])] as Array<{ id: string; comment: string }>;
-  return (desired ?? []).map((c) => {
-    const i = pool.findIndex((p) => p.comment === c.comment);
-    if (i < 0) return { comment: c.comment };
-    const [kept] = pool.splice(i, 1);
-    return { id: kept.id, comment: c.comment };
-  });
+  const kept = ((live.comments ?? []) as Array<{ id: string; comment: string }>).map((c) => ({ id: c.id, comment: c.comment }));
+  return [...kept, ...(desired ?? []).slice(kept.length).map((c) => ({ comment: c.comment }))];
 }
 
 export interface ItemTarget {
@@ -148,11 +166,20 @@ export async function reconcileItems(api: Requester, target: ItemTarget, desired
     });
   for (const [itemId, item] of want) {
     const current = liveById.get(itemId);
-    const body = { ...itemBody(item), item_id: itemId, namespace_type: target.namespaceType };
+    const body: Item = { ...itemBody(item), item_id: itemId, namespace_type: target.namespaceType };
     if (!current) {
       writes.push(write(item, true, { method: 'POST', path: ITEMS_PATH, space: target.space, idempotent: true, body: { ...body, list_id: target.listId } }));
     } else if (!deepEqual(comparableItem(item), comparableItem(current))) {
-      writes.push(write(item, false, { method: 'PUT', path: ITEMS_PATH, space: target.space, body: { ...body, comments: commentsFor(item.comments, current), _version: current._version } }));
+      if (updatable(item, current)) {
+        // Tags left out would stay as stored: an item without them is sent [].
+        writes.push(write(item, false, { method: 'PUT', path: ITEMS_PATH, space: target.space, body: { ...body, tags: body.tags ?? [], comments: commentsFor(item.comments, current), _version: current._version } }));
+      } else {
+        // Only a new item drops a comment, changes one or loses an expire_time or a meta key. A
+        // failure after the delete leaves the item to create: the next run does that.
+        const query = { item_id: itemId, namespace_type: target.namespaceType };
+        writes.push(api.request({ method: 'DELETE', path: ITEMS_PATH, space: target.space, query, accept: [404] })
+          .then(() => write(item, true, { method: 'POST', path: ITEMS_PATH, space: target.space, idempotent: true, body: { ...body, list_id: target.listId } })));
+      }
     }
   }
   for (const itemId of liveById.keys()) {

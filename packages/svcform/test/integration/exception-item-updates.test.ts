@@ -1,0 +1,79 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { call, emulator } from '@svcform/emulator/testing.js';
+import { cli, shown } from '../helpers/cli.js';
+import { repo, writeFiles } from '../helpers/repo.js';
+
+/**
+ * The exception item update route keeps what it is not sent and never drops a comment: stored
+ * comments stay and only comments without an id are added, after them (lists plugin
+ * exception_lists/utils transformUpdateCommentsToComments); tags, meta and expire_time left out
+ * stay as stored and meta is merged (a saved-object partial update). svcform had rewritten and
+ * dropped comments through the update, which the real server ignores: a plan that never settled,
+ * and a changed comment added again on every apply.
+ */
+
+const ITEMS = '/api/exception_lists/items';
+
+function listYaml(item: string): string {
+  return ['apiVersion: svcform/v1', 'kind: ExceptionList', 'metadata: {name: soc-allow}', 'spec:', '  type: detection', '  name: SOC allow',
+    '  description: d', '  items:', '    - item_id: scanner', '      name: Scanner', '      description: Weekly scan',
+    '      entries: [{field: source.ip, type: match, operator: included, value: 10.0.0.5}]', item].join('\n') + '\n';
+}
+
+describe('exception item updates as the route makes them', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  const stored = async () => (await call(emu, 'GET', `${ITEMS}?item_id=scanner&namespace_type=single`)).body;
+  const writes = () => emu.log.all().filter((r) => r.route === ITEMS && r.method !== 'GET').map((r) => r.method);
+  const applyThenPlanEmpty = async (item: string) => {
+    writeFiles(dir, { 'list.yaml': listYaml(item) });
+    emu.log.clear();
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, shown(applied));
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+  };
+
+  before(async () => {
+    emu = await emulator();
+    dir = repo({});
+    await applyThenPlanEmpty(['      tags: [weekly]', '      expire_time: "2031-01-01T00:00:00.000Z"', '      meta: {owner: soc, ticket: SEC-1}', '      comments:', '        - comment: Approved by the SOC lead'].join('\n'));
+  });
+  after(() => emu.stop());
+
+  it('a comment added after the stored ones is one update that keeps the stored comment as it was', async () => {
+    const first = (await stored()).comments[0];
+    await applyThenPlanEmpty(['      tags: [weekly]', '      expire_time: "2031-01-01T00:00:00.000Z"', '      meta: {owner: soc, ticket: SEC-1}', '      comments:',
+      '        - comment: Approved by the SOC lead', '        - comment: Renewed for 2031'].join('\n'));
+    assert.deepEqual(writes(), ['PUT']);
+    const now = await stored();
+    assert.deepEqual(now.comments[0], first);
+    assert.deepEqual(now.comments.map((c: any) => c.comment), ['Approved by the SOC lead', 'Renewed for 2031']);
+  });
+
+  it('tags left out of the manifest are sent empty, as the route keeps tags it is not sent', async () => {
+    await applyThenPlanEmpty(['      expire_time: "2031-01-01T00:00:00.000Z"', '      meta: {owner: soc, ticket: SEC-1}', '      comments:',
+      '        - comment: Approved by the SOC lead', '        - comment: Renewed for 2031'].join('\n'));
+    assert.deepEqual(writes(), ['PUT']);
+    assert.deepEqual((await stored()).tags, []);
+  });
+
+  for (const [change, item] of [
+    ['a changed comment', ['      expire_time: "2031-01-01T00:00:00.000Z"', '      meta: {owner: soc, ticket: SEC-1}', '      comments:', '        - comment: Approved by the CISO']],
+    ['a dropped expire_time', ['      meta: {owner: soc, ticket: SEC-1}', '      comments:', '        - comment: Approved by the CISO']],
+    ['a dropped meta key', ['      meta: {owner: soc}', '      comments:', '        - comment: Approved by the CISO']],
+    ['dropped comments', ['      meta: {owner: soc}']],
+  ] as const) {
+    it(`${change} makes a new item (the update route cannot), and the next plan is empty`, async () => {
+      await applyThenPlanEmpty(item.join('\n'));
+      assert.deepEqual(writes(), ['DELETE', 'POST']);
+    });
+  }
+
+  it('what the server holds at the end is what the manifest says', async () => {
+    const now = await stored();
+    assert.deepEqual([now.comments, now.meta, now.expire_time, now.tags], [[], { owner: 'soc' }, undefined, []]);
+  });
+});
