@@ -98,43 +98,52 @@ function trustedAppIssues(entries: Entry[], os: string): ArtifactIssue[] {
   return out;
 }
 
-/** Blocklists: match_any on file hashes (one entry per hash type), or a single path or signer entry. */
+/**
+ * Blocklists (blocklist_validator.ts): entries on file hashes (at most the three hash types), or one
+ * entry on a path (file.path or file.path.caseless) or, on Windows, on the signer. Hash and path
+ * entries are match_any with operator "included" and 1 to 2,000 values; a signer entry is a match
+ * (one value) or a match_any on subject_name.
+ */
 function blocklistIssues(entries: Entry[], os: string): ArtifactIssue[] {
   const out: ArtifactIssue[] = [];
+  const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
   entries.forEach((e, i) => {
     if (e.type === 'nested' && e.field === 'file.Ext.code_signature') {
       if (os !== 'windows') out.push({ path: at(i, 'field'), message: 'file.Ext.code_signature (the signer) is allowed on Windows only' });
       (Array.isArray(e.entries) ? e.entries : []).forEach((x: Entry, j: number) => {
-        const ok = x.field === 'subject_name' && x.type === 'match_any' && x.operator === 'included' && Array.isArray(x.value) && x.value.every((v: unknown) => typeof v === 'string' && v.length > 0);
-        if (!ok) out.push({ path: at(i, 'entries', j), message: 'a signer entry holds match_any entries on subject_name with operator "included"' });
+        const value = x.type === 'match' ? nonEmpty(x.value) : x.type === 'match_any' && Array.isArray(x.value) && x.value.length > 0 && x.value.every(nonEmpty);
+        const ok = x.field === 'subject_name' && x.operator === 'included' && value;
+        if (!ok) out.push({ path: at(i, 'entries', j), message: 'a signer entry is a match (one value) or a match_any on subject_name with operator "included"' });
       });
       return;
     }
-    const hash = /^file\.hash\.(md5|sha1|sha256)$/.test(String(e.field));
-    const path = e.field === 'file.executable.caseless';
+    const hash = BLOCKLIST_HASH.test(String(e.field));
+    const path = e.field === 'file.path' || e.field === 'file.path.caseless';
     if (!hash && !path) {
-      out.push({ path: at(i, 'field'), message: `blocklist entries match on file.hash.md5, file.hash.sha1, file.hash.sha256, file.executable.caseless${os === 'windows' ? ' or file.Ext.code_signature' : ''}, not ${JSON.stringify(e.field)}` });
+      out.push({ path: at(i, 'field'), message: `blocklist entries match on file.hash.md5, file.hash.sha1, file.hash.sha256, file.path, file.path.caseless${os === 'windows' ? ' or file.Ext.code_signature' : ''}, not ${JSON.stringify(e.field)}` });
       return;
     }
     if (e.type !== 'match_any') out.push({ path: at(i, 'type'), message: 'blocklist entries are of type match_any' });
     if (e.operator !== 'included') out.push({ path: at(i, 'operator'), message: 'blocklist entries use operator "included"' });
     const values: unknown[] = Array.isArray(e.value) ? e.value : [];
+    if (values.length === 0 || values.length > 2000) out.push({ path: at(i, 'value'), message: 'a blocklist entry holds 1 to 2,000 values' });
     values.forEach((v, j) => {
       if (hash && !isValidHash(v)) out.push({ path: at(i, 'value', j), message: `invalid hash value [${v}]` });
-      if (path && (typeof v !== 'string' || v.length === 0)) out.push({ path: at(i, 'value', j), message: `invalid path value [${v}]` });
+      if (path && !nonEmpty(v)) out.push({ path: at(i, 'value', j), message: `invalid path value [${v}]` });
     });
   });
-  const fields = entries.map((e) => e.field);
-  if (entries.length > 0 && /^file\.hash\./.test(String(fields[0]))) {
-    const dup = fields.filter((f, i) => fields.indexOf(f) !== i);
-    if (dup.length) out.push({ path: ['entries'], message: `There are some duplicated hashes: ${dup.join(',')}` });
-    const notHash = fields.filter((f) => !/^file\.hash\./.test(String(f)));
+  const fields = entries.map((e) => String(e.field));
+  if (entries.length > 0 && BLOCKLIST_HASH.test(fields[0])) {
+    if (fields.length > 3) out.push({ path: ['entries'], message: 'There are more hash types than allowed [md5,sha1,sha256]' });
+    const notHash = fields.filter((f) => !BLOCKLIST_HASH.test(f));
     if (notHash.length) out.push({ path: ['entries'], message: `There are some invalid fields for hash type: ${notHash.join(',')}` });
   } else if (entries.length > 1) {
-    out.push({ path: ['entries'], message: 'Only one entry is allowed when no using hash field type' });
+    out.push({ path: ['entries'], message: 'Only one entry is allowed when not using hash field type' });
   }
   return out;
 }
+
+const BLOCKLIST_HASH = /^file\.hash\.(md5|sha1|sha256)$/;
 
 /** Host isolation exceptions: exactly one entry, a match on destination.ip of an IPv4 address or CIDR. */
 function hostIsolationIssues(entries: Entry[]): ArtifactIssue[] {

@@ -236,6 +236,34 @@ spec:
       assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
     });
 
+    it('takes blocklist entries as the current blocklist validator does: paths (file.path, file.path.caseless), a signer match, and refuses the old file.executable.caseless (lists_integration/endpoint/validators/blocklist_validator.ts)', async () => {
+      const blocklist = (entries: string[]) => `apiVersion: svcform/v1
+kind: ExceptionList
+metadata:
+  name: endpoint_blocklists
+spec:
+  type: endpoint_blocklists
+  namespace_type: agnostic
+  name: Blocklist
+  description: Known bad binaries
+  items:
+${entries.join('\n')}
+`;
+      const item = (id: string, os: string, entry: string) => [`    - item_id: ${id}`, `      name: ${id}`, "      description: ''", `      os_types: [${os}]`, '      entries:', `        - ${entry}`].join('\n');
+      const good = blocklist([
+        item('by-path', 'windows', "{ field: file.path.caseless, type: match_any, operator: included, value: ['c:\\temp\\dropper.exe'] }"),
+        item('by-linux-path', 'linux', '{ field: file.path, type: match_any, operator: included, value: [/tmp/dropper] }'),
+        item('by-signer', 'windows', '{ field: file.Ext.code_signature, type: nested, entries: [{ field: subject_name, type: match, operator: included, value: Evil Corp }] }'),
+      ]);
+      const dir = repo({ 'blocklist.yaml': good });
+      const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+      const old = await cli(['validate', repo({ 'old.yaml': blocklist([item('by-executable', 'windows', '{ field: file.executable.caseless, type: match_any, operator: included, value: [c:/x.exe] }')]) })]);
+      assert.equal(old.code, 1, old.out + old.err);
+      assert.match(old.out + old.err, /old\.yaml:16:\d+: .*entries\[0\]\.field.*blocklist entries match on .*file\.path\.caseless/);
+    });
+
     it('the emulator refuses the same item as the real server would (400 EndpointArtifactError)', async () => {
       await call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_blocklists', name: 'Blocklist', description: '', type: 'endpoint_blocklists', namespace_type: 'agnostic' });
       const bad = await call(emu, 'POST', '/api/exception_lists/items', {
