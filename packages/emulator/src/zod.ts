@@ -167,6 +167,21 @@ export function optional<T>(schema: Schema<T>): Schema<T | undefined> {
   return { optional: true, parse: (v, path, issues) => (v === undefined ? undefined : schema.parse(v, path, issues)) };
 }
 
+/** `.optional().default(value)`: a value left out parses as the default. */
+export function withDefault<T>(schema: Schema<T>, value: T): Schema<T> {
+  return { parse: (v, path, issues) => (v === undefined ? structuredClone(value) : schema.parse(v, path, issues)) };
+}
+
+/** `z.object({}).catchall(schema)`: any key, each value parsed by `schema`. */
+export function catchall<T>(schema: Schema<T>): Schema<Record<string, T>> {
+  return {
+    parse(v, path, issues) {
+      if (!isPlainObject(v)) return (typeIssue(issues, path, 'object', v), v as any);
+      return Object.fromEntries(Object.entries(v).map(([key, value]) => [key, schema.parse(value, [...path, key], issues)]));
+    },
+  };
+}
+
 export function nullable<T>(schema: Schema<T>): Schema<T | null> {
   return { optional: schema.optional, parse: (v, path, issues) => (v === null ? null : schema.parse(v, path, issues)) };
 }

@@ -174,6 +174,31 @@ describe('emulator: rule request validation as the real schemas do it', () => {
     assert.deepEqual(res.body.required_fields.map((f: any) => f.ecs), [true, true, true, false, false]);
   });
 
+  it('reads response action params as their schemas do: endpoint isolate, kill/suspend-process with config (overwrite defaults to true) or runscript; host query params typed (model/rule_response_actions/response_actions.gen.ts; OpenAPI Security_Detections_API_ResponseAction)', async () => {
+    const rule = (id: string, action: Record<string, unknown>) => base(id, { response_actions: [action] });
+    const refused = [
+      { action_type_id: '.endpoint', params: { command: 'rm-rf' } },
+      { action_type_id: '.endpoint', params: { command: 'kill-process' } },
+      { action_type_id: '.endpoint', params: { command: 'suspend-process', config: { overwrite: false } } },
+      { action_type_id: '.hostquery', params: { timeout: 'soon' } },
+      { action_type_id: '.hostquery', params: { queries: [{ id: 'q1' }] } },
+    ];
+    for (const [i, action] of refused.entries()) assert.equal((await api('POST', RULES, rule(`ra-bad-${i}`, action))).status, 400, JSON.stringify(action));
+    const kill = await api('POST', RULES, rule('ra-kill', { action_type_id: '.endpoint', params: { command: 'kill-process', comment: 'c', config: { field: 'process.entity_id' } } }));
+    assert.equal(kill.status, 200, kill.text);
+    assert.deepEqual(kill.body.response_actions[0].params, { command: 'kill-process', comment: 'c', config: { field: 'process.entity_id', overwrite: true } });
+    const taken = [
+      { action_type_id: '.endpoint', params: { command: 'isolate', comment: 'contain' } },
+      { action_type_id: '.endpoint', params: { command: 'runscript', config: { linux: { scriptId: 's1', timeout: 60 } } } },
+      { action_type_id: '.hostquery', params: { queries: [{ id: 'q1', query: 'select 1;', ecs_mapping: { 'process.pid': { field: 'pid' } } }], timeout: 120 } },
+    ];
+    for (const [i, action] of taken.entries()) {
+      const res = await api('POST', RULES, rule(`ra-ok-${i}`, action));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.response_actions[0], action);
+    }
+  });
+
   it('links an exception list of every type of the rule schema\'s ExceptionListType, endpoint_trusted_devices included (OpenAPI b76003905 Security_Detections_API_ExceptionListType)', async () => {
     for (const type of ['endpoint_trusted_devices', 'endpoint_trusted_apps', 'detection']) {
       const res = await api('POST', RULES, base(`linked-${type}`, { exceptions_list: [{ id: `${type}-id`, list_id: type, type, namespace_type: 'agnostic' }] }));

@@ -193,7 +193,12 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
       const cond = schemaAt(options.schema, e.schemaPath.slice(0, then) + '/if');
       for (const [field, c] of Object.entries((cond?.properties ?? {}) as Record<string, any>)) {
         if (c && typeof c === 'object' && 'const' in c) return ` for ${field} ${String(c.const)}`;
+        // A condition on one of several values names the one the object holds (command kill-process).
+        const held = valueAt([...path, field]);
+        if (c && typeof c === 'object' && Array.isArray(c.enum) && c.enum.includes(held)) return ` for ${field} ${String(held)}`;
       }
+      // A branch inside a definition is about that object, not about the spec's type.
+      if (e.schemaPath.startsWith('#/$defs/')) return '';
     }
     const def = /^#\/\$defs\/([^/]+)\//.exec(e.schemaPath)?.[1];
     if (fromDefs && def && shape?.branchDefs.has(def)) {

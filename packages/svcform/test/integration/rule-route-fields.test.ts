@@ -96,4 +96,22 @@ describe('Rule fields the route pairs or computes', () => {
     assert.equal(validated.code, 0, shown(validated));
     assert.match(validated.out + validated.err, /warning: .*concurrent_searches without items_per_search: the server refuses to create a rule/);
   });
+
+  it('response action params are checked as the route reads them; a kill-process action without overwrite plans nothing after apply (the server fills overwrite: true)', async () => {
+    const rule = (name: string, action: string) => [...HEAD(name), '  type: query', "  query: 'a:b'", '  response_actions:', `    - ${action}`].join('\n') + '\n';
+    const bad = await cli(['validate', repo({
+      'bad.yaml': [rule('ra-typo', '{action_type_id: .endpoint, params: {command: isolat}}'), rule('ra-kill', '{action_type_id: .endpoint, params: {command: kill-process}}'),
+        rule('ra-hq', '{action_type_id: .hostquery, params: {timeout: soon}}')].join('---\n'),
+    })]);
+    assert.equal(bad.code, 1, shown(bad));
+    assert.match(bad.err, /bad\.yaml:\d+:\d+: .*spec\.response_actions\[0\]\.params\.command must be one of/);
+    // The condition the field belongs to is the action's command, not the rule's type.
+    assert.match(bad.err, /spec\.response_actions\[0\]\.params\.config is required for command kill-process\n/);
+    assert.match(bad.err, /spec\.response_actions\[0\]\.params\.timeout must be a number/);
+    const dir = repo({ 'rule.yaml': rule('ra-ok', '{action_type_id: .endpoint, params: {command: kill-process, config: {field: process.entity_id}}}') });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, shown(applied));
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+  });
 });

@@ -1,5 +1,5 @@
 import {
-  array, boolean, enumOf, int, literal, nonEmptyString, nullable, object, optional, string, union, unknown,
+  array, boolean, catchall, enumOf, int, literal, nonEmptyString, nullable, number, object, optional, string, union, unknown, withDefault,
   type Schema,
 } from '../../zod.js';
 
@@ -59,10 +59,27 @@ const threat = object({
   technique: opt(array(object({ id: str(), name: str(), reference: str(), subtechnique: opt(array(threatEntry())) }))),
 });
 
-// The product's response-action type `.hostquery` is the renamed `.osquery` (wire-facts glossary).
+/**
+ * Response actions (K-DE/model/rule_response_actions/response_actions.gen.ts; the OpenAPI document's
+ * Security_Detections_API_ResponseAction, whose endpoint params lack the newer runscript form). The
+ * product's response-action type `.hostquery` is the renamed `.osquery` (wire-facts glossary).
+ */
+const ecsMapping = () => catchall(object({ field: opt(str()), value: opt(union([str(), array(str())])) }));
+const hostQueryQuery = object({
+  id: str(), query: str(), ecs_mapping: opt(ecsMapping()), version: opt(str()), platform: opt(str()), removed: opt(boolean()), snapshot: opt(boolean()),
+});
+const hostQueryParams = object({
+  query: opt(str()), ecs_mapping: opt(ecsMapping()), queries: opt(array(hostQueryQuery)), pack_id: opt(str()), saved_query_id: opt(str()), timeout: opt(number()),
+});
+const runScriptOs = () => opt(object({ scriptId: opt(str()), scriptInput: opt(str()), timeout: opt(int()) }));
+export const endpointParams = union([
+  object({ command: literal('isolate'), comment: opt(str()) }),
+  object({ command: enumOf(['kill-process', 'suspend-process']), comment: opt(str()), config: object({ field: str(), overwrite: withDefault(boolean(), true) }) }),
+  object({ command: opt(literal('runscript')), comment: opt(str()), config: opt(object({ linux: runScriptOs(), macos: runScriptOs(), windows: runScriptOs() })) }),
+]);
 const responseAction = union([
-  object({ action_type_id: literal('.hostquery'), params: openObject() }),
-  object({ action_type_id: literal('.endpoint'), params: openObject() }),
+  object({ action_type_id: literal('.hostquery'), params: hostQueryParams }),
+  object({ action_type_id: literal('.endpoint'), params: endpointParams }),
 ]);
 
 /** BaseRequiredFields, then BaseOptionalFields, then BaseDefaultableFields: zod reports in this order. */

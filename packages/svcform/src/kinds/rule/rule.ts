@@ -155,9 +155,19 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
   if (typeof rule.machine_learning_job_id === 'string') rule.machine_learning_job_id = [rule.machine_learning_job_id];
   rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, any>) => ({ ...a, frequency: a.frequency ?? defaultFrequency(rule.throttle) }));
   rule.required_fields = rule.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
+  if (Array.isArray(rule.response_actions)) rule.response_actions = rule.response_actions.map(withResponseDefaults);
   dropUiMeta(rule);
   dropEmptyNoEffect(rule);
   return rule;
+}
+
+const PROCESS_COMMANDS = ['kill-process', 'suspend-process'];
+
+/** The server fills a kill-process or suspend-process action's config.overwrite with true (ProcessesParams). */
+function withResponseDefaults(action: Record<string, any>): Record<string, any> {
+  const params = action?.params;
+  if (action?.action_type_id !== '.endpoint' || !PROCESS_COMMANDS.includes(params?.command) || !isPlainObject(params.config) || params.config.overwrite !== undefined) return action;
+  return { ...action, params: { ...params, config: { ...params.config, overwrite: true } } };
 }
 
 /**
