@@ -131,6 +131,14 @@ describe('emulator: exception lists and items', () => {
     assert.deepEqual([merged.tags, merged.meta], [[], { owner: 'soc', ticket: { id: 2, url: 'u' } }]);
   });
 
+  it('keeps a list\'s meta when an update leaves it out and merges the meta sent (update_exception_list.ts: a saved-object partial update)', async () => {
+    await call(emu, 'POST', '/api/exception_lists', list({ meta: { owner: 'soc', review: { due: '2031' } } }));
+    const left = (await call(emu, 'PUT', '/api/exception_lists', list({ name: 'Renamed' }))).body;
+    assert.deepEqual(left.meta, { owner: 'soc', review: { due: '2031' } });
+    const merged = (await call(emu, 'PUT', '/api/exception_lists', list({ meta: { review: { by: 'lead' } } }))).body;
+    assert.deepEqual(merged.meta, { owner: 'soc', review: { due: '2031', by: 'lead' } });
+  });
+
   it('finds lists per namespace (default single) and pages them (OpenAPI FindExceptionLists; wire-facts 0.4)', async () => {
     for (const id of ['a', 'b', 'c']) await call(emu, 'POST', '/api/exception_lists', list({ list_id: id }));
     await call(emu, 'POST', '/api/exception_lists', list({ list_id: 'shared', namespace_type: 'agnostic' }));

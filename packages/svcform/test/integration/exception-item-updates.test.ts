@@ -77,3 +77,26 @@ describe('exception item updates as the route makes them', () => {
     assert.deepEqual([now.comments, now.meta, now.expire_time, now.tags], [[], { owner: 'soc' }, undefined, []]);
   });
 });
+
+describe('exception list meta as the update route keeps it', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('a meta key dropped from the manifest is an error naming it: the update merges meta and cannot remove a key (update_exception_list.ts)', async () => {
+    const list = (meta: string) => ['apiVersion: svcform/v1', 'kind: ExceptionList', 'metadata: {name: soc-meta}', 'spec:', '  type: detection', '  name: SOC meta',
+      '  description: d', `  meta: ${meta}`, '  items: []'].join('\n') + '\n';
+    const dir = repo({ 'list.yaml': list('{owner: soc, ticket: SEC-2}') });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    writeFiles(dir, { 'list.yaml': list('{owner: soc-leads}') });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 1, shown(applied));
+    assert.match(applied.out + applied.err, /ExceptionList soc-meta: the server keeps every meta key an update leaves out, so meta cannot lose meta\.ticket through an update/);
+    // A changed key is an update the route can make.
+    writeFiles(dir, { 'list.yaml': list('{owner: soc-leads, ticket: SEC-3}') });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+});

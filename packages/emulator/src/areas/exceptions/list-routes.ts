@@ -4,7 +4,7 @@ import type { EmuRequest, EmuResponse, Router } from '../../router.js';
 import { parseRequest } from '../../zod.js';
 import { findPage, namespaceParam } from './find.js';
 import { CreateListBody, UpdateListBody } from './schemas.js';
-import { containers, listById, listByListId, newList, put, removeList, type Containers, type Row } from './state.js';
+import { containers, listById, listByListId, mergedObject, newList, put, removeList, type Containers, type Row } from './state.js';
 
 /**
  * /api/exception_lists: create, read, update, delete and find exception lists (wire-facts 4.1).
@@ -77,7 +77,8 @@ function updateList(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
     updated_at: ctx.now().toISOString(),
     updated_by: req.user,
   };
-  if (body.meta !== undefined) updated.meta = body.meta;
+  // A saved-object partial update: meta left out stays, meta sent is merged into the stored one.
+  if (body.meta !== undefined) updated.meta = mergedObject(list.meta, body.meta);
   put(where.lists, list.list_id, updated);
   return { body: updated };
 }

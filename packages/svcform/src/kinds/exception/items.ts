@@ -116,7 +116,7 @@ function updatable(desired: Item, live: Item): boolean {
 }
 
 /** Whether merging `sent` into `stored` (objects merged key by key, anything else replaced) gives `sent`. */
-function keysKept(stored: unknown, sent: unknown): boolean {
+export function keysKept(stored: unknown, sent: unknown): boolean {
   if (!isPlainObject(stored)) return true;
   if (!isPlainObject(sent)) return false;
   return Object.keys(stored).every((key) => key in sent && (!isPlainObject(sent[key]) || keysKept(stored[key], sent[key])));

@@ -4,7 +4,8 @@ import { ApiError } from '../../client/errors.js';
 import { artifactItemIssues, endpointListOfType } from '../../common/endpoint-artifacts.js';
 import { displayField } from '../../manifest/schema.js';
 import type { Resource } from '../../manifest/types.js';
-import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, LISTS_PATH, readItemsFile, reconcileItems, type Item } from './items.js';
+import { shortText } from '../../manifest/short-text.js';
+import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, keysKept, LISTS_PATH, readItemsFile, reconcileItems, type Item } from './items.js';
 import { deepEqual, isPlainObject } from '../normalize.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from '../types.js';
 
@@ -196,6 +197,12 @@ export const exceptionListAdapter: KindAdapter = {
       if (desired[fixed] !== current[fixed]) {
         throw new Error(`ExceptionList ${res.name}: the ${fixed} of a list cannot change (server: ${current[fixed]}, manifest: ${desired[fixed]}); delete the list first or give the manifest a new list_id`);
       }
+    }
+    // The update is a saved-object partial update: meta is merged into the stored one, so a key can
+    // be changed but never removed (update_exception_list.ts).
+    if (!keysKept(current.meta, desired.meta)) {
+      const kept = Object.keys(current.meta).filter((key) => !keysKept({ [key]: current.meta[key] }, desired.meta ?? {}));
+      throw new Error(`ExceptionList ${res.name}: the server keeps every meta key an update leaves out, so meta cannot lose ${kept.map((k) => `meta.${shortText(k)}`).join(', ')} through an update; keep it, or delete the list and create it again`);
     }
     if (!deepEqual(desired, current)) {
       // A full replace; `_version` makes it fail rather than overwrite a change made since the plan read the list.
