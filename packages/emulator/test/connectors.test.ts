@@ -142,6 +142,18 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(openai.body.config.verificationMode, null);
   });
 
+  it('fills the incident type\'s isOAuth false and usesTableApi true (wire-facts 1.3, .servicenow renamed) and the default model of OpenAI and Gemini connectors (kbn-connector-schemas openai/schemas/v1.ts and constants.ts DEFAULT_MODEL; OpenAPI gemini_config defaultModel default)', async () => {
+    const incident = await api('POST', '/api/actions/connector', { name: 'n', connector_type_id: '.incident', config: { apiUrl: 'https://itsm.example' }, secrets: { username: 'u', password: 'p' } });
+    assert.equal(incident.status, 200, incident.text);
+    assert.deepEqual([incident.body.config.isOAuth, incident.body.config.usesTableApi], [false, true]);
+    const openai = await api('POST', '/api/actions/connector', { name: 'o', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://api.example/v1/chat/completions' }, secrets: { apiKey: 'k' } });
+    assert.equal(openai.body.config.defaultModel, 'gpt-4.1');
+    const chosen = await api('POST', '/api/actions/connector', { name: 'o', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://api.example/v1/chat/completions', defaultModel: 'gpt-4o' }, secrets: { apiKey: 'k' } });
+    assert.equal(chosen.body.config.defaultModel, 'gpt-4o');
+    const gemini = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gemini', config: { apiUrl: 'https://gemini.example', gcpRegion: 'r', gcpProjectID: 'p' }, secrets: { credentialsJson: '{}' } });
+    assert.equal(gemini.body.config.defaultModel, 'gemini-2.5-pro');
+  });
+
   it('.webhook hasAuth defaults to true, keeps an explicit false, and authType gets no default (wire-facts §15 fact 4: schema.boolean({ defaultValue: true }); OAS has_auth.default true; authType\'s default sits inside schema.maybe)', async () => {
     const omitted = await api('POST', '/api/actions/connector', { name: 'h', connector_type_id: '.webhook', config: { url: 'https://a.example' }, secrets: { user: 'u', password: 'p' } });
     assert.deepEqual([omitted.body.config.hasAuth, omitted.body.config.authType, omitted.body.is_missing_secrets], [true, null, false]);

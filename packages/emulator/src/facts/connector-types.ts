@@ -70,7 +70,8 @@ export const EXTRA_CONNECTOR_TYPES: readonly ConnectorTypeFacts[] = [
     id: '.bedrock', name: 'Amazon Bedrock', minimumLicense: 'enterprise', featureIds: GENERATIVE_AI, secretKeys: keys('accessKey', 'secret'),
     defaults: () => ({ defaultModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }),
   },
-  { id: '.gemini', name: 'Google Gemini', minimumLicense: 'enterprise', featureIds: GENERATIVE_AI, secretKeys: keys('credentialsJson') },
+  // gemini_config.defaultModel: `default: gemini-2.5-pro` (OpenAPI b76003905).
+  { id: '.gemini', name: 'Google Gemini', minimumLicense: 'enterprise', featureIds: GENERATIVE_AI, secretKeys: keys('credentialsJson'), defaults: () => ({ defaultModel: 'gemini-2.5-pro' }) },
   { id: '.d3security', name: 'D3 Security', minimumLicense: 'gold', featureIds: ALERTING_SIEM, secretKeys: keys('token') },
   { id: '.resilient', name: 'IBM Resilient', minimumLicense: 'platinum', featureIds: CASES_TOO, secretKeys: keys('apiKeyId', 'apiKeySecret') },
   { id: '.thehive', name: 'TheHive', minimumLicense: 'gold', featureIds: ALERTING_SIEM, secretKeys: keys('apiKey') },

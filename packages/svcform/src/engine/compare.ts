@@ -17,7 +17,7 @@ export function compareWithLive(
   normalizedLive: Record<string, any> = adapter.normalizeLive(live, run),
   desired: Record<string, any> = adapter.normalizeDesired(res, run),
 ): ResourceDiff {
-  const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? [])];
+  const uncompared = [...ignore, ...(adapter.unreported?.(live) ?? []), ...(adapter.chosenByServer?.(res, live) ?? [])];
   return diffSpecs(withoutIgnored(alignKeyed(normalizedLive, desired, adapter.keyedFields), uncompared), withoutIgnored(desired, uncompared), {
     setFields: adapter.setFields,
     keyedFields: adapter.keyedFields,

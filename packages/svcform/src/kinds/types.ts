@@ -139,6 +139,12 @@ export interface KindAdapter extends KindRules {
    */
   unreported?(live: LiveObject): string[];
   /**
+   * JSON Pointers (`/spec/...`) of fields the server fills with a value of its own choosing when
+   * the manifest leaves them out, a default that changes between releases (an AI connector's
+   * model): not compared while the manifest has none. A value the manifest gives is compared.
+   */
+  chosenByServer?(res: Resource, live: LiveObject): string[];
+  /**
    * Export only (planning never calls it): the object with what its listing left out read in, one
    * request per object that needs it. Exported manifests must hold every field an update writes.
    */

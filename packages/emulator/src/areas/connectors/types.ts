@@ -61,7 +61,9 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     id: '.gen-ai', name: 'OpenAI', featureIds: ['generativeAIForSecurity', 'generativeAIForObservability', 'siem'], minimumLicense: 'enterprise',
     config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'integer', temperature: 'number', ...HEADERS_AND_TLS },
     requiredConfig: ['apiProvider', 'apiUrl'],
-    defaults: (c) => (c.apiProvider === 'Other' ? { verificationMode: 'full' } : {}),
+    // Other: verificationMode full (wire-facts 1.3); OpenAI: the release's default model
+    // (kbn-connector-schemas/openai/schemas/v1.ts `defaultModel: z.string().default(DEFAULT_MODEL)`, constants.ts).
+    defaults: (c) => (c.apiProvider === 'Other' ? { verificationMode: 'full' } : c.apiProvider === 'OpenAI' ? { defaultModel: 'gpt-4.1' } : {}),
     secrets: ['apiKey', 'certificateData', 'privateKeyData', 'caData'],
     needsSecrets: () => true,
   },
@@ -71,7 +73,8 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     secrets: ['webhookUrl'],
     needsSecrets: () => true,
   },
-  { id: '.incident', name: 'Incident management', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold' },
+  // The renamed `.servicenow`: isOAuth false and usesTableApi true filled in (wire-facts 1.3).
+  { id: '.incident', name: 'Incident management', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold', defaults: () => ({ isOAuth: false, usesTableApi: true }) },
   { id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'platinum' },
   { id: '.team-chat', name: 'Team chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold' },
   { id: '.issue-tracker', name: 'Issue tracker', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold' },

@@ -3,7 +3,7 @@ import { clone, dropNulls, isPlainObject, withoutDefaults } from '../normalize.j
 import type { AdapterContext, CheckIssue, ExportVariable, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { LEASE_ID } from './lease-store.js';
-import { configDefaults, connectorTypesOffer, secretKeys, unknownTypeWarning } from './types.js';
+import { configDefaults, connectorTypesOffer, modelChosenByServer, secretKeys, unknownTypeWarning } from './types.js';
 
 /**
  * Connectors (/api/actions). Identity: metadata.name is the connector id. Secrets are write-only
@@ -97,6 +97,10 @@ export const connectorAdapter: KindAdapter = {
 
   normalizeLive(live: LiveObject) {
     return { name: live.body.name, connector_type_id: live.body.connector_type_id, config: dropNulls(clone(live.body.config ?? {})) };
+  },
+
+  chosenByServer(res: Resource) {
+    return modelChosenByServer(res.spec.connector_type_id, isPlainObject(res.spec.config) ? res.spec.config : {}) ? ['/spec/config/defaultModel'] : [];
   },
 
   async create(ctx: AdapterContext, res: Resource) {

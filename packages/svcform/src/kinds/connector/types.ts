@@ -27,6 +27,9 @@ export function configDefaults(typeId: string, config: Record<string, unknown>):
       return { refresh: false };
     case '.gen-ai':
       return config.apiProvider === 'Other' ? { verificationMode: 'full' } : {};
+    case '.incident':
+      // The renamed `.servicenow` (wire-facts 1.3 and its glossary).
+      return { isOAuth: false, usesTableApi: true };
     default:
       return EXTRA_CONNECTOR_TYPES_BY_ID.get(typeId)?.defaults?.(config) ?? {};
   }
@@ -91,3 +94,13 @@ export const connectorTypesOffer: TargetOffer = {
     return { path, message: `connector type ${JSON.stringify(typeId)} is not offered by the target in space ${res.space}; it offers: ${creatable.join(', ')}` };
   },
 };
+
+/**
+ * Fields the server fills with a default of the release when a manifest leaves them out, whose
+ * value changes between releases: an OpenAI connector's model (kbn-connector-schemas openai
+ * `defaultModel: z.string().default(DEFAULT_MODEL)`) and a Gemini connector's (gemini_config
+ * `default: gemini-2.5-pro` in the OpenAPI document). Not compared while the manifest has none.
+ */
+export function modelChosenByServer(typeId: unknown, config: Record<string, unknown>): boolean {
+  return config.defaultModel === undefined && ((typeId === '.gen-ai' && config.apiProvider === 'OpenAI') || typeId === '.gemini');
+}
