@@ -119,7 +119,7 @@ describe('emulator: connectors (/api/actions)', () => {
       id: 'full-hook',
       name: 'Hook',
       connector_type_id: '.webhook',
-      config: { url: 'https://x.example/hook', method: 'post', hasAuth: true, authType: null, certType: null, ca: null, headers: null, verificationMode: null },
+      config: { url: 'https://x.example/hook', method: 'post', hasAuth: true, authType: null, certType: null, ca: null, accessTokenUrl: null, clientId: null, scope: null, additionalFields: null, headers: null, verificationMode: null },
       // hasAuth defaulted to true, so a webhook created without credentials is missing them.
       is_missing_secrets: true,
       is_preconfigured: false,
@@ -152,6 +152,19 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(chosen.body.config.defaultModel, 'gpt-4o');
     const gemini = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gemini', config: { apiUrl: 'https://gemini.example', gcpRegion: 'r', gcpProjectID: 'p' }, secrets: { credentialsJson: '{}' } });
     assert.equal(gemini.body.config.defaultModel, 'gemini-2.5-pro');
+  });
+
+  it('.webhook takes every method, OAuth2 client credentials and secret headers, and one set of credentials at a time (kbn-connector-schemas webhook/schemas/v1.ts, common/auth/schemas/v1.ts SecretConfigurationSchemaValidation)', async () => {
+    const hook = (config: Record<string, unknown>, secrets: Record<string, unknown>) => api('POST', '/api/actions/connector', { name: 'h', connector_type_id: '.webhook', config: { url: 'https://x.example/hook', ...config }, secrets });
+    assert.equal((await hook({ method: 'patch' }, { user: 'u', password: 'p' })).status, 200);
+    const oauth = await hook({ authType: 'webhook-oauth2-client-credentials', accessTokenUrl: 'https://idp.example/token', clientId: 'svc', scope: 'hooks' }, { clientSecret: 's' });
+    assert.equal(oauth.status, 200, oauth.text);
+    assert.equal(oauth.body.config.clientId, 'svc');
+    assert.equal((await hook({ hasAuth: false }, { secretHeaders: { Authorization: 'Bearer t' } })).status, 200);
+    const userOnly = await hook({}, { user: 'u' });
+    assert.equal(userOnly.status, 400);
+    assert.match(userOnly.body.message, /must specify one of the following schemas: user and password/);
+    assert.equal((await hook({ hasAuth: false }, { secretHeaders: ['Authorization'] })).status, 400);
   });
 
   it('.webhook hasAuth defaults to true, keeps an explicit false, and authType gets no default (wire-facts §15 fact 4: schema.boolean({ defaultValue: true }); OAS has_auth.default true; authType\'s default sits inside schema.maybe)', async () => {

@@ -47,3 +47,28 @@ describe('connector config the server fills in', () => {
     assert.equal(stored.body.config.defaultModel, 'gpt-4.1');
   });
 });
+
+describe('webhook forms of the real connector schema', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('every method, OAuth2 client credentials and secret headers validate, apply and plan nothing afterwards (kbn-connector-schemas webhook/schemas/v1.ts, common/auth)', async () => {
+    const dir = repo({
+      'hooks.yaml': [
+        connector('soc-patch-hook', '.webhook', '{url: "https://tickets.example.com/api/alerts", method: patch}', '{user: svc, password: pw}'),
+        connector('soc-oauth-hook', '.webhook', '{url: "https://soar.example.com/in", authType: webhook-oauth2-client-credentials, accessTokenUrl: "https://idp.example.com/token", clientId: svcform, scope: alerts}', '{clientSecret: cs}'),
+        connector('soc-token-hook', '.webhook', '{url: "https://api.example.com/dispatch", hasAuth: false}', '{secretHeaders: {Authorization: "Bearer t0ken"}}'),
+      ].join('---\n'),
+    });
+    const validated = await cli(['validate', dir]);
+    assert.equal(validated.code, 0, shown(validated));
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, shown(applied));
+    assert.doesNotMatch(applied.out + applied.err, /t0ken/);
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+  });
+});

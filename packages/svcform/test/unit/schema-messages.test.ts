@@ -128,8 +128,8 @@ describe('describeSchemaErrors', () => {
     assert.deepEqual(messages('AgentPolicy.schema.json', envelope('AgentPolicy', { name: 'P', namespace: 'default', data_output_id: 5 })), [
       'spec.data_output_id: spec.data_output_id must be a string or null, not 5',
     ]);
-    assert.deepEqual(messages('Connector.schema.json', envelope('Connector', { name: 'C', connector_type_id: '.webhook', config: { url: 'https://x.example.com', method: 'patch' } })), [
-      'spec.config.method: spec.config.method must be post or put, not "patch"',
+    assert.deepEqual(messages('Connector.schema.json', envelope('Connector', { name: 'C', connector_type_id: '.webhook', config: { url: 'https://x.example.com', certType: 'pem' } })), [
+      'spec.config.certType: spec.config.certType must be ssl-crt-key or ssl-pfx, not "pem"',
     ]);
   });
 

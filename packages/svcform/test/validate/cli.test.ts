@@ -60,17 +60,17 @@ describe('svcform validate: interpolation', () => {
 
   it('secret values that make a field invalid are printed as (sensitive), in text and in JSON', async () => {
     // The method is 3 characters, too short for text redaction: the message itself must hide it.
-    const env = { SVCFORM_TEST_HOOK_URL: 'hooks.example.com/secret-path-4411', SVCFORM_TEST_HOOK_METHOD: 'get' };
+    const env = { SVCFORM_TEST_HOOK_URL: 'hooks.example.com/secret-path-4411', SVCFORM_TEST_HOOK_METHOD: 'hed' };
     const run = await checkFixture({
       fixture: 'interpolation/secret-makes-field-invalid.yaml',
       mistake: 'secret values',
       env,
-      errors: ['10:5 Connector/soc-pagerduty: spec.config.url must be a full URL such as https://example.com/path, not (sensitive)', '11:5 Connector/soc-pagerduty: spec.config.method must be post or put, not (sensitive)'],
+      errors: ['10:5 Connector/soc-pagerduty: spec.config.url must be a full URL such as https://example.com/path, not (sensitive)', '11:5 Connector/soc-pagerduty: spec.config.method must be one of: post, put, patch, get, delete, not (sensitive)'],
     });
-    assert.doesNotMatch(run.stderr, /secret-path-4411|"get"|did you mean/);
+    assert.doesNotMatch(run.stderr, /secret-path-4411|"hed"|did you mean/);
     const json = await svcform(['validate', '--json', invalid('interpolation/secret-makes-field-invalid.yaml')], env);
     assert.equal(json.code, 1);
-    assert.doesNotMatch(json.stdout, /secret-path-4411|"get"/);
+    assert.doesNotMatch(json.stdout, /secret-path-4411|"hed"/);
     assert.equal(JSON.parse(json.stdout).diagnostics.filter((d: any) => d.message.endsWith('not (sensitive)')).length, 2);
   });
   it('a secret id with characters JSON escapes (a quote, a backslash) is still never printed, in text or JSON', async () => {

@@ -19,7 +19,7 @@ const CASES: FixtureCase[] = [
   {
     fixture: 'connector/webhook-url-and-method.yaml',
     mistake: 'a URL without a scheme and an unsupported method',
-    errors: ['10:5 Connector/soc-pagerduty: spec.config.url must be a full URL such as https://example.com/path, not "events.paging.example.com/enqueue"', '11:5 Connector/soc-pagerduty: spec.config.method must be post or put, not "get"'],
+    errors: ['10:5 Connector/soc-pagerduty: spec.config.url must be a full URL such as https://example.com/path, not "events.paging.example.com/enqueue"', '11:5 Connector/soc-pagerduty: spec.config.method must be one of: post, put, patch, get, delete, not "head"'],
   },
   {
     fixture: 'connector/chat-missing-secrets.yaml',

@@ -17,6 +17,10 @@ export interface ConnectorType {
   /** Config keys and their value checks; undefined for types whose shape the document leaves open. */
   config?: Record<string, ValueCheck>;
   requiredConfig?: string[];
+  /** Secrets whose value is a record of strings (a webhook's secret headers), not a string. */
+  objectSecrets?: readonly string[];
+  /** A check of the secrets together, as the type's secrets schema refines them. */
+  secretsProblem?: (secrets: Record<string, unknown>) => string | undefined;
   /** Server-filled config defaults (wire-facts 1.3), computed from what was sent. */
   defaults?: (config: Record<string, unknown>) => Record<string, unknown>;
   secrets?: string[];
@@ -29,12 +33,20 @@ const HEADERS_AND_TLS = { headers: 'object', verificationMode: ['full', 'certifi
 export const CONNECTOR_TYPES: ConnectorType[] = [
   {
     id: '.webhook', name: 'Webhook', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold',
-    config: { url: 'url', method: ['post', 'put'], hasAuth: 'boolean', authType: ['webhook-authentication-basic', 'webhook-authentication-ssl'], certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', ...HEADERS_AND_TLS },
+    // kbn-connector-schemas webhook/schemas/v1.ts and common/auth (methods, OAuth2 client
+    // credentials, the query-parameter type, secret headers), which the OpenAPI document lags.
+    config: {
+      url: 'url', method: ['post', 'put', 'patch', 'get', 'delete'], hasAuth: 'boolean',
+      authType: ['webhook-authentication-basic', 'webhook-authentication-ssl', 'webhook-oauth2-client-credentials', 'http-authentication-query-param'],
+      certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', accessTokenUrl: 'string', clientId: 'string', scope: 'string', additionalFields: 'string', ...HEADERS_AND_TLS,
+    },
     requiredConfig: ['url'],
     // hasAuth is `schema.boolean({ defaultValue: true })` in the webhook config schema (wire-facts
     // §15 fact 4); authType has no default (its default sits inside schema.maybe, which never applies).
     defaults: () => ({ method: 'post', hasAuth: true }),
-    secrets: ['user', 'password', 'crt', 'key', 'pfx'],
+    secrets: ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret', 'secretHeaders'],
+    objectSecrets: ['secretHeaders'],
+    secretsProblem: webhookSecretsProblem,
     needsSecrets: (c) => c.hasAuth !== false,
   },
   {
@@ -92,6 +104,23 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     isSystemActionType: t.systemAction,
   })),
 ];
+
+/**
+ * Webhook secrets hold one set of credentials: user and password, crt and key (a password beside
+ * them allowed), pfx (likewise), a clientSecret, or none (common/auth/schemas/v1.ts,
+ * SecretConfigurationSchemaValidation); secret headers go with any of them.
+ */
+function webhookSecretsProblem(s: Record<string, unknown>): string | undefined {
+  const has = (k: string) => typeof s[k] === 'string' && s[k] !== '';
+  const [user, password, crt, key, pfx, clientSecret] = ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret'].map(has);
+  const none = !password && !user && !crt && !key && !pfx && !clientSecret;
+  const basic = password && user && !crt && !key && !pfx && !clientSecret;
+  const certificate = crt && key && !user && !pfx && !clientSecret;
+  const bundle = !crt && !key && !user && pfx && !clientSecret;
+  const oauth = !password && !user && !crt && !key && !pfx && clientSecret;
+  if (none || basic || certificate || bundle || oauth) return undefined;
+  return 'must specify one of the following schemas: user and password; crt and key (with optional password); pfx (with optional password); or clientSecret (for OAuth2)';
+}
 
 export const TYPES_BY_ID: Record<string, ConnectorType> = Object.fromEntries(CONNECTOR_TYPES.map((t) => [t.id, t]));
 export const CREATABLE_TYPE_IDS = CONNECTOR_TYPES.filter((t) => !t.isSystemActionType).map((t) => t.id);
@@ -173,8 +202,13 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
   if (type.secrets) {
     for (const [key, value] of Object.entries(secrets)) {
       if (!type.secrets.includes(key)) throw badRequest(`error validating action type secrets: [${key}]: definition for this key is missing`);
-      if (value !== null && typeof value !== 'string') throw badRequest(`error validating action type secrets: [${key}]: expected value of type [string] but got [${describe(value)}]`);
+      if (type.objectSecrets?.includes(key)) {
+        const record = value === null || (typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((v) => typeof v === 'string'));
+        if (!record) throw badRequest(`error validating action type secrets: [${key}]: expected a record of strings but got [${describe(value)}]`);
+      } else if (value !== null && typeof value !== 'string') throw badRequest(`error validating action type secrets: [${key}]: expected value of type [string] but got [${describe(value)}]`);
     }
+    const problem = type.secretsProblem?.(secrets);
+    if (problem) throw badRequest(`error validating action type secrets: ${problem}`);
   }
   const stored = { ...(type.defaults?.(config) ?? {}), ...dropUndefined(config) };
   return { config: stored, secrets: { ...secrets } };

@@ -46,6 +46,9 @@ export function secretKeys(typeId: string, config: Record<string, unknown>): str
       if (config.hasAuth === false) return [];
       // Certificate authentication carries the certificate in secrets, not a user and password.
       if (config.authType === 'webhook-authentication-ssl') return config.certType === 'ssl-pfx' ? ['pfx'] : ['crt', 'key'];
+      if (config.authType === 'webhook-oauth2-client-credentials') return ['clientSecret'];
+      // Query-parameter authentication keeps its secrets in keys svcform does not know.
+      if (config.authType === 'http-authentication-query-param') return undefined;
       return ['user', 'password'];
     case '.gen-ai':
       return ['apiKey'];
