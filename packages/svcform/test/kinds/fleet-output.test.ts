@@ -106,6 +106,21 @@ describe('FleetOutput kind', () => {
     assert.equal(spec.preset, undefined, 'the preset the server chose is left out');
   });
 
+  it('a server without output secret storage answers ssl.key, password and service_token in clear: never compared, exported as placeholders under secrets, never in clear (the output service stores plain values when secret storage is off)', () => {
+    const body = {
+      id: 'soc-kafka', name: 'Kafka', type: 'kafka', hosts: ['kafka.soc.example:9092'], auth_type: 'user_pass', username: 'svc', password: 'CLEAR-PASSWORD', sasl: { mechanism: 'PLAIN' },
+      topic: 'soc', ssl: { certificate: 'CERT', key: '-----BEGIN PRIVATE KEY-----CLEAR' },
+    };
+    const live = { kind: 'FleetOutput', space: 'default', name: 'soc-kafka', body };
+    const declared = resource('FleetOutput', 'soc-kafka', { name: 'Kafka', type: 'kafka', hosts: ['kafka.soc.example:9092'], auth_type: 'user_pass', username: 'svc', sasl: { mechanism: 'PLAIN' }, topic: 'soc', ssl: { certificate: 'CERT' }, secrets: { password: 'x', ssl: { key: 'y' } } });
+    assert.deepEqual(adapter.normalizeLive(live, RUN), adapter.normalizeDesired(declared, RUN));
+    const { spec, variables } = adapter.toSpec(live, RUN);
+    assert.doesNotMatch(JSON.stringify(spec), /CLEAR/);
+    assert.deepEqual(spec.secrets, { ssl: { key: '${env:SVCFORM_FLEET_OUTPUT_SOC_KAFKA_SSL_KEY}' }, password: '${env:SVCFORM_FLEET_OUTPUT_SOC_KAFKA_PASSWORD}' });
+    assert.deepEqual(spec.ssl, { certificate: 'CERT' });
+    assert.deepEqual(variables!.map((v) => v.name).sort(), ['SVCFORM_FLEET_OUTPUT_SOC_KAFKA_PASSWORD', 'SVCFORM_FLEET_OUTPUT_SOC_KAFKA_SSL_KEY']);
+  });
+
   it('an agent policy naming an output is written after it, and plans empty', async () => {
     const dir = repo({ 'svcform.yaml': MANAGE, 'a-policy.yaml': policy(), 'z-output.yaml': output() });
     emu.log.clear();

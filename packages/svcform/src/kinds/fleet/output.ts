@@ -35,6 +35,14 @@ const DEFAULT_FLAGS = ['is_default', 'is_default_monitoring'];
  */
 const CLEARABLE_ANY_TYPE = ['ca_sha256', 'ca_trusted_fingerprint', 'config_yaml', 'proxy_id', 'ssl', 'shipper'];
 const CLEARABLE = [...CLEARABLE_ANY_TYPE, 'write_to_logs_streams', 'kibana_api_key', 'kibana_url', 'service_token', 'sasl'];
+/**
+ * The secret fields of an output. With output secret storage on, the server keeps them in its
+ * secret store and answers their ids under `secrets`; with it off (before every Fleet Server is
+ * 8.12 or later, or with none enrolled), it stores them in these plain fields and answers them in
+ * clear (the output service's create and update: "if not, store plain text values"). Either way
+ * they are secrets: never compared, and exported as placeholders under `secrets`.
+ */
+const PLAIN_SECRET_FIELDS: readonly string[][] = [['ssl', 'key'], ['password'], ['service_token']];
 
 /** Whether config_yaml turns the shipper on (else the server drops `shipper`). */
 function shipperEnabled(configYaml: unknown): boolean {
@@ -77,8 +85,17 @@ function canonical(body: Record<string, any>): Record<string, any> {
   }
   if (out.type === 'kafka') kafkaAsStored(out);
   else if (out.shipper !== undefined && !shipperEnabled(out.config_yaml)) delete out.shipper;
+  for (const [first, second] of PLAIN_SECRET_FIELDS) {
+    if (second === undefined) delete out[first];
+    else if (isPlainObject(out[first])) delete out[first][second];
+  }
   if (isPlainObject(out.ssl) && Object.keys(out.ssl).length === 0) delete out.ssl;
   return out;
+}
+
+/** Secret fields a server without secret storage answers in clear (PLAIN_SECRET_FIELDS), as paths. */
+function plainSecretPaths(body: Record<string, any>): string[][] {
+  return PLAIN_SECRET_FIELDS.filter((path) => typeof path.reduce<any>((v, step) => v?.[step], body) === 'string');
 }
 
 function writeBody(res: Resource): Record<string, any> {
@@ -170,7 +187,7 @@ export const fleetOutputAdapter: KindAdapter = {
       if (spec.compression === undefined && spec.compression_level === 4) delete spec.compression_level;
     }
     const variables: ExportVariable[] = [];
-    for (const path of secretPaths(live.body.secrets)) {
+    for (const path of [...secretPaths(live.body.secrets), ...plainSecretPaths(live.body)]) {
       const name = outputEnvName(live.name, path);
       let at: Record<string, any> = (spec.secrets ??= {});
       for (const step of path.slice(0, -1)) at = at[step] ??= {};
