@@ -55,4 +55,16 @@ describe('AgentPolicy in several spaces through the CLI (wire-facts §16 #10; TF
     assert.equal(plan.code, 0, plan.out + plan.err);
     assert.match(plan.out, /0 to delete, 3 unchanged/);
   });
+
+  it('a policy whose manifest drops space_ids is left in its own space: the update sends [its space], as the route refuses null (AgentPolicyBaseSchema space_ids: maybe(arrayOf(string)))', async () => {
+    // Its own scope: the other test's policies are not this repository's to delete.
+    const config = 'manage:\n  - kind: AgentPolicy\n    spaces: [default, ops]\n    selector: {namePrefix: unshared-}\n';
+    const dir = repo({ 'svcform.yaml': config, 'policy.yaml': policyYaml('unshared-fleet', 'default', ['ops', 'default']) });
+    const created = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(created.code, 0, created.out + created.err);
+    const dropped = policyYaml('unshared-fleet', 'default', []).replace(/\n  space_ids: \[\]\n/, '\n');
+    const applied = await cli(['apply', repo({ 'svcform.yaml': config, 'policy.yaml': dropped }), '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.deepEqual((await call(emu, 'GET', '/api/fleet/agent_policies/unshared-fleet')).body.item.space_ids, ['default']);
+  });
 });

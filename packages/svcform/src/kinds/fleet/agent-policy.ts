@@ -37,7 +37,10 @@ const EMPTY_OBJECTS = ['overrides', 'advanced_settings', 'agentless', 'monitorin
 const SET_ARRAYS = ['global_data_tags', 'required_versions', 'package_agent_version_conditions'];
 
 /** What to send for a field the manifest dropped, since the PUT would otherwise keep the old value. */
-function clearingValue(field: string, live: Record<string, any>): unknown {
+function clearingValue(field: string, live: Record<string, any>, space: string): unknown {
+  // `space_ids` takes an array, never null (AgentPolicyBaseSchema: schema.maybe(arrayOf(string))):
+  // dropping it leaves the policy in its own space only.
+  if (field === 'space_ids') return [space];
   if (FALSE_BY_DEFAULT.includes(field)) return false;
   if (NULLABLE_IDS.includes(field) || field === 'overrides') return null;
   if (EMPTY_OBJECTS.includes(field)) return {};
@@ -177,7 +180,7 @@ export const agentPolicyAdapter: KindAdapter = {
     const wanted = canonical(res.spec, res.space);
     const current = canonical(live.body, live.space);
     for (const field of Object.keys(current)) {
-      if (!(field in wanted)) body[field] = clearingValue(field, live.body);
+      if (!(field in wanted)) body[field] = clearingValue(field, live.body, live.space);
     }
     await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(live.name)}`, space: live.space, body });
   },
