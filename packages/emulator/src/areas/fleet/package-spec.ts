@@ -33,6 +33,8 @@ function varDef(raw: Raw, where: string): VarDef {
     multi: raw.multi === true,
     required: raw.required === true,
     show_user: raw.show_user === true,
+    // The registry's var definition carries `secret` (package-spec vars.items.properties.secret).
+    ...(raw.secret === true ? { secret: true } : {}),
     ...(raw.default !== undefined && raw.default !== null ? { default: raw.default } : {}),
   };
 }

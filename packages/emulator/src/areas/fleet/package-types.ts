@@ -15,6 +15,7 @@ export interface VarDef {
   multi?: boolean;
   required?: boolean;
   show_user?: boolean;
+  secret?: boolean;
   default?: unknown;
 }
 

@@ -17,6 +17,8 @@ export interface PackageVarDef {
   type?: string;
   multi?: boolean;
   default?: unknown;
+  /** Stored in the secret store (as a reference) where the server has one; any type may be. */
+  secret?: boolean;
 }
 
 export interface PackageInfo {
@@ -194,10 +196,14 @@ function isSecretRef(v: unknown): boolean {
   return isPlainObject(v) && (v as Record<string, unknown>).isSecretRef === true;
 }
 
-/** Whether the package declares this var as a password (a secret the server stores as a reference). */
-function isPasswordVar(pkg: PackageInfo | undefined, scope: VarScope, name: string): boolean {
+/**
+ * Whether the package declares this var secret: `secret: true` (what the server's secrets service
+ * goes by, on a var of any type) or a password. The server answers such a var as a reference when
+ * it has secret storage and in clear when it has none; svcform treats it as write-only either way.
+ */
+function isSecretVar(pkg: PackageInfo | undefined, scope: VarScope, name: string): boolean {
   if (!pkg) return false;
-  const typed = (defs: PackageVarDef[] | undefined) => defs?.some((d) => d.name === name && d.type === 'password') ?? false;
+  const typed = (defs: PackageVarDef[] | undefined) => defs?.some((d) => d.name === name && (d.secret === true || d.type === 'password')) ?? false;
   if (!scope.input) return typed(pkg.vars);
   for (const template of pkg.policy_templates ?? []) {
     for (const input of template.inputs ?? []) {
@@ -211,7 +217,7 @@ function isPasswordVar(pkg: PackageInfo | undefined, scope: VarScope, name: stri
 }
 
 /**
- * Calls `visit` for every secret var of a simplified policy: password vars of the package, and any
+ * Calls `visit` for every secret var of a simplified policy: secret vars of the package, and any
  * value the server answered as a secret reference. The callback returns the replacement value, or
  * undefined to drop the var.
  */
@@ -223,7 +229,7 @@ export function mapSecretVars(
   const apply = (vars: Vars | undefined, scope: VarScope) => {
     if (!vars) return;
     for (const [name, value] of Object.entries(vars)) {
-      if (!isSecretRef(value) && !isPasswordVar(pkg, scope, name)) continue;
+      if (!isSecretRef(value) && !isSecretVar(pkg, scope, name)) continue;
       const next = visit(scope, name, value);
       if (next === undefined) delete vars[name];
       else vars[name] = next;
