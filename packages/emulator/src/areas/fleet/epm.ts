@@ -121,7 +121,7 @@ export async function packageInfo(ctx: EmulatorContext, pkg: CatalogPackage) {
       title: ds.title,
       release: 'ga',
       package: pkg.name,
-      path: dataStreamPath(pkg, ds.dataset),
+      path: ds.path ?? dataStreamPath(pkg, ds.dataset),
       ...(ds.streams ? { streams: ds.streams } : {}),
     })),
     ...(pkg.vars ? { vars: pkg.vars } : {}),

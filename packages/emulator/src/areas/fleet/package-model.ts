@@ -39,12 +39,21 @@ export function inputKey(input: { policy_template: string; type: string }): stri
   return `${input.policy_template}-${input.type}`;
 }
 
+/**
+ * The data streams a template's inputs collect: those its `data_streams` name by folder, or all
+ * (package_to_package_policy.ts packageToPackagePolicyInputs, getStreamsForInputType).
+ */
+function templateDataStreams(pkg: CatalogPackage, template: CatalogPackage['policy_templates'][number]) {
+  const paths = pkg.type === 'integration' && template.data_streams?.length ? template.data_streams : undefined;
+  return paths ? pkg.data_streams.filter((ds) => ds.path !== undefined && paths.includes(ds.path)) : pkg.data_streams;
+}
+
 export function defaultInputs(pkg: CatalogPackage, packagePolicyId: string): StoredInput[] {
   const inputs: StoredInput[] = [];
   for (const template of pkg.policy_templates) {
     for (const input of template.inputs) {
       const streams: StoredStream[] = [];
-      for (const ds of pkg.data_streams) {
+      for (const ds of templateDataStreams(pkg, template)) {
         for (const s of ds.streams ?? []) {
           if (s.input !== input.type) continue;
           const vars = varsFrom(s.vars);

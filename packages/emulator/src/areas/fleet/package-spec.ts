@@ -60,7 +60,7 @@ function dataStream(raw: Raw, pkgName: string): CatalogDataStream {
   const dataset = text(raw.dataset) || `${pkgName}.${folder}`;
   const type = text(raw.type, 'logs') as CatalogDataStream['type'];
   const streams = list(raw.streams).map((s) => stream(s, `data stream ${dataset}`));
-  return { type, dataset, title: text(raw.title, dataset), ...(streams.length ? { streams } : {}) };
+  return { type, dataset, ...(folder ? { path: folder } : {}), title: text(raw.title, dataset), ...(streams.length ? { streams } : {}) };
 }
 
 /**
@@ -97,6 +97,7 @@ function integrationTemplates(pkgName: string, raw: Raw[]): CatalogPolicyTemplat
       title: text(t.title, name),
       description: text(t.description),
       ...(t.multiple === false ? { multiple: false } : {}),
+      ...(Array.isArray(t.data_streams) ? { data_streams: t.data_streams.map((d: unknown) => text(d)) } : {}),
       inputs: list(t.inputs).map((i) => {
         const type = need(i, 'type', `${pkgName} policy template ${name} input`);
         const vars = varDefs(i.vars, `${pkgName} input ${type}`);

@@ -33,6 +33,8 @@ export interface CatalogPolicyTemplate {
   /** false: the package may be added at most once per agent policy ("limited" packages). */
   multiple?: boolean;
   inputs: CatalogInput[];
+  /** The paths (folders) of the data streams this template's inputs collect; all when absent. */
+  data_streams?: string[];
 }
 
 export interface CatalogStream {
@@ -48,6 +50,8 @@ export interface CatalogStream {
 export interface CatalogDataStream {
   type: 'logs' | 'metrics' | 'traces';
   dataset: string;
+  /** Its folder in the package (what a policy template's data_streams name). */
+  path?: string;
   title: string;
   streams?: CatalogStream[];
 }

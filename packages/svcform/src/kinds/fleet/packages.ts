@@ -24,8 +24,9 @@ export interface PackageVarDef {
 export interface PackageInfo {
   name: string;
   version: string;
-  policy_templates?: Array<{ name: string; inputs?: Array<{ type: string; vars?: PackageVarDef[] }> }>;
-  data_streams?: Array<{ type?: string; dataset: string; streams?: Array<{ input: string; enabled?: boolean; vars?: PackageVarDef[] }> }>;
+  /** `data_streams`: the folders of the data streams the template's inputs collect (all when absent). */
+  policy_templates?: Array<{ name: string; inputs?: Array<{ type: string; vars?: PackageVarDef[] }>; data_streams?: string[] }>;
+  data_streams?: Array<{ type?: string; dataset: string; path?: string; streams?: Array<{ input: string; enabled?: boolean; vars?: PackageVarDef[] }> }>;
   vars?: PackageVarDef[];
 }
 
@@ -98,9 +99,13 @@ export function packageDefaults(pkg: PackageInfo): { vars?: Vars; inputs: Inputs
   const inputVars = templates.length <= 1;
   const inputs: InputsState = {};
   for (const template of templates) {
+    // A template that names its data streams collects only those (the server's
+    // packageToPackagePolicyInputs): aws, azure and gcp give each template its own.
+    const paths = template.data_streams?.length ? template.data_streams : undefined;
+    const dataStreams = (pkg.data_streams ?? []).filter((ds) => !paths || (ds.path !== undefined && paths.includes(ds.path)));
     for (const input of template.inputs ?? []) {
       const streams: Record<string, StreamState> = {};
-      for (const ds of pkg.data_streams ?? []) {
+      for (const ds of dataStreams) {
         for (const s of ds.streams ?? []) {
           if (s.input !== input.type) continue;
           const vars = varDefaults(s.vars);

@@ -1,0 +1,46 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { call, emulator } from '@svcform/emulator/testing.js';
+import { cli, shown } from '../helpers/cli.js';
+import { repo } from '../helpers/repo.js';
+
+/**
+ * A policy template that names its data streams (gcp's audit and firewall templates each name
+ * one) collects only those: the server expands each template's input with the streams of its
+ * own data streams (fleet common/services/package_to_package_policy.ts, packageToPackagePolicyInputs
+ * and getStreamsForInputType) and refuses a stream of another template. svcform and the emulator
+ * had put every data stream under every template, so a gcp, aws or azure policy planned a change
+ * on every run against a real server.
+ */
+
+const CONFIG = 'manage:\n  - kind: AgentPolicy\n  - kind: PackagePolicy\n';
+const AGENT_POLICY = ['apiVersion: svcform/v1', 'kind: AgentPolicy', 'metadata: {name: soc-cloud}', 'spec:', '  name: SOC cloud', '  namespace: default', ''].join('\n');
+const gcpPolicy = (inputs: string[]) => ['apiVersion: svcform/v1', 'kind: PackagePolicy', 'metadata: {name: soc-gcp}', 'spec:', '  name: SOC GCP', '  policy_ids: [soc-cloud]',
+  '  package: {name: gcp, version: 2.45.2}', '  vars: {project_id: soc-project}', '  inputs:', ...inputs, ''].join('\n');
+
+describe('package policies of a package whose templates name their data streams', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('hold each template\'s own streams, apply, and plan nothing afterwards', async () => {
+    const dir = repo({ 'svcform.yaml': CONFIG, 'agent.yaml': AGENT_POLICY, 'gcp.yaml': gcpPolicy(['    audit-gcp-pubsub:', '      streams:', '        gcp.audit: {vars: {topic: soc-audit}}']) });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, shown(applied));
+    const stored = await call(emu, 'GET', '/api/fleet/package_policies/soc-gcp');
+    const streamsOf = (template: string) => stored.body.item.inputs.find((i: any) => i.policy_template === template).streams.map((s: any) => s.data_stream.dataset);
+    assert.deepEqual([streamsOf('audit'), streamsOf('firewall')], [['gcp.audit'], ['gcp.firewall']]);
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+  });
+
+  it('a stream of another template is refused by the server: 400 Stream not found', async () => {
+    const dir = repo({ 'svcform.yaml': CONFIG, 'agent.yaml': AGENT_POLICY, 'gcp.yaml': gcpPolicy(['    audit-gcp-pubsub:', '      streams:', '        gcp.firewall: {vars: {topic: soc-fw}}']) });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 1, shown(applied));
+    assert.match(applied.out + applied.err, /Stream not found audit-gcp-pubsub: gcp\.firewall/);
+  });
+});
