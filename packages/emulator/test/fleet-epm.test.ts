@@ -64,6 +64,17 @@ describe('Fleet package manager (service-api.md Fleet package manager, wire-fact
     assert.deepEqual(auth, { pkgkey: 'system-1.60.0', dataset: 'auth', service: 'elasticsearch', type: 'ingest_pipeline', file: 'default.yml', path: 'system-1.60.0/data_stream/auth/elasticsearch/ingest_pipeline/default.yml' });
   });
 
+  it('answers an input package\'s templates as declared, one input each with its type and vars, and an integration\'s templates with the data streams they name (package-spec input and integration manifests; fleet common/services policy_template.ts normalizes them client side)', async () => {
+    const input = (await call(emu, 'GET', `${EPM}/packages/gcp_pubsub/1.3.1`)).body.item;
+    const [template] = input.policy_templates;
+    assert.deepEqual([template.name, template.input, template.type, template.template_path, template.inputs], ['gcp_pubsub', 'gcp-pubsub', 'logs', 'input.yml.hbs', undefined]);
+    assert.ok(template.vars.some((v: any) => v.name === 'credentials_json' && v.secret === true));
+    assert.deepEqual(input.data_streams, []);
+    const integration = (await call(emu, 'GET', `${EPM}/packages/gcp/2.45.2`)).body.item;
+    assert.deepEqual(integration.policy_templates.map((t: any) => [t.name, t.data_streams]), [['audit', ['audit']], ['firewall', ['firewall']]]);
+    assert.deepEqual(integration.data_streams.map((d: any) => d.path).sort(), ['audit', 'firewall', 'vpcflow']);
+  });
+
   it('answers 404 for an unknown package or version (service-api.md Errors: "Resource does not exist (..., package, ...) | 404")', async () => {
     const name = await call(emu, 'GET', `${EPM}/packages/nope`);
     assert.equal(name.status, 404);

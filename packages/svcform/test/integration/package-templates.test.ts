@@ -4,6 +4,10 @@ import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { call, emulator } from '@svcform/emulator/testing.js';
 import { cli, shown } from '../helpers/cli.js';
 import { repo } from '../helpers/repo.js';
+import { readTree } from '../helpers/export-files.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A policy template that names its data streams (gcp's audit and firewall templates each name
@@ -42,5 +46,32 @@ describe('package policies of a package whose templates name their data streams'
     const applied = await cli(['apply', dir, '--url', emu.url]);
     assert.equal(applied.code, 1, shown(applied));
     assert.match(applied.out + applied.err, /Stream not found audit-gcp-pubsub: gcp\.firewall/);
+  });
+});
+
+describe('package policies of an input package, whose info answers one input per template', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('plan nothing after apply, and export its secret var as a placeholder (fleet common/services policy_template.ts: the template is normalized into an input and a data stream)', async () => {
+    const pubsub = ['apiVersion: svcform/v1', 'kind: PackagePolicy', 'metadata: {name: soc-pubsub}', 'spec:', '  name: SOC Pub/Sub', '  policy_ids: [soc-cloud]',
+      '  package: {name: gcp_pubsub, version: 1.3.1}', '  inputs:', '    gcp_pubsub-gcp-pubsub:', '      streams:', '        gcp_pubsub.gcp_pubsub:',
+      '          vars: {project_id: soc, topic: soc-logs, subscription_name: soc-sub, credentials_json: "${env:SOC_PUBSUB_CREDENTIALS}"}', ''].join('\n');
+    const dir = repo({ 'svcform.yaml': CONFIG, 'agent.yaml': AGENT_POLICY, 'pubsub.yaml': pubsub });
+    const env = { SOC_PUBSUB_CREDENTIALS: 'CREDENTIALS-4711' };
+    const applied = await cli(['apply', dir, '--url', emu.url], env);
+    assert.equal(applied.code, 0, shown(applied));
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'], env);
+    assert.equal(planned.code, 0, shown(planned));
+    const out = mkdtempSync(join(tmpdir(), 'svcform-pubsub-export-'));
+    const exported = await cli(['export', '--kind', 'PackagePolicy', '--out', out, '--url', emu.url]);
+    assert.equal(exported.code, 0, shown(exported));
+    const text = [...readTree(out).values()].join('\n');
+    assert.match(text, /soc-pubsub/);
+    assert.doesNotMatch(text, /CREDENTIALS-4711/);
+    assert.match(text, /credentials_json: \$\{env:/);
   });
 });

@@ -114,8 +114,11 @@ export async function packageInfo(ctx: EmulatorContext, pkg: CatalogPackage) {
   const inst = epmState(ctx).installations[pkg.name];
   return {
     ...summary(pkg, latest.version),
-    policy_templates: pkg.policy_templates.map((t) => ({ ...t, multiple: t.multiple !== false })),
-    data_streams: pkg.data_streams.map((ds) => ({
+    // An input package answers its templates as declared (one input each, no data streams):
+    // clients normalize them as the server does (fleet common/services policy_template.ts).
+    policy_templates: pkg.policy_templates.map(({ declared, ...t }) =>
+      declared ? { name: t.name, title: t.title, description: t.description, multiple: t.multiple !== false, ...declared } : { ...t, multiple: t.multiple !== false }),
+    data_streams: pkg.type === 'input' ? [] : pkg.data_streams.map((ds) => ({
       type: ds.type,
       dataset: ds.dataset,
       title: ds.title,

@@ -74,11 +74,13 @@ function inputPackageParts(pkgName: string, raw: Raw[]): { templates: CatalogPol
   for (const t of raw) {
     const name = need(t, 'name', `${pkgName} policy template`);
     const input = need(t, 'input', `${pkgName} policy template ${name}`);
-    const vars = varDefs(t.vars, `${pkgName} policy template ${name}`) ?? [];
+    const declaredVars = varDefs(t.vars, `${pkgName} policy template ${name}`);
+    const vars = [...(declaredVars ?? [])];
     if (!vars.some((v) => v.name === 'data_stream.dataset')) {
       vars.push({ name: 'data_stream.dataset', type: 'text', title: 'Dataset name', multi: false, required: true, show_user: true, default: `${pkgName}.${name}` });
     }
-    templates.push({ name, title: text(t.title, name), description: text(t.description), ...(t.multiple === false ? { multiple: false } : {}), inputs: [{ type: input, title: text(t.title, name), description: text(t.description) }] });
+    const declared = { input, type: text(t.type, 'logs'), template_path: text(t.template_path, 'input.yml.hbs'), ...(declaredVars ? { vars: declaredVars } : {}) };
+    templates.push({ name, title: text(t.title, name), description: text(t.description), ...(t.multiple === false ? { multiple: false } : {}), inputs: [{ type: input, title: text(t.title, name), description: text(t.description) }], declared });
     streams.push({
       type: text(t.type, 'logs') as CatalogDataStream['type'],
       dataset: `${pkgName}.${name}`,

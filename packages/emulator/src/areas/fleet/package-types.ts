@@ -35,6 +35,11 @@ export interface CatalogPolicyTemplate {
   inputs: CatalogInput[];
   /** The paths (folders) of the data streams this template's inputs collect; all when absent. */
   data_streams?: string[];
+  /**
+   * An input package's template as its manifest declares it, which is how package info answers it
+   * (one `input`, its data stream `type`, `template_path` and `vars`, no `inputs`).
+   */
+  declared?: { input: string; type: string; template_path: string; vars?: VarDef[] };
 }
 
 export interface CatalogStream {

@@ -24,8 +24,12 @@ export interface PackageVarDef {
 export interface PackageInfo {
   name: string;
   version: string;
-  /** `data_streams`: the folders of the data streams the template's inputs collect (all when absent). */
-  policy_templates?: Array<{ name: string; inputs?: Array<{ type: string; vars?: PackageVarDef[] }>; data_streams?: string[] }>;
+  /**
+   * `data_streams`: the folders of the data streams the template's inputs collect (all when
+   * absent). An input package's template has one `input` instead of `inputs`, with its data
+   * stream's `type` and its `vars` (normalizedPackage).
+   */
+  policy_templates?: Array<{ name: string; inputs?: Array<{ type: string; vars?: PackageVarDef[] }>; data_streams?: string[]; input?: string; type?: string; vars?: PackageVarDef[] }>;
   data_streams?: Array<{ type?: string; dataset: string; path?: string; streams?: Array<{ input: string; enabled?: boolean; vars?: PackageVarDef[] }> }>;
   vars?: PackageVarDef[];
 }
@@ -92,8 +96,40 @@ function varDefaults(defs: PackageVarDef[] | undefined): Vars | undefined {
   return cleanVars(out);
 }
 
+/**
+ * The package as the server expands policies from it. An input package's template (one `input`,
+ * no data streams) becomes a template of that one input and a data stream `<package>.<template>`
+ * of one stream holding the template's vars, `data_stream.dataset` added when the package
+ * declares none (fleet common/services policy_template.ts getNormalizedInputs and
+ * getNormalizedDataStreams, addDatasetVarIfNotPresent).
+ */
+export function normalizedPackage(pkg: PackageInfo): PackageInfo {
+  let normalized = NORMALIZED.get(pkg);
+  if (!normalized) NORMALIZED.set(pkg, (normalized = normalizeInputTemplates(pkg)));
+  return normalized;
+}
+
+/** Package info is read once per version and run, and asked about for every var of every policy. */
+const NORMALIZED = new WeakMap<PackageInfo, PackageInfo>();
+
+function normalizeInputTemplates(pkg: PackageInfo): PackageInfo {
+  const templates = pkg.policy_templates ?? [];
+  if (!templates.some((t) => typeof t.input === 'string' && !t.inputs)) return pkg;
+  const dataStreams = [...(pkg.data_streams ?? [])];
+  const normalized = templates.map((t) => {
+    if (typeof t.input !== 'string' || t.inputs) return t;
+    const dataset = `${pkg.name}.${t.name}`;
+    const vars = [...(t.vars ?? [])];
+    if (!vars.some((v) => v.name === 'data_stream.dataset')) vars.push({ name: 'data_stream.dataset', type: 'text', default: dataset });
+    dataStreams.push({ type: t.type ?? 'logs', dataset, streams: [{ input: t.input, vars }] });
+    return { name: t.name, inputs: [{ type: t.input }] };
+  });
+  return { ...pkg, policy_templates: normalized, data_streams: dataStreams };
+}
+
 /** Every input and stream of the package with the server's defaults. */
-export function packageDefaults(pkg: PackageInfo): { vars?: Vars; inputs: InputsState } {
+export function packageDefaults(info: PackageInfo): { vars?: Vars; inputs: InputsState } {
+  const pkg = normalizedPackage(info);
   const templates = pkg.policy_templates ?? [];
   // Packages with several policy templates keep no input-level vars (the server's rule).
   const inputVars = templates.length <= 1;
@@ -206,8 +242,9 @@ function isSecretRef(v: unknown): boolean {
  * goes by, on a var of any type) or a password. The server answers such a var as a reference when
  * it has secret storage and in clear when it has none; svcform treats it as write-only either way.
  */
-function isSecretVar(pkg: PackageInfo | undefined, scope: VarScope, name: string): boolean {
-  if (!pkg) return false;
+function isSecretVar(info: PackageInfo | undefined, scope: VarScope, name: string): boolean {
+  if (!info) return false;
+  const pkg = normalizedPackage(info);
   const typed = (defs: PackageVarDef[] | undefined) => defs?.some((d) => d.name === name && (d.secret === true || d.type === 'password')) ?? false;
   if (!scope.input) return typed(pkg.vars);
   for (const template of pkg.policy_templates ?? []) {
