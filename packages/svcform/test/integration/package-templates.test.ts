@@ -75,3 +75,23 @@ describe('package policies of an input package, whose info answers one input per
     assert.match(text, /credentials_json: \$\{env:/);
   });
 });
+
+describe('an input named with every stream switched off', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('is stored disabled, and plans nothing afterwards (package policy routes alignInputsAndStreams)', async () => {
+    const logs = ['apiVersion: svcform/v1', 'kind: PackagePolicy', 'metadata: {name: soc-logs}', 'spec:', '  name: SOC logs', '  policy_ids: [soc-cloud]',
+      '  package: {name: log, version: 2.4.3}', '  inputs:', '    logs-logfile:', '      streams:', '        log.logs: {enabled: false, vars: {paths: [/var/log/soc.log]}}', ''].join('\n');
+    const dir = repo({ 'svcform.yaml': CONFIG, 'agent.yaml': AGENT_POLICY, 'logs.yaml': logs });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, shown(applied));
+    const stored = await call(emu, 'GET', '/api/fleet/package_policies/soc-logs');
+    assert.equal(stored.body.item.inputs[0].enabled, false);
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+  });
+});

@@ -113,6 +113,14 @@ export function applySimplified(
   }
 }
 
+/**
+ * An enabled input whose streams are all disabled is stored disabled (the package policy routes'
+ * alignInputsAndStreams, fleet server/routes/package_policy/utils).
+ */
+export function alignInputsAndStreams(inputs: StoredInput[]): void {
+  for (const input of inputs) if (input.enabled && input.streams.length > 0 && input.streams.every((s) => !s.enabled)) input.enabled = false;
+}
+
 function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }

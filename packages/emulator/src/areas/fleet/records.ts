@@ -4,7 +4,7 @@ import { isLimitedPackage, type CatalogPackage } from './package-types.js';
 import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
 import { ensureInstalled } from './installations.js';
-import { applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
+import { alignInputsAndStreams, applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
 import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 
 /** A package policy write after format handling: what create, update and sys_monitoring share. */
@@ -82,6 +82,7 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
   const inputs = defaultInputs(pkg, id);
   const vars = defaultPackageVars(pkg);
   applySimplified(inputs, vars, write);
+  alignInputsAndStreams(inputs);
   validateAgainstPackage(pkg, inputs, vars);
   ensureInstalled(ctx, space, pkg);
 

@@ -190,6 +190,11 @@ export function expandSimplified(pkg: PackageInfo, spec: { vars?: unknown; input
     }
     inputs[key] = input;
   }
+  // An enabled input whose streams are all disabled is stored disabled (alignInputsAndStreams).
+  for (const input of Object.values(inputs)) {
+    const streams = Object.values(input.streams);
+    if (input.enabled && streams.length > 0 && streams.every((s) => !s.enabled)) input.enabled = false;
+  }
   return { ...(vars ? { vars } : {}), inputs };
 }
 
