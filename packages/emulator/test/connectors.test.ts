@@ -130,7 +130,7 @@ describe('emulator: connectors (/api/actions)', () => {
   });
 
   it('fills the per-type config defaults (wire-facts 1.3: .email hasAuth/service, .index refresh, .gen-ai Other verificationMode)', async () => {
-    const email = await api('POST', '/api/actions/connector', { name: 'm', connector_type_id: '.email', config: { from: 'soc@example.com' } });
+    const email = await api('POST', '/api/actions/connector', { name: 'm', connector_type_id: '.email', config: { from: 'soc@example.com', host: 'smtp.example.com', port: 587 }, secrets: { user: 'u', password: 'p' } });
     assert.equal(email.body.config.hasAuth, true);
     assert.equal(email.body.config.service, 'other');
     const index = await api('POST', '/api/actions/connector', { name: 'i', connector_type_id: '.index', config: { index: 'alerts-history' } });
@@ -165,6 +165,18 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(userOnly.status, 400);
     assert.match(userOnly.body.message, /must specify one of the following schemas: user and password/);
     assert.equal((await hook({ hasAuth: false }, { secretHeaders: ['Authorization'] })).status, 400);
+  });
+
+  it('.email needs host and port for the other service, clientId and tenantId for exchange_server, and user and password while hasAuth (stack_connectors email/index.ts validateConfig, validateConnector)', async () => {
+    const mail = (config: Record<string, unknown>, secrets: Record<string, unknown> = {}) => api('POST', '/api/actions/connector', { name: 'm', connector_type_id: '.email', config: { from: 'soc@example.com', ...config }, secrets });
+    const noHost = await mail({}, { user: 'u', password: 'p' });
+    assert.equal(noHost.status, 400);
+    assert.match(noHost.body.message, /\[host\]\/\[port\] is required/);
+    assert.match((await mail({ host: 'smtp.example.com' }, { user: 'u', password: 'p' })).body.message, /\[port\] is required/);
+    assert.match((await mail({ service: 'exchange_server', clientId: 'c' }, { clientSecret: 's' })).body.message, /\[tenantId\] is required/);
+    assert.match((await mail({ host: 'smtp.example.com', port: 25 }, { user: 'u' })).body.message, /\[password\] is required/);
+    assert.equal((await mail({ host: 'smtp.example.com', port: 25, hasAuth: false })).status, 200);
+    assert.equal((await mail({ service: 'exchange_server', clientId: 'c', tenantId: 't' }, { clientSecret: 's' })).status, 200);
   });
 
   it('.webhook hasAuth defaults to true, keeps an explicit false, and authType gets no default (wire-facts §15 fact 4: schema.boolean({ defaultValue: true }); OAS has_auth.default true; authType\'s default sits inside schema.maybe)', async () => {

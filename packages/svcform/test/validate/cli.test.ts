@@ -42,7 +42,7 @@ describe('svcform validate: interpolation', () => {
     await checkFixture({
       fixture: 'interpolation/bad-references.yaml',
       mistake: 'bad references',
-      errors: ['13:5 Connector/soc-mail: ${env:1SMTP_USER}: not a valid environment variable name', '14:5 Connector/soc-mail: ${file:}: a path is required'],
+      errors: ['14:5 Connector/soc-mail: ${env:1SMTP_USER}: not a valid environment variable name', '15:5 Connector/soc-mail: ${file:}: a path is required'],
     });
   });
 

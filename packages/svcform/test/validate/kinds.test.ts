@@ -46,6 +46,11 @@ const CASES: FixtureCase[] = [
     ],
   },
   {
+    fixture: 'connector/email-missing-server.yaml',
+    mistake: 'an SMTP connector without a port or credentials',
+    errors: ['7:1 Connector/soc-mail: spec.secrets is required for connector_type_id .email', '10:3 Connector/soc-mail: spec.config.port is required'],
+  },
+  {
     fixture: 'connector/email-port-type.yaml',
     mistake: 'a port name instead of a number',
     errors: ['11:5 Connector/soc-mail: spec.config.port must be an integer, not "smtp"'],

@@ -19,6 +19,10 @@ export interface ConnectorType {
   requiredConfig?: string[];
   /** Secrets whose value is a record of strings (a webhook's secret headers), not a string. */
   objectSecrets?: readonly string[];
+  /** The type's own check of its config (its customValidator), run after the schema. */
+  configProblem?: (config: Record<string, unknown>) => string | undefined;
+  /** The type's check of config and secrets together (its `validate.connector`). */
+  connectorProblem?: (config: Record<string, unknown>, secrets: Record<string, unknown>) => string | undefined;
   /** A check of the secrets together, as the type's secrets schema refines them. */
   secretsProblem?: (secrets: Record<string, unknown>) => string | undefined;
   /** Server-filled config defaults (wire-facts 1.3), computed from what was sent. */
@@ -53,6 +57,8 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     id: '.email', name: 'Email', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
     config: { from: 'string', host: 'string', port: 'integer', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'url' },
     requiredConfig: ['from'],
+    configProblem: emailConfigProblem,
+    connectorProblem: emailConnectorProblem,
     defaults: () => ({ hasAuth: true, service: 'other' }),
     secrets: ['user', 'password', 'clientSecret'],
     needsSecrets: (c) => c.hasAuth !== false,
@@ -104,6 +110,27 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     isSystemActionType: t.systemAction,
   })),
 ];
+
+/**
+ * Email config (stack_connectors email/index.ts validateConfig): the `other` service (the default)
+ * needs host and port, `exchange_server` needs clientId and tenantId. A service name is checked
+ * against nodemailer's well-known list there; the emulator leaves names to the server.
+ */
+function emailConfigProblem(c: Record<string, unknown>): string | undefined {
+  const service = c.service ?? 'other';
+  const missing = (keys: string[]) => keys.filter((k) => c[k] === undefined || c[k] === null);
+  const need = service === 'other' ? ['host', 'port'] : service === 'exchange_server' ? ['clientId', 'tenantId'] : [];
+  const absent = missing(need);
+  return absent.length ? `${absent.map((k) => `[${k}]`).join('/')} is required` : undefined;
+}
+
+/** Email credentials (validateConnector): exchange_server needs clientSecret, else hasAuth (default true) user and password. */
+function emailConnectorProblem(c: Record<string, unknown>, s: Record<string, unknown>): string | undefined {
+  if (c.service === 'exchange_server') return s.clientSecret == null ? '[clientSecret] is required' : undefined;
+  if (c.hasAuth === false) return undefined;
+  if (s.user == null) return '[user] is required';
+  return s.password == null ? '[password] is required' : undefined;
+}
 
 /**
  * Webhook secrets hold one set of credentials: user and password, crt and key (a password beside
@@ -198,6 +225,8 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
         throw badRequest(`error validating action type config: invalid connector configuration: [${key}]: expected value of type [string] but got [undefined]`);
       }
     }
+    const problem = type.configProblem?.(config);
+    if (problem) throw badRequest(`error validating action type config: ${problem}`);
   }
   if (type.secrets) {
     for (const [key, value] of Object.entries(secrets)) {
@@ -211,6 +240,8 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
     if (problem) throw badRequest(`error validating action type secrets: ${problem}`);
   }
   const stored = { ...(type.defaults?.(config) ?? {}), ...dropUndefined(config) };
+  const connectorProblem = type.connectorProblem?.(stored, secrets);
+  if (connectorProblem) throw badRequest(`error validating connector: ${connectorProblem}`);
   return { config: stored, secrets: { ...secrets } };
 }
 
