@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, emulator } from '@svcform/emulator/testing.js';
@@ -232,5 +232,33 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     assert.equal(compareVersions('1.100.0', '1.60.0'), 1);
     assert.equal(compareVersions('2.0.0-beta1', '2.0.0'), -1);
     assert.equal(compareVersions('2.0.0', '2.0.0'), 0);
+  });
+});
+
+describe('IntegrationPackage of a package the server keeps up to date by default', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  before(async () => {
+    // A minimal apm package: the server creates its installation with keep_policies_up_to_date
+    // true (fleet common/constants/epm.ts AUTO_UPGRADE_POLICIES_PACKAGES, createInstallation).
+    dir = mkdtempSync(join(tmpdir(), 'svcform-apm-pkg-'));
+    const root = join(dir, 'apm-9.0.0');
+    mkdirSync(root);
+    writeFileSync(join(root, 'manifest.yml'), 'format_version: 3.0.0\nname: apm\ntitle: APM\nversion: 9.0.0\ntype: integration\npolicy_templates: []\n');
+    emu = await emulator({ packageDirs: [dir] });
+  });
+  after(async () => {
+    await emu.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves keep_policies_up_to_date true when the manifest leaves it out, and plans nothing afterwards', async () => {
+    const repoDir = mkdtempSync(join(tmpdir(), 'svcform-apm-'));
+    writeFileSync(join(repoDir, 'apm.yaml'), 'apiVersion: svcform/v1\nkind: IntegrationPackage\nmetadata:\n  name: apm\nspec:\n  version: 9.0.0\n');
+    const applied = await cli(['apply', repoDir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal((await call(emu, 'GET', `${EPM}/apm/9.0.0`)).body.item.keepPoliciesUpToDate, true);
+    const planned = await cli(['plan', repoDir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, planned.out + planned.err);
   });
 });

@@ -3,6 +3,12 @@ import type { CatalogPackage } from './package-types.js';
 import { epmState } from './state.js';
 
 /**
+ * Packages installed with keep_policies_up_to_date true (fleet common/constants/epm.ts
+ * AUTO_UPGRADE_POLICIES_PACKAGES, set by the installer's createInstallation).
+ */
+const KEPT_UP_TO_DATE = ['apm', 'synthetics', 'cloud_security_posture', 'cloud_asset_inventory'];
+
+/**
  * Package installations (global to the deployment: a package is installed once, whatever the
  * space). Their own module because both the package manager's routes (epm.ts) and package-policy
  * writes (records.ts: a new policy installs its package) install, and each of those uses the other.
@@ -19,7 +25,7 @@ export function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage
     install_status: 'installed',
     install_source: 'registry',
     installed_kibana_space_id: existing?.installed_kibana_space_id ?? space,
-    keep_policies_up_to_date: existing?.keep_policies_up_to_date ?? false,
+    keep_policies_up_to_date: existing?.keep_policies_up_to_date ?? KEPT_UP_TO_DATE.includes(pkg.name),
     ...(installType === 'update' ? { previous_version: existing!.version } : existing?.previous_version ? { previous_version: existing.previous_version } : {}),
     created_at: existing?.created_at ?? now,
     updated_at: now,

@@ -33,8 +33,15 @@ interface DesiredPackage {
   keep_policies_up_to_date: boolean;
 }
 
-function desired(spec: Record<string, any>): DesiredPackage {
-  return { version: spec.version, keep_policies_up_to_date: spec.keep_policies_up_to_date === true };
+/**
+ * Packages whose installation the server creates with keep_policies_up_to_date true
+ * (AUTO_UPGRADE_POLICIES_PACKAGES of fleet common/constants/epm.ts, used by the installer's
+ * createInstallation): the default of a manifest that leaves the setting out.
+ */
+const KEPT_UP_TO_DATE = ['apm', 'synthetics', 'cloud_security_posture', 'cloud_asset_inventory'];
+
+function desired(name: string, spec: Record<string, any>): DesiredPackage {
+  return { version: spec.version, keep_policies_up_to_date: spec.keep_policies_up_to_date ?? KEPT_UP_TO_DATE.includes(name) };
 }
 
 function installedFrom(item: Record<string, any>): string[] {
@@ -141,7 +148,7 @@ export const integrationPackageAdapter: KindAdapter = {
   },
 
   normalizeDesired(res: Resource) {
-    return { ...desired(res.spec) };
+    return { ...desired(res.name, res.spec) };
   },
 
   normalizeLive(live: LiveObject) {
@@ -153,13 +160,13 @@ export const integrationPackageAdapter: KindAdapter = {
   },
 
   async create(ctx: AdapterContext, res: Resource) {
-    const want = desired(res.spec);
+    const want = desired(res.name, res.spec);
     await install(ctx, res.space, res.name, want.version, await latestVersion(ctx, res.space, res.name));
     if (want.keep_policies_up_to_date) await setKeepPoliciesUpToDate(ctx, res.space, res.name, want.version, true);
   },
 
   async update(ctx: AdapterContext, res: Resource, live: LiveObject) {
-    const want = desired(res.spec);
+    const want = desired(res.name, res.spec);
     const have = integrationPackageAdapter.normalizeLive(live, ctx.run);
     // (A failed or unfinished install of the wanted version differs too, and is installed again.)
     // The list item's `version` is the registry's latest (`latestVersion` on newer servers).
@@ -187,6 +194,7 @@ export const integrationPackageAdapter: KindAdapter = {
 
   toSpec(live: LiveObject) {
     const info = live.body.installationInfo ?? {};
-    return { spec: { version: info.version, ...(info.keep_policies_up_to_date === true ? { keep_policies_up_to_date: true } : {}) } };
+    const keep = info.keep_policies_up_to_date === true;
+    return { spec: { version: info.version, ...(keep !== KEPT_UP_TO_DATE.includes(live.name) ? { keep_policies_up_to_date: keep } : {}) } };
   },
 };
