@@ -46,7 +46,7 @@ function webhookStyleSecrets(config: Record<string, unknown>): string[] {
 }
 
 /** User and password, or the OAuth client secret and private key (servicenow_secrets). */
-const serviceNowSecrets = (config: Record<string, unknown>) => (config.isOAuth === true ? ['clientSecret', 'privateKey'] : ['username', 'password']);
+export const serviceNowSecrets = (config: Record<string, unknown>) => (config.isOAuth === true ? ['clientSecret', 'privateKey'] : ['username', 'password']);
 
 export const EXTRA_CONNECTOR_TYPES: readonly ConnectorTypeFacts[] = [
   { id: '.pagerduty', name: 'PagerDuty', minimumLicense: 'gold', featureIds: ALERTING_UPTIME_SIEM, secretKeys: keys('routingKey') },

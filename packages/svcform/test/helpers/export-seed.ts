@@ -213,7 +213,7 @@ export async function seedDetectionContent(emu: { url: string }): Promise<void> 
  */
 export async function seedRealRouteWidth(emu: { url: string }): Promise<void> {
   await ok(call(emu, 'POST', '/api/actions/connector/soc-paging', { name: 'SOC paging', connector_type_id: '.pagerduty', config: { apiUrl: 'https://events.paging.example.com/v2/enqueue' }, secrets: { routingKey: 'rk-SECRET-paging' } }), 'pagerduty connector');
-  await ok(call(emu, 'POST', '/api/actions/connector/soc-tickets', { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com' }, secrets: { token: 'tk-SECRET-tickets' } }), 'ticketing connector');
+  await ok(call(emu, 'POST', '/api/actions/connector/soc-tickets', { name: 'SOC tickets', connector_type_id: '.issue-tracker', config: { apiUrl: 'https://tickets.example.com' }, secrets: { token: 'tk-SECRET-tickets' } }), 'issue-tracker connector');
   await ok(call(emu, 'POST', '/api/actions/connector/soc-open-hook', { name: 'Open hook', connector_type_id: '.webhook', config: { url: 'https://hooks.example.com/services', hasAuth: false, authType: null } }), 'webhook without auth');
   await ok(call(emu, 'POST', '/api/hostquery/packs', { name: 'uptime-check', queries: { uptime: { query: 'SELECT * FROM uptime;' } } }), 'pack without interval');
   await ok(call(emu, 'POST', '/api/agent_builder/agents', { id: 'soc-plain', name: 'Plain', description: '', avatar_color: '', avatar_symbol: '', configuration: { tools: [] } }), 'agent without avatar');

@@ -36,7 +36,7 @@ describe('export of every kind, as wide as the real routes: validate, then plan 
     const exported = await cli(['export', '--out', dir, '--url', emu.url]);
     assert.equal(exported.code, 0, exported.err);
     // The one object whose secret keys svcform cannot know is said so, by name.
-    assert.match(exported.err, /warning: Connector\/soc-tickets \(space default\): svcform does not know the secret keys of connector type \.ticketing/);
+    assert.match(exported.err, /warning: Connector\/soc-tickets \(space default\): svcform does not know the secret keys of connector type \.issue-tracker/);
     const docs = [...readTree(dir).entries()].filter(([f]) => f.endsWith('.yaml')).flatMap(([f]) => parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => d.toJS()));
     assert.deepEqual([...new Set(docs.map((d) => d.kind))].sort(), [...knownKinds()].sort(), 'every kind exported');
     const named = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata.name === name)?.spec;

@@ -9,6 +9,10 @@ import { call, emulator } from '@svcform/emulator/testing.js';
 import { cli } from '../helpers/cli.js';
 import { repo, writeFiles } from '../helpers/repo.js';
 import { variablesEnv } from '../helpers/export-files.js';
+import { connectorAdapter } from '../../src/kinds/connector/connector.js';
+import { RunScope } from '../../src/kinds/run-scope.js';
+
+const RUN = new RunScope();
 
 /**
  * Connectors of every type the target offers (wire-facts §16 #12), the webhook's null authType
@@ -93,11 +97,19 @@ describe('Connector kind: every connector type the target offers', () => {
     assert.deepEqual(typeReads.sort(), ['/api/actions/connector_types', '/s/ops/api/actions/connector_types']);
   });
 
+  it('exports the incident, ticketing and team-chat types with their secret keys (servicenow_secrets, jira_secrets, teams_secrets of the OpenAPI document; the renamed .servicenow, .jira and .teams)', () => {
+    const keysOf = (typeId: string, config: Record<string, unknown> = {}) => connectorAdapter.toSpec({ kind: 'Connector', space: 'default', name: 'c', body: { id: 'c', name: 'C', connector_type_id: typeId, config } }, RUN).spec.secrets;
+    assert.deepEqual(Object.keys(keysOf('.incident', { apiUrl: 'https://itsm.example.com' })), ['username', 'password']);
+    assert.deepEqual(Object.keys(keysOf('.incident', { apiUrl: 'https://itsm.example.com', isOAuth: true })), ['clientSecret', 'privateKey']);
+    assert.deepEqual(Object.keys(keysOf('.ticketing', { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' })), ['email', 'apiToken']);
+    assert.deepEqual(Object.keys(keysOf('.team-chat')), ['webhookUrl']);
+  });
+
   it('exports a connector whose secret keys svcform cannot know with a placeholder key and a warning, never an empty secrets; apply refuses to write it until the key is named', async () => {
-    const created = await call(emu, 'POST', '/api/actions/connector/soc-tickets', { name: 'Tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com' }, secrets: { token: 'tk-SECRET-9' } });
+    const created = await call(emu, 'POST', '/api/actions/connector/soc-tickets', { name: 'Tickets', connector_type_id: '.issue-tracker', config: { apiUrl: 'https://tickets.example.com' }, secrets: { token: 'tk-SECRET-9' } });
     assert.equal(created.status, 200, created.text);
     const out = await exportTo();
-    assert.match(out.err, /warning: Connector\/soc-tickets \(space default\): svcform does not know the secret keys of connector type \.ticketing/);
+    assert.match(out.err, /warning: Connector\/soc-tickets \(space default\): svcform does not know the secret keys of connector type \.issue-tracker/);
     const spec = exported(out.dir, 'soc-tickets').spec;
     assert.deepEqual(spec.secrets, { REPLACE_WITH_SECRET_KEY: '${env:SVCFORM_CONNECTOR_SOC_TICKETS_SECRET}' });
     const env = variablesEnv(out.dir);

@@ -1,4 +1,4 @@
-import { EXTRA_CONNECTOR_TYPES, EXTRA_CONNECTOR_TYPES_BY_ID } from '../../common/connector-types.js';
+import { EXTRA_CONNECTOR_TYPES, EXTRA_CONNECTOR_TYPES_BY_ID, serviceNowSecrets } from '../../common/connector-types.js';
 import { closest } from '@svcform/query/suggest.js';
 import type { Resource } from '../../manifest/types.js';
 import type { AdapterContext, TargetOffer } from '../types.js';
@@ -55,7 +55,15 @@ export function secretKeys(typeId: string, config: Record<string, unknown>): str
     case '.email':
       return config.hasAuth === false ? [] : ['user', 'password'];
     case '.chat':
+    case '.team-chat':
+      // The renamed .slack and .teams (slack_secrets, teams_secrets: webhookUrl).
       return ['webhookUrl'];
+    case '.incident':
+      // The renamed .servicenow.
+      return serviceNowSecrets(config);
+    case '.ticketing':
+      // The renamed .jira (jira_secrets: apiToken and email required).
+      return ['email', 'apiToken'];
     case '.index':
     case '.server-log':
       return [];
