@@ -202,7 +202,8 @@ export const exceptionListAdapter: KindAdapter = {
     // be changed but never removed (update_exception_list.ts).
     if (!keysKept(current.meta, desired.meta)) {
       const kept = Object.keys(current.meta).filter((key) => !keysKept({ [key]: current.meta[key] }, desired.meta ?? {}));
-      throw new Error(`ExceptionList ${res.name}: the server keeps every meta key an update leaves out, so meta cannot lose ${kept.map((k) => `meta.${shortText(k)}`).join(', ')} through an update; keep it, or delete the list and create it again`);
+      const lost = kept.length ? kept.map((k) => `meta.${shortText(k)}`).join(', ') : 'its meta';
+      throw new Error(`ExceptionList ${res.name}: the server keeps every meta key an update leaves out, so meta cannot lose ${lost} through an update; keep it, or delete the list and create it again`);
     }
     if (!deepEqual(desired, current)) {
       // A full replace; `_version` makes it fail rather than overwrite a change made since the plan read the list.
