@@ -226,7 +226,9 @@ function validateDoc(doc: LoadedDoc, lookup: (kind: string) => KindRules | undef
   // apiVersion has its own message above; the schema judges the rest of the document.
   const checked = value.apiVersion === API_VERSION ? value : { ...value, apiVersion: API_VERSION };
   if (!validate(checked)) {
-    for (const issue of describeSchemaErrors(validate.errors, checked, { schema: validate.schema, isSecret: (path) => secretPaths.has(pathKey(path)) })) {
+    // A value under a write-only field (connector secrets) is a secret even when written in the
+    // manifest itself rather than read from ${env:...} or ${file:...}: messages never show it.
+    for (const issue of describeSchemaErrors(validate.errors, checked, { schema: validate.schema, isSecret: (path) => secretPaths.has(pathKey(path)) || deferrable(path) })) {
       // A string whose ${...} failed already has its error; the placeholder text is not the value.
       if (failed.has(pathKey(issue.path))) continue;
       error(issue.path, issue.message);

@@ -97,6 +97,15 @@ describe('Connector kind: every connector type the target offers', () => {
     assert.deepEqual(typeReads.sort(), ['/api/actions/connector_types', '/s/ops/api/actions/connector_types']);
   });
 
+  it('a secret written in the manifest itself that makes a field invalid is printed as (sensitive), as one read from ${env:...} is', async () => {
+    const hook = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata: {name: soc-literal}', 'spec:', '  name: Literal', '  connector_type_id: .webhook',
+      '  config: {url: "https://hooks.example.com/x"}', '  secrets: {user: svc, password: 84710093}', ''].join('\n');
+    const run = await cli(['validate', repo({ 'hook.yaml': hook })]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /spec\.secrets\.password must be a string, not \(sensitive\)/);
+    assert.doesNotMatch(run.out + run.err, /84710093/);
+  });
+
   it('exports the incident, ticketing and team-chat types with their secret keys (servicenow_secrets, jira_secrets, teams_secrets of the OpenAPI document; the renamed .servicenow, .jira and .teams)', () => {
     const keysOf = (typeId: string, config: Record<string, unknown> = {}) => connectorAdapter.toSpec({ kind: 'Connector', space: 'default', name: 'c', body: { id: 'c', name: 'C', connector_type_id: typeId, config } }, RUN).spec.secrets;
     assert.deepEqual(Object.keys(keysOf('.incident', { apiUrl: 'https://itsm.example.com' })), ['username', 'password']);
