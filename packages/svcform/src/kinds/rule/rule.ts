@@ -99,6 +99,11 @@ function dropEmptyNoEffect(rule: Record<string, any>): void {
   for (const key of ['output_index', 'namespace']) if (rule[key] === '') delete rule[key];
 }
 
+/** Required fields without `ecs`, which the server works out from name and type (RequiredField): never sent, never compared. */
+function withoutEcs(fields: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return fields.map(({ ecs: _ecs, ...f }) => f);
+}
+
 /** `meta.kibana_siem_app_url` is set by the UI, not by people; an otherwise empty meta goes with it. */
 function dropUiMeta(rule: Record<string, any>): void {
   if (!isPlainObject(rule.meta) || !('kibana_siem_app_url' in rule.meta)) return;
@@ -117,7 +122,7 @@ function liveSpec(body: Record<string, any>): Record<string, any> {
   const rule = { ...body };
   for (const key of SERVER_FIELDS) delete rule[key];
   if (Array.isArray(rule.actions)) rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, unknown>) => a);
-  if (Array.isArray(rule.required_fields)) rule.required_fields = rule.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
+  if (Array.isArray(rule.required_fields)) rule.required_fields = withoutEcs(rule.required_fields);
   dropUiMeta(rule);
   dropEmptyNoEffect(rule);
   return rule;
@@ -154,7 +159,7 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
   if (isPlainObject(rule.threshold) && typeof rule.threshold.field === 'string') rule.threshold = { ...rule.threshold, field: [rule.threshold.field] };
   if (typeof rule.machine_learning_job_id === 'string') rule.machine_learning_job_id = [rule.machine_learning_job_id];
   rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, any>) => ({ ...a, frequency: a.frequency ?? defaultFrequency(rule.throttle) }));
-  rule.required_fields = rule.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
+  rule.required_fields = withoutEcs(rule.required_fields);
   if (Array.isArray(rule.response_actions)) rule.response_actions = rule.response_actions.map(withResponseDefaults);
   dropUiMeta(rule);
   dropEmptyNoEffect(rule);
@@ -195,7 +200,7 @@ async function writeBody(ctx: AdapterContext, res: Resource, live?: LiveObject):
   body.enabled ??= false;
   if (QUERY_REQUIRED_TYPES.includes(body.type) && body.query === undefined) body.query = '';
   // The create body has no `ecs` (RequiredFieldInput): the server works it out from name and type.
-  if (Array.isArray(body.required_fields)) body.required_fields = body.required_fields.map(({ ecs: _ecs, ...f }: Record<string, unknown>) => f);
+  if (Array.isArray(body.required_fields)) body.required_fields = withoutEcs(body.required_fields);
   if (body.actions !== undefined) body.actions = await withActionTypes(ctx, res.space, res.name, body.actions);
   return body;
 }
