@@ -100,6 +100,16 @@ describe('emulator: rule request validation as the real schemas do it', () => {
       assert.equal((await api('POST', RULES, base('good-from', { from: 'now-1h/h' }))).status, 200);
     });
 
+    it('takes from as anchored date math and a count left out (kbn-datemath parse: a date before ||, a missing count is 1)', async () => {
+      for (const [i, from] of ['2024-01-01T00:00:00Z||-1d', '2024-01-01||/d', 'now-d'].entries()) {
+        const res = await api('POST', RULES, base(`anchored-${i}`, { from }));
+        assert.equal(res.status, 200, `${from}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.from, from);
+      }
+      const unit = await api('POST', RULES, base('bad-unit', { from: 'now-5mo' }));
+      assert.equal(unit.body.message, '[request body]: from: Failed to parse date-math expression', 'letters after the unit belong to it');
+    });
+
     it('takes throttle as no_actions, rule or a duration; only the pattern member could go on, so its issue is the answer (RuleActionThrottle; zod v4 union)', async () => {
       const res = await api('POST', RULES, base('bad-throttle', { throttle: 'sometimes' }));
       assert.equal(res.body.message, '[request body]: throttle: Invalid string: must match pattern /^[1-9]\\d*[smhd]$/');

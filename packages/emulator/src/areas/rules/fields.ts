@@ -2,6 +2,7 @@ import {
   array, boolean, catchall, enumOf, int, literal, nonEmptyString, nullable, number, object, optional, string, union, unknown, withDefault,
   type Schema,
 } from '../../zod.js';
+import { isValidDateMath } from '@svcform/query/date-math.js';
 
 /**
  * The field schemas of a detection rule request, as the server's generated ones declare them
@@ -20,15 +21,8 @@ const opt = optional;
 const str = () => string();
 const openObject = () => object({}, 'open');
 
-/**
- * Date math as the server's isValidDateMath takes it (kbn-zod-helpers/v4/is_valid_date_math.ts):
- * an absolute date, or `now` with +/- offsets and /unit roundings.
- */
-const DATE_MATH = /^now(?:[+-]\d+(?:ms|[yMwdhms])|\/(?:ms|[yMwdhms]))*$/;
-export function isDateMath(s: string): boolean {
-  return !Number.isNaN(Date.parse(s)) || DATE_MATH.test(s.trim());
-}
-const dateMath = () => string({ refine: [(s: string) => (isDateMath(s) ? undefined : 'Failed to parse date-math expression')] });
+/** RuleIntervalFrom: date math as the server's isValidDateMath takes it (query/date-math.ts). */
+const dateMath = () => string({ refine: [(s: string) => (isValidDateMath(s) ? undefined : 'Failed to parse date-math expression')] });
 
 /** RuleActionThrottle: `no_actions`, `rule` or a duration. */
 export const THROTTLE_PATTERN = /^[1-9]\d*[smhd]$/;
