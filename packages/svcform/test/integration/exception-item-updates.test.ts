@@ -100,3 +100,38 @@ describe('exception list meta as the update route keeps it', () => {
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 });
+
+describe('exception list version, which the create and update routes take (OAS CreateExceptionList, UpdateExceptionList)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  const list = (extra: string[]) => ['apiVersion: svcform/v1', 'kind: ExceptionList', 'metadata: {name: soc-versioned}', 'spec:', '  type: detection',
+    '  name: SOC versioned', '  description: d', ...extra, '  items: []'].join('\n') + '\n';
+  const held = async () => (await call(emu, 'GET', '/api/exception_lists?list_id=soc-versioned&namespace_type=single')).body;
+
+  it('a declared version is sent and compared; left out, the version the server chose is not a change (update_exception_list.ts: the stored one plus one)', async () => {
+    const dir = repo({ 'list.yaml': list(['  version: 3']) });
+    const created = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(created.code, 0, shown(created));
+    assert.equal((await held()).version, 3);
+    assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+    // A changed description: the update sends the declared version, which the server keeps.
+    writeFiles(dir, { 'list.yaml': list(['  version: 3', '  description: d2']).replace('  description: d\n', '') });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    assert.equal((await held()).version, 3);
+    // Left out: the next update lets the server count on, and a plan after it is empty.
+    writeFiles(dir, { 'list.yaml': list(['  description: d3']).replace('  description: d\n', '') });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    assert.equal((await held()).version, 4);
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, shown(planned));
+    // A declared version other than the server's is a change.
+    writeFiles(dir, { 'list.yaml': list(['  version: 9', '  description: d3']).replace('  description: d\n', '') });
+    const changed = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(changed.code, 2, shown(changed));
+    assert.match(changed.out, /version/);
+  });
+});

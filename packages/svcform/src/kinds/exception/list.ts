@@ -24,8 +24,12 @@ const DEFAULT_NAMESPACE = 'single';
 
 const namespaceOf = (spec: Record<string, any>): string => spec.namespace_type ?? DEFAULT_NAMESPACE;
 
-/** The list fields an update (PUT) writes; `type` is required there although it never changes (wire-facts 4.1). */
-function listFields(source: Record<string, any>): Record<string, any> {
+/**
+ * The list fields an update (PUT) writes; `type` is required there although it never changes (wire-facts 4.1).
+ * `version` only when the manifest declares one: otherwise the server chooses it, the stored one
+ * plus one on each update (update_exception_list.ts), and it is neither sent nor compared.
+ */
+function listFields(source: Record<string, any>, withVersion: boolean): Record<string, any> {
   const out: Record<string, any> = {
     name: source.name,
     description: source.description,
@@ -35,8 +39,11 @@ function listFields(source: Record<string, any>): Record<string, any> {
     os_types: [...new Set<string>(source.os_types ?? [])].sort(),
   };
   if (isPlainObject(source.meta)) out.meta = source.meta;
+  if (withVersion) out.version = source.version;
   return out;
 }
+
+const declaresVersion = (spec: Record<string, any>): boolean => spec.version !== undefined;
 
 function desiredItems(res: Resource): Item[] {
   return declaredItems(res).map((d) => d.item);
@@ -132,7 +139,7 @@ function valueListReferences(spec: Record<string, any>): Reference[] {
 /** Whether the server holds the list with exactly these fields (a lost answer's write read back). */
 async function holdsList(ctx: AdapterContext, res: Resource, fields: Record<string, any>): Promise<boolean> {
   const list = await ctx.api.request({ method: 'GET', path: LISTS_PATH, space: res.space, query: { list_id: res.name, namespace_type: fields.namespace_type }, accept: [404] });
-  return list.status === 200 && deepEqual(listFields(list.body), fields);
+  return list.status === 200 && deepEqual(listFields(list.body, 'version' in fields), fields);
 }
 
 async function isOwnEmptyList(ctx: AdapterContext, res: Resource, fields: Record<string, any>): Promise<boolean> {
@@ -170,15 +177,19 @@ export const exceptionListAdapter: KindAdapter = {
   },
 
   normalizeDesired(res) {
-    return { ...listFields(res.spec), items: comparableItems(desiredItems(res)) };
+    return { ...listFields(res.spec, declaresVersion(res.spec)), items: comparableItems(desiredItems(res)) };
   },
 
   normalizeLive(live) {
-    return { ...listFields(live.body), items: comparableItems(live.extra?.items ?? []) };
+    return { ...listFields(live.body, true), items: comparableItems(live.extra?.items ?? []) };
+  },
+
+  chosenByServer(res) {
+    return declaresVersion(res.spec) ? [] : ['/spec/version'];
   },
 
   async create(ctx, res) {
-    const fields = listFields(res.spec);
+    const fields = listFields(res.spec, declaresVersion(res.spec));
     const target = { listId: res.name, namespaceType: fields.namespace_type, space: res.space };
     try {
       await ctx.api.request({ method: 'POST', path: LISTS_PATH, space: res.space, idempotent: true, body: { list_id: res.name, ...fields } });
@@ -191,8 +202,8 @@ export const exceptionListAdapter: KindAdapter = {
   },
 
   async update(ctx, res, live) {
-    const desired = listFields(res.spec);
-    const current = listFields(live.body);
+    const desired = listFields(res.spec, declaresVersion(res.spec));
+    const current = listFields(live.body, declaresVersion(res.spec));
     for (const fixed of ['type', 'namespace_type']) {
       if (desired[fixed] !== current[fixed]) {
         throw new Error(`ExceptionList ${res.name}: the ${fixed} of a list cannot change (server: ${current[fixed]}, manifest: ${desired[fixed]}); delete the list first or give the manifest a new list_id`);
