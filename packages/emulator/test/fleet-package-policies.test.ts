@@ -102,6 +102,17 @@ describe('Fleet package policies (service-api.md Fleet policies, wire-facts 6)',
     assert.equal(res.body.error, 'Conflict');
   });
 
+  it('stores the name trimmed and checks its uniqueness so (fleet services/package_policy.ts create and update: "trailing whitespace causes issues creating API keys")', async () => {
+    const item = await create({ name: '  padded policy  ' });
+    assert.equal(item.name, 'padded policy');
+    const clash = await call(emu, 'POST', `${PP}?format=simplified`, { name: 'padded policy ', policy_ids: ['agents-b'], package: SYSTEM });
+    assert.equal(clash.status, 409, JSON.stringify(clash.body));
+    assert.match(clash.body.message, /the name padded policy already exists/);
+    const updated = await call(emu, 'PUT', `${PP}/${item.id}?format=simplified`, { name: 'padded policy 2\t', policy_ids: ['agents-a'], package: SYSTEM });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.body.item.name, 'padded policy 2');
+  });
+
   it('answers 404 for a package that does not exist (service-api.md Errors: "Resource does not exist (..., package, ...) | 404")', async () => {
     const unknown = await call(emu, 'POST', PP, { name: 'no such package', policy_ids: ['agents-a'], package: { name: 'nope', version: '1.0.0' } });
     assert.equal(unknown.status, 404);

@@ -124,6 +124,15 @@ describe('PackagePolicy adapter', () => {
     }
   });
 
+  it('compares the name as the server stores it, trimmed (fleet services/package_policy.ts create and update)', async () => {
+    const spec = { name: ' padded name\t', policy_ids: ['db'], package: SYSTEM };
+    await packagePolicyAdapter.create(ctx, resource('PackagePolicy', 'padded', spec));
+    const live = await liveOne('padded');
+    assert.equal(live.body.name, 'padded name');
+    assert.ok(converged(spec, live));
+    await packagePolicyAdapter.delete(ctx, live);
+  });
+
   it('sorts policy_ids as a set', () => {
     assert.deepEqual(desired('x', MANIFESTS['fleet-hostquery']).policy_ids, ['db', 'web']);
   });

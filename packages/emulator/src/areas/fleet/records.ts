@@ -62,7 +62,10 @@ function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePol
  * of the package when none of its versions is installed, and revision bumps of the agent
  * policies involved.
  */
-export async function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, write: PackagePolicyWrite, existing?: PackagePolicyRecord): Promise<PackagePolicyRecord> {
+export async function writePackagePolicy(ctx: EmulatorContext, space: string, user: string, given: PackagePolicyWrite, existing?: PackagePolicyRecord): Promise<PackagePolicyRecord> {
+  // The name is stored trimmed, and its uniqueness checked so (package_policy.ts create and update:
+  // trailing whitespace breaks the API keys made from it).
+  const write = { ...given, name: given.name.trim() };
   // The package first: everything after it runs without yielding, so no other request interleaves.
   const pkg = await packageOrThrow(ctx, write.package.name, write.package.version);
   const state = fleetState(ctx, space);

@@ -55,7 +55,8 @@ export function liveInputs(inputs: unknown): InputsState {
 function commonFields(src: Record<string, any>): Record<string, any> {
   const policyIds = Array.isArray(src.policy_ids) ? src.policy_ids : typeof src.policy_id === 'string' ? [src.policy_id] : [];
   return {
-    name: src.name,
+    // The server stores the name trimmed (package_policy.ts create and update).
+    name: typeof src.name === 'string' ? src.name.trim() : src.name,
     ...(src.description ? { description: src.description } : {}),
     // The server stores '' for a policy that inherits the agent policy's namespace.
     namespace: src.namespace ?? '',
