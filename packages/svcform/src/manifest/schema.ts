@@ -105,6 +105,33 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
+const ITEM_WORDS: Record<string, string> = { object: 'mappings', array: 'lists', string: 'strings', integer: 'integers', number: 'numbers', boolean: 'booleans' };
+
+/** "a, b or c". */
+function either(words: string[]): string {
+  return words.length > 2 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words.join(' or ');
+}
+
+/**
+ * A mapping that names none of a form's fields is not that form: its errors (every field of the
+ * form missing) would not say what is wrong, the list of forms does.
+ */
+function strangerTo(form: any, held: unknown): boolean {
+  if (form?.type !== 'object' || !form.properties || !held || typeof held !== 'object' || Array.isArray(held)) return false;
+  return !Object.keys(held).some((key) => key in form.properties);
+}
+
+/** How a form of an anyOf or oneOf reads in a message: its types, a list's item type, a mapping's required fields. */
+function formWords(form: any): string[] {
+  const types: unknown[] = Array.isArray(form?.type) ? form.type : [form?.type];
+  return types.flatMap((type) => {
+    if (typeof type !== 'string') return [];
+    if (type === 'array' && typeof form.items?.type === 'string') return [`a list of ${ITEM_WORDS[form.items.type] ?? form.items.type}`];
+    if (type === 'object' && Array.isArray(form.required) && form.required.length) return [`a mapping of ${form.required.join(' and ')}`];
+    return [TYPE_WORDS[type] ?? type];
+  });
+}
+
 export interface DescribeOptions {
   /** The root schema the errors come from: lets messages name the rule type (or connector type) a `then` branch applies to. */
   schema?: unknown;
@@ -223,13 +250,15 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
       hidden.add(sub);
     }
     if (branches.size === 0) continue;
-    const fitting = [...branches.values()].find((subs) => !subs.some((s) => s.keyword === 'type' && s.instancePath === e.instancePath));
+    const held = valueAt(pointerToPath(e.instancePath, value));
+    const forms = Array.isArray(e.schema) ? (e.schema as unknown[]) : [];
+    const fitting = [...branches.entries()].find(([branch, subs]) => !subs.some((s) => s.keyword === 'type' && s.instancePath === e.instancePath) && !strangerTo(forms[Number(branch)], held))?.[1];
     if (fitting) {
       for (const s of fitting) hidden.delete(s);
       hidden.add(e);
     } else {
-      const types = (e.schema as any[] | undefined)?.flatMap((b) => (typeof b?.type === 'string' ? [TYPE_WORDS[b.type] ?? b.type] : [])) ?? [];
-      if (types.length > 0) alternatives.set(e, [...new Set(types)].join(' or '));
+      const types = forms.flatMap(formWords);
+      if (types.length > 0) alternatives.set(e, either([...new Set(types)]));
     }
   }
 

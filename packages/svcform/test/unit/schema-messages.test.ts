@@ -133,6 +133,19 @@ describe('describeSchemaErrors', () => {
     ]);
   });
 
+  it('takes package policy var values as the simplified format does, and names its forms when a mapping fits none (fleet SimplifiedVarsSchema)', () => {
+    const policy = (vars: Record<string, unknown>) => envelope('PackagePolicy', { name: 'P', policy_ids: ['a'], package: { name: 'system', version: '1.60.0' }, vars });
+    assert.equal(schemaValidator('PackagePolicy.schema.json')(policy({ a: null, b: true, c: 's', d: 1.5, e: ['x'], f: [1, 2], g: [], h: { id: 'secret-1', isSecretRef: true } })), true);
+    assert.deepEqual(messages('PackagePolicy.schema.json', policy({ processors: { add_fields: { target: 'x' } } })), [
+      'spec.vars.processors: spec.vars.processors must be null, a boolean (true or false), a string, a number, a list of strings, a list of numbers or a mapping of id and isSecretRef, not a mapping',
+    ]);
+    assert.deepEqual(messages('PackagePolicy.schema.json', policy({ tags: ['a', 1] })), ['spec.vars.tags[1]: spec.vars.tags[1] must be a string, not 1']);
+    // A mapping naming a field of the secret reference is taken as one: what it lacks is the message.
+    assert.deepEqual(messages('AgentlessPolicy.schema.json', envelope('AgentlessPolicy', { name: 'P', package: { name: 'cspm', version: '1.0.0' }, vars: { key: { id: 'k' } } })), [
+      'spec.vars.key: spec.vars.key.isSecretRef is required',
+    ]);
+  });
+
   it('falls back to the raw pattern and format name for ones it has no words for', () => {
     const ajv = new Ajv2020({ allErrors: true, verbose: true });
     const validate = ajv.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^x+$' }, b: { not: { const: 1 } } } });

@@ -30,7 +30,7 @@ const CASES: FixtureCase[] = [
     errors: [
       '9:7 TimelineTemplate/soc-wrong-types: spec.dataProviders[0].enabled must be a boolean (true or false) or null, not "yes"',
       '12:9 TimelineTemplate/soc-wrong-types: spec.dataProviders[0].queryMatch.value must be a string or a list or null, not 42',
-      '14:3 TimelineTemplate/soc-wrong-types: spec.sort must be a mapping or a list, not "descending"',
+      '14:3 TimelineTemplate/soc-wrong-types: spec.sort must be a mapping or a list of mappings, not "descending"',
     ],
   },
 ];
