@@ -146,6 +146,12 @@ describe('describeSchemaErrors', () => {
     ]);
   });
 
+  it('bounds an agent policy\'s monitoring port as the route does: 0 to 65353, any number (OAS agent policy monitoring_http.port)', () => {
+    const policy = (port: number) => envelope('AgentPolicy', { name: 'P', namespace: 'default', monitoring_http: { enabled: true, port } });
+    assert.equal(schemaValidator('AgentPolicy.schema.json')(policy(65353)), true);
+    assert.deepEqual(messages('AgentPolicy.schema.json', policy(65354)), ['spec.monitoring_http.port: spec.monitoring_http.port must be <= 65353']);
+  });
+
   it('falls back to the raw pattern and format name for ones it has no words for', () => {
     const ajv = new Ajv2020({ allErrors: true, verbose: true });
     const validate = ajv.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^x+$' }, b: { not: { const: 1 } } } });
