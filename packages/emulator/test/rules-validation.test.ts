@@ -100,6 +100,14 @@ describe('emulator: rule request validation as the real schemas do it', () => {
       assert.equal((await api('POST', RULES, base('good-from', { from: 'now-1h/h' }))).status, 200);
     });
 
+    it('takes an anomaly threshold above 100 and refuses one below 0 (ml_attributes.gen.ts AnomalyThreshold: an integer of at least 0; OAS AnomalyThreshold)', async () => {
+      const ml = (id: string, anomaly_threshold: number) => base(id, { type: 'machine_learning', machine_learning_job_id: 'job', anomaly_threshold });
+      assert.equal((await api('POST', RULES, ml('ml-high', 150))).status, 200);
+      const low = await api('POST', RULES, ml('ml-low', -1));
+      assert.equal(low.status, 400);
+      assert.match(low.body.message, /anomaly_threshold/);
+    });
+
     it('takes from as anchored date math and a count left out (kbn-datemath parse: a date before ||, a missing count is 1)', async () => {
       for (const [i, from] of ['2024-01-01T00:00:00Z||-1d', '2024-01-01||/d', 'now-d'].entries()) {
         const res = await api('POST', RULES, base(`anchored-${i}`, { from }));

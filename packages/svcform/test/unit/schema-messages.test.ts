@@ -152,6 +152,21 @@ describe('describeSchemaErrors', () => {
     assert.deepEqual(messages('AgentPolicy.schema.json', policy(65354)), ['spec.monitoring_http.port: spec.monitoring_http.port must be <= 65353']);
   });
 
+  it('takes rule fields as the route does where svcform had been stricter (OAS AnomalyThreshold, ThreatMapping, RuleActionFrequency.throttle)', () => {
+    const valid = schemaValidator('Rule.schema.json');
+    // AnomalyThreshold: an integer of at least 0, no upper bound.
+    assert.equal(valid(rule({ type: 'machine_learning', machine_learning_job_id: 'job', anomaly_threshold: 150 })), true, JSON.stringify(valid.errors));
+    // ThreatMapping: at least one group; a group's entries carry no minimum.
+    const threat = { type: 'threat_match', query: '*:*', threat_index: ['ti-*'], threat_query: '*:*', index: ['logs-*'] };
+    assert.equal(valid(rule({ ...threat, threat_mapping: [{ entries: [] }] })), true, JSON.stringify(valid.errors));
+    // RuleActionThrottle in a per-action frequency: no_actions, rule or a duration.
+    for (const throttle of ['no_actions', 'rule', '1h', null]) {
+      const actions = [{ id: 'c', group: 'default', params: {}, frequency: { summary: true, notifyWhen: 'onActiveAlert', throttle } }];
+      assert.equal(valid(rule({ type: 'query', query: '*', actions })), true, `${throttle}: ${JSON.stringify(valid.errors)}`);
+    }
+    assert.equal(valid(rule({ type: 'machine_learning', machine_learning_job_id: 'job', anomaly_threshold: -1 })), false);
+  });
+
   it('falls back to the raw pattern and format name for ones it has no words for', () => {
     const ajv = new Ajv2020({ allErrors: true, verbose: true });
     const validate = ajv.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^x+$' }, b: { not: { const: 1 } } } });

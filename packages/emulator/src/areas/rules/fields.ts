@@ -168,7 +168,7 @@ export function typeFields(type: RuleType, queryRequired: boolean): Record<strin
         alert_suppression: opt(alertSuppression()), language: opt(kqlLanguage()),
       };
     case 'machine_learning':
-      return { type: literal('machine_learning'), anomaly_threshold: int(0, 100), machine_learning_job_id: union([str(), array(str(), { min: 1 })]), alert_suppression: opt(alertSuppression()) };
+      return { type: literal('machine_learning'), anomaly_threshold: int(0), machine_learning_job_id: union([str(), array(str(), { min: 1 })]), alert_suppression: opt(alertSuppression()) };
     case 'new_terms':
       return { type: literal('new_terms'), query, new_terms_fields: array(str(), { min: 1, max: 3 }), history_window_start: nonEmptyString(), ...searchFields(), alert_suppression: opt(alertSuppression()), language: opt(kqlLanguage()) };
     case 'qlang':
