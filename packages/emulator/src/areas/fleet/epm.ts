@@ -101,7 +101,7 @@ function summary(pkg: CatalogPackage, latestVersion: string) {
     categories: pkg.categories,
     format_version: pkg.format_version,
     owner: pkg.owner,
-    conditions: { kibana: { version: pkg.kibana_version } },
+    conditions: { kibana: { version: pkg.kibana_version }, ...(pkg.agent_version ? { agent: { version: pkg.agent_version } } : {}) },
     latestVersion,
     dataStreams: pkg.data_streams.map((ds) => ({ name: `${ds.type}-${ds.dataset}-*`, title: ds.title })),
   };

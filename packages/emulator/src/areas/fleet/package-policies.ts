@@ -72,7 +72,9 @@ function registerUpgrade(router: Router, base: string): void {
       if (!record) return { hasErrors: true, statusCode: 404, body: { message: `Package policy ${id} not found` } };
       try {
         const { pkg, inputs, vars } = await reexpanded(ctx, record, await targetVersion(ctx, record.package.name, body.packageVersion));
-        const proposed = { ...record, inputs, ...(vars ? { vars } : {}), package: { name: pkg.name, title: pkg.title, version: pkg.version } };
+        // The new version's agent version condition, as the upgrade would keep it (records.ts moveToVersion).
+        const { package_agent_version_condition: _old, ...kept } = record;
+        const proposed = { ...kept, inputs, ...(vars ? { vars } : {}), package: { name: pkg.name, title: pkg.title, version: pkg.version }, ...(pkg.agent_version ? { package_agent_version_condition: pkg.agent_version } : {}) };
         return { name: record.name, hasErrors: false, diff: [formatPackagePolicy(record, req.space, undefined), formatPackagePolicy(proposed, req.space, undefined)] };
       } catch (err) {
         return { name: record.name, hasErrors: true, statusCode: err instanceof EmuError ? err.status : 500, body: { message: (err as Error).message } };

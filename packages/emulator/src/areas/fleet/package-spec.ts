@@ -109,6 +109,13 @@ function integrationTemplates(pkgName: string, raw: Raw[]): CatalogPolicyTemplat
   });
 }
 
+/** `conditions.agent.version` (or the dotted key, as `kibana.version` may be written), when given. */
+function agentVersion(conditions: unknown): { agent_version?: string } {
+  if (!isObject(conditions)) return {};
+  const v = isObject(conditions.agent) ? conditions.agent.version : conditions['agent.version'];
+  return typeof v === 'string' && v.trim() !== '' ? { agent_version: v.trim() } : {};
+}
+
 /** `raw`: the package manifest plus `data_streams` (each with `path`, its folder) and `files`. */
 export function packageFromRegistryShape(raw: unknown, files: string[]): CatalogPackage {
   if (!isObject(raw)) throw new PackageFormatError('the package manifest is not a mapping');
@@ -126,6 +133,7 @@ export function packageFromRegistryShape(raw: unknown, files: string[]): Catalog
     owner: { github: text(owner.github), type: (text(owner.type, 'community') as CatalogPackage['owner']['type']) },
     format_version: text(raw.format_version, '3.0.0'),
     kibana_version: text(raw.conditions?.kibana?.version ?? raw.conditions?.['kibana.version']),
+    ...agentVersion(raw.conditions),
     files,
     ...(Array.isArray(raw.dependencies) ? { dependencies: list(raw.dependencies).map((d) => ({ name: text(d.name), version: text(d.version) })) } : {}),
   };

@@ -72,6 +72,12 @@ export interface CatalogPackage {
   owner: { github: string; type: 'elastic' | 'partner' | 'community' };
   format_version: string;
   kibana_version: string;
+  /**
+   * The agent versions the package needs (`conditions.agent.version`, a semver range such as
+   * `^9.3.0`), when its manifest names any: what an agent policy's agent version fields are worked
+   * out from (agent-version-conditions.ts).
+   */
+  agent_version?: string;
   policy_templates: CatalogPolicyTemplate[];
   data_streams: CatalogDataStream[];
   vars?: VarDef[];

@@ -104,6 +104,7 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
     ...(vars ? { vars } : {}),
     is_managed: managed,
     ...(write.supports_agentless !== undefined ? { supports_agentless: write.supports_agentless } : {}),
+    ...(pkg.agent_version ? { package_agent_version_condition: pkg.agent_version } : {}),
     revision: existing ? existing.revision + 1 : 1,
     version: ctx.store.versionToken(),
     created_at: existing?.created_at ?? now,
@@ -149,6 +150,9 @@ export async function moveToVersion(ctx: EmulatorContext, space: string, record:
   if (vars) record.vars = vars;
   else delete record.vars;
   record.package = { name: pkg.name, title: pkg.title, version: pkg.version };
+  // The new version's condition (an upgrade may add, change or drop it).
+  if (pkg.agent_version) record.package_agent_version_condition = pkg.agent_version;
+  else delete record.package_agent_version_condition;
   record.revision += 1;
   record.version = ctx.store.versionToken();
   record.updated_at = ctx.now().toISOString();

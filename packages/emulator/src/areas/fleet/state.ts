@@ -66,6 +66,12 @@ export interface PackagePolicyRecord {
   vars?: VarRecord;
   is_managed: boolean;
   supports_agentless?: boolean;
+  /**
+   * The package's `conditions.agent.version`, kept with the policy as the server keeps it
+   * (K-FLEET package_policy.ts create, `package_agent_version_condition`; answered too): what the
+   * agent policies it is attached to work their agent version fields out from.
+   */
+  package_agent_version_condition?: string;
   revision: number;
   version: string;
   created_at: string;
