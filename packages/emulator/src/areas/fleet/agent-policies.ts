@@ -10,7 +10,7 @@ import { kueryFilter, type KueryTarget } from './kuery.js';
 import { checkPolicyOutputs } from './outputs.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
-import { AGENT_POLICY_SCHEMA_VERSION, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
+import { AGENT_POLICY_SCHEMA_VERSION, attachedTo, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
 
 /** Request flags, not policy state: never stored. */
 const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision']);
@@ -75,12 +75,8 @@ export function nameTaken(ctx: EmulatorContext, space: string, name: string, sel
 /** Package policies attached to an agent policy, from every space the agent policy is in. */
 export function attachedPackagePolicies(ctx: EmulatorContext, space: string, policyId: string) {
   const policy = visibleAgentPolicies(ctx, space)[policyId];
-  const storedIn = policy ? storageSpaceOf(ctx, policy) ?? space : space;
-  const spaces = policy ? new Set([space, ...policySpaces(policy, storedIn)]) : new Set([space]);
-  return [...spaces]
-    .flatMap((s) => packagePoliciesIn(ctx, s))
-    .filter((p) => p.policy_ids.includes(policyId))
-    .sort((a, b) => a.seq - b.seq);
+  if (policy) return attachedTo(ctx, policy, space);
+  return packagePoliciesIn(ctx, space).filter((p) => p.policy_ids.includes(policyId)).sort((a, b) => a.seq - b.seq);
 }
 
 /** The answer shape: stored fields plus what the server computes on read. */
@@ -133,6 +129,9 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   idTaken(ctx, [req.space, ...spaces], id);
   for (const space of spaces) nameTaken(ctx, space, body.name);
   checkPolicyOutputs(ctx, body);
+  // The agent version fields are stored as sent: a create works nothing out (K-FLEET
+  // agent_policy.ts create, prepareAsNewSo); the next change of the policy or of its package
+  // policies replaces them with the computed ones (records.ts bumpRevision).
   const record = newAgentPolicy(ctx, req, body, id);
   state.agentPolicies[id] = record;
   if (system) {
@@ -163,6 +162,7 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
   checkPolicyOutputs(ctx, body, existing);
   Object.assign(existing, incoming);
+  // Also replaces the agent version fields the body may have sent with the computed ones.
   bumpRevision(ctx, existing, req.user);
   return { body: { item: formatAgentPolicy(ctx, req.space, existing, { packagePolicies: false }) } };
 }

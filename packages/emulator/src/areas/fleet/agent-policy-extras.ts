@@ -14,7 +14,12 @@ import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackageP
 const DEFAULT_OUTPUT = { id: 'fleet-default-output', name: 'default' };
 
 /** Server-managed and identity fields a copy does not inherit. */
-const NOT_COPIED = new Set(['id', 'name', 'description', 'is_managed', 'is_preconfigured', 'is_default', 'is_default_fleet_server', 'revision', 'updated_at', 'updated_by', 'version', 'seq', 'status']);
+const NOT_COPIED = new Set([
+  'id', 'name', 'description', 'is_managed', 'is_preconfigured', 'is_default', 'is_default_fleet_server', 'revision', 'updated_at', 'updated_by', 'version', 'seq', 'status',
+  // Worked out again from the copy's own package policies (K-FLEET agent_policy.ts copy picks
+  // fields that leave them out, then bumpRevision computes them).
+  'has_agent_version_conditions', 'min_agent_version', 'package_agent_version_conditions',
+]);
 
 function copyPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const source = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);

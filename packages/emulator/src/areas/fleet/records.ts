@@ -5,7 +5,8 @@ import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
 import { ensureInstalled } from './installations.js';
 import { alignInputsAndStreams, applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
-import { fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+import { attachedTo, fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
+import { applyAgentVersionConditions } from './agent-version-conditions.js';
 
 /** A package policy write after format handling: what create, update and sys_monitoring share. */
 export interface PackagePolicyWrite {
@@ -30,8 +31,13 @@ export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: stri
   return policy;
 }
 
-/** Every change to an agent policy or to what is attached to it moves its revision on. */
+/**
+ * Every change to an agent policy or to what is attached to it moves its revision on and works
+ * its agent version fields out again from its package policies (K-FLEET agent_policy.ts: update()
+ * and bumpRevision() both run computeMinAgentVersionData).
+ */
 export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, user: string): void {
+  applyAgentVersionConditions(policy, attachedTo(ctx, policy));
   policy.revision += 1;
   policy.updated_at = ctx.now().toISOString();
   policy.updated_by = user;

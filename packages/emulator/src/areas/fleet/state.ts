@@ -177,6 +177,19 @@ export function visibleAgentPolicies(ctx: EmulatorContext, space: string): Recor
   return out;
 }
 
+/**
+ * Package policies attached to an agent policy, in creation order, from every space the policy is
+ * in (and `space`, the caller's, when given): each stays in the space that made it.
+ */
+export function attachedTo(ctx: EmulatorContext, policy: AgentPolicyRecord, space?: string): PackagePolicyRecord[] {
+  const storedIn = storageSpaceOf(ctx, policy) ?? space;
+  const spaces = new Set([...(space ? [space] : []), ...(storedIn ? policySpaces(policy, storedIn) : [])]);
+  return [...spaces]
+    .flatMap((s) => packagePoliciesIn(ctx, s))
+    .filter((p) => p.policy_ids.includes(policy.id))
+    .sort((a, b) => a.seq - b.seq);
+}
+
 /** The space whose state stores an agent policy (where a delete must remove it). */
 export function storageSpaceOf(ctx: EmulatorContext, record: AgentPolicyRecord): string | undefined {
   for (const [storedIn, slots] of Object.entries(ctx.store.data.bySpace)) {
