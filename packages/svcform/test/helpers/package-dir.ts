@@ -2,9 +2,10 @@ import { writeFiles } from './repo.js';
 
 /**
  * A package of our own in the package-spec layout (`<name>-<version>/manifest.yml`, one data
- * stream with its manifest and a fields file with a nested group), written into `dir`.
+ * stream with its manifest and a fields file with a nested group), written into `dir`;
+ * `agentVersion` adds `conditions.agent.version` (the agent versions the package needs).
  */
-export function writeTestPackage(dir: string, name: string, version: string): void {
+export function writeTestPackage(dir: string, name: string, version: string, options: { agentVersion?: string } = {}): void {
   const root = `${name}-${version}`;
   writeFiles(dir, {
     [`${root}/manifest.yml`]: [
@@ -18,6 +19,7 @@ export function writeTestPackage(dir: string, name: string, version: string): vo
       'conditions:',
       '  kibana:',
       '    version: ^9.0.0',
+      ...(options.agentVersion ? ['  agent:', `    version: "${options.agentVersion}"`] : []),
       'owner: {github: example/doors, type: community}',
       'policy_templates:',
       '  - name: doors',

@@ -179,6 +179,28 @@ describe('AgentPolicy adapter', () => {
     assert.deepEqual(Object.keys(agentPolicyAdapter.toSpec(await liveOne('dmz-sensors'), RUN).spec).slice(0, 2), ['name', 'namespace']);
   });
 
+  // The server works these out from the policy's package policies on every update and package
+  // policy change, whatever a body said (K-FLEET services/agent_policy.ts update(), bumpRevision(),
+  // computeMinAgentVersionData), in its own item shape {name, title, version_condition}.
+  it('neither compares, sends nor exports the agent version fields the server computes, and warns where a manifest sets one', async () => {
+    const computed = { has_agent_version_conditions: true, min_agent_version: '9.3.0', package_agent_version_conditions: [{ name: 'doors', title: 'Door sensors', version_condition: '^9.3.0' }] };
+    const live = await liveOne('linux-servers');
+    const filled: LiveObject = { ...live, body: { ...live.body, ...computed } };
+    assert.ok(converged(MANIFESTS['linux-servers'], filled), 'what the server filled is no difference');
+    const declared = { ...MANIFESTS['linux-servers'], has_agent_version_conditions: false, min_agent_version: '8.0.0', package_agent_version_conditions: [{ packageName: 'doors', versionCondition: '^8.0.0' }] };
+    assert.ok(converged(declared, filled), 'nor what a manifest says of them');
+    assert.deepEqual(agentPolicyAdapter.check!(resource('AgentPolicy', 'linux-servers', declared)).map((i) => [i.path.join('.'), i.severity]), Object.keys(computed).map((k) => [`spec.${k}`, 'warning']));
+    assert.deepEqual(agentPolicyAdapter.check!(resource('AgentPolicy', 'linux-servers', MANIFESTS['linux-servers'])), []);
+    for (const k of Object.keys(computed)) assert.equal(k in agentPolicyAdapter.toSpec(filled, RUN).spec, false, `export: ${k}`);
+    await agentPolicyAdapter.update(ctx, resource('AgentPolicy', 'linux-servers', declared), filled, { rotateSecrets: false });
+    const put = sent.filter((r) => r.method === 'PUT').pop()!.body as any;
+    for (const k of Object.keys(computed)) assert.equal(k in put, false, `update: ${k}`);
+    await agentPolicyAdapter.create(ctx, resource('AgentPolicy', 'with-computed', { name: 'With computed', namespace: 'default', ...computed }));
+    const post = sent.filter((r) => r.method === 'POST' && (r.body as any)?.id === 'with-computed').pop()!.body as any;
+    for (const k of Object.keys(computed)) assert.equal(k in post, false, `create: ${k}`);
+    await agentPolicyAdapter.delete(ctx, await liveOne('with-computed'));
+  });
+
   it('works in another space', async () => {
     const spec = { name: 'Other space policy', namespace: 'default' };
     await agentPolicyAdapter.create(ctx, resource('AgentPolicy', 'elsewhere', spec, { space: 'other' }));

@@ -1,4 +1,4 @@
-import type { Reference, Resource } from '../../manifest/types.js';
+import type { CheckIssue, Reference, Resource } from '../../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
@@ -25,16 +25,25 @@ const NO_MONITORING: string[] = [];
 const RESPONSE_ONLY = ['id', 'revision', 'status', 'updated_at', 'updated_by', 'created_at', 'created_by', 'agents', 'unprivileged_agents', 'version', 'is_preconfigured', 'schema_version', 'package_policies', 'fleet_server_hosts'];
 /** Request flags, not policy state. */
 const REQUEST_FLAGS = ['sys_monitoring', 'force', 'bump_revision', 'bumpRevision'];
+/**
+ * Worked out by the server from the policy's package policies (their packages'
+ * `conditions.agent.version`) on every update and every change of its integrations, whatever a body
+ * said (K-FLEET services/agent_policy.ts update() and bumpRevision(), computeMinAgentVersionData).
+ * service-api.md lists them as body fields, so a manifest may name them; but a value svcform sent
+ * would be replaced and compare as a change forever. Never sent, compared or exported; a manifest
+ * that sets one gets a warning (check).
+ */
+const SERVER_COMPUTED = ['has_agent_version_conditions', 'min_agent_version', 'package_agent_version_conditions'];
 /** Booleans whose `false` (or null) is the same as not set. */
-const FALSE_BY_DEFAULT = ['is_managed', 'is_default', 'is_default_fleet_server', 'has_fleet_server', 'is_protected', 'supports_agentless', 'keep_monitoring_alive', 'monitoring_pprof_enabled', 'has_agent_version_conditions', 'is_verifier'];
+const FALSE_BY_DEFAULT = ['is_managed', 'is_default', 'is_default_fleet_server', 'has_fleet_server', 'is_protected', 'supports_agentless', 'keep_monitoring_alive', 'monitoring_pprof_enabled', 'is_verifier'];
 /** Ids whose null means "the default" (default output, download source, Fleet server host). */
-const NULLABLE_IDS = ['data_output_id', 'monitoring_output_id', 'download_source_id', 'fleet_server_host_id', 'min_agent_version'];
+const NULLABLE_IDS = ['data_output_id', 'monitoring_output_id', 'download_source_id', 'fleet_server_host_id'];
 /** Fields that name a FleetOutput. */
 const OUTPUT_FIELDS = ['data_output_id', 'monitoring_output_id'];
 /** Objects whose `{}` (or null) is the same as not set. */
 const EMPTY_OBJECTS = ['overrides', 'advanced_settings', 'agentless', 'monitoring_diagnostics'];
 /** Arrays that compare as sets, whose `[]` (or null) is the same as not set. */
-const SET_ARRAYS = ['global_data_tags', 'required_versions', 'package_agent_version_conditions'];
+const SET_ARRAYS = ['global_data_tags', 'required_versions'];
 
 /** What to send for a field the manifest dropped, since the PUT would otherwise keep the old value. */
 function clearingValue(field: string, live: Record<string, any>, space: string): unknown {
@@ -63,7 +72,7 @@ function monitoringHttp(v: unknown): Record<string, any> | undefined {
 /** One canonical form for both sides: defaults filled, "not set" spellings removed, sets sorted. */
 function canonical(body: Record<string, any>, space: string): Record<string, any> {
   const out: Record<string, any> = clone(body);
-  for (const k of [...RESPONSE_ONLY, ...REQUEST_FLAGS]) delete out[k];
+  for (const k of [...RESPONSE_ONLY, ...REQUEST_FLAGS, ...SERVER_COMPUTED]) delete out[k];
   out.description = out.description ?? '';
   out.inactivity_timeout = out.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT;
   out.monitoring_enabled = asSet(out.monitoring_enabled ?? NO_MONITORING);
@@ -100,6 +109,7 @@ function writeBody(res: Resource): Record<string, any> {
   // The manifest's own space first: the space that lists the policy as its own (sharedElsewhere).
   if (Array.isArray(body.space_ids) && body.space_ids.includes(res.space)) body.space_ids = [res.space, ...body.space_ids.filter((s: string) => s !== res.space)];
   for (const k of REQUEST_FLAGS) if (k !== 'force') delete body[k];
+  for (const k of SERVER_COMPUTED) delete body[k];
   body.description = body.description ?? '';
   body.monitoring_enabled = body.monitoring_enabled ?? [...NO_MONITORING];
   body.inactivity_timeout = body.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT;
@@ -119,9 +129,17 @@ export const agentPolicyAdapter: KindAdapter = {
   kind: 'AgentPolicy',
   schema: 'AgentPolicy.schema.json',
   area: AREAS.fleet,
-  setFields: ['/monitoring_enabled', '/global_data_tags', '/required_versions', '/package_agent_version_conditions', '/agent_features', '/space_ids'],
+  setFields: ['/monitoring_enabled', '/global_data_tags', '/required_versions', '/agent_features', '/space_ids'],
 
   referenceKinds: ['FleetOutput'],
+
+  check(res: Resource): CheckIssue[] {
+    return SERVER_COMPUTED.filter((field) => res.spec[field] !== undefined).map((field) => ({
+      path: ['spec', field],
+      severity: 'warning' as const,
+      message: `spec.${field} is computed by the server from the policy's integrations (their packages' agent version conditions), so svcform does not send it: remove it`,
+    }));
+  },
 
   references(spec) {
     const refs: Reference[] = [];
