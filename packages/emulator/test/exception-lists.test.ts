@@ -139,6 +139,14 @@ describe('emulator: exception lists and items', () => {
     assert.deepEqual(merged.meta, { owner: 'soc', review: { due: '2031', by: 'lead' } });
   });
 
+  it('never changes a list\'s os_types through an update: the route takes them, the stored ones stay (update_exception_list.ts writes description, meta, name, tags, type and version)', async () => {
+    await call(emu, 'POST', '/api/exception_lists', list({ os_types: ['linux'] }));
+    const res = await call(emu, 'PUT', '/api/exception_lists', { list_id: 'allow', name: 'Allow', description: 'Known good', type: 'detection', os_types: ['windows'] });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.os_types, ['linux']);
+    assert.deepEqual((await call(emu, 'GET', '/api/exception_lists?list_id=allow&namespace_type=single')).body.os_types, ['linux']);
+  });
+
   it('finds lists per namespace (default single) and pages them (OpenAPI FindExceptionLists; wire-facts 0.4)', async () => {
     for (const id of ['a', 'b', 'c']) await call(emu, 'POST', '/api/exception_lists', list({ list_id: id }));
     await call(emu, 'POST', '/api/exception_lists', list({ list_id: 'shared', namespace_type: 'agnostic' }));

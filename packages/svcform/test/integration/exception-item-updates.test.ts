@@ -135,3 +135,24 @@ describe('exception list version, which the create and update routes take (OAS C
     assert.match(changed.out, /version/);
   });
 });
+
+describe('exception list os_types, which the update route never writes (update_exception_list.ts)', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator();
+  });
+  after(() => emu.stop());
+
+  it('a changed os_types is an error naming both sides, with no write, instead of an update that changes nothing', async () => {
+    const list = (os: string) => ['apiVersion: svcform/v1', 'kind: ExceptionList', 'metadata: {name: soc-os}', 'spec:', '  type: detection', '  name: SOC os',
+      '  description: d', `  os_types: [${os}]`, '  items: []'].join('\n') + '\n';
+    const dir = repo({ 'list.yaml': list('linux') });
+    assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);
+    writeFiles(dir, { 'list.yaml': list('windows') });
+    emu.log.clear();
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 1, shown(applied));
+    assert.match(applied.out + applied.err, /ExceptionList soc-os: the os_types of a list cannot change through an update, which keeps the stored ones \(server: linux, manifest: windows\)/);
+    assert.deepEqual(emu.log.all().filter((r) => r.method !== 'GET' && r.path.startsWith('/api/exception_lists')).map((r) => `${r.method} ${r.path}`), []);
+  });
+});

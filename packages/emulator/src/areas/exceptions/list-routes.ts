@@ -58,7 +58,9 @@ function readList(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
 
 /**
  * A stale `_version` is a conflict (wire-facts 0.5); `version` is the one sent, else the stored one
- * plus one (wire-facts 4.2 "auto-incremented on update").
+ * plus one (wire-facts 4.2 "auto-incremented on update"). The route takes `os_types` but the update
+ * never writes it: the stored ones stay (lists plugin services/exception_lists/update_exception_list.ts
+ * updates description, meta, name, tags, type and version only).
  */
 function updateList(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
   const body = parseRequest(UpdateListBody, req.body) as Row;
@@ -71,7 +73,6 @@ function updateList(req: EmuRequest, ctx: EmulatorContext): EmuResponse {
     name: body.name,
     description: body.description,
     tags: body.tags ?? list.tags,
-    os_types: body.os_types ?? list.os_types,
     version: body.version ?? list.version + 1,
     _version: ctx.store.versionToken(),
     updated_at: ctx.now().toISOString(),

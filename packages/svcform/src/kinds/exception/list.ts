@@ -209,6 +209,12 @@ export const exceptionListAdapter: KindAdapter = {
         throw new Error(`ExceptionList ${res.name}: the ${fixed} of a list cannot change (server: ${current[fixed]}, manifest: ${desired[fixed]}); delete the list first or give the manifest a new list_id`);
       }
     }
+    // The update route takes os_types but never writes them (update_exception_list.ts): sent, they
+    // would change nothing and the plan would show the same change forever.
+    if (!deepEqual(desired.os_types, current.os_types)) {
+      const shown = (v: string[]) => (v.length ? v.join(', ') : 'none');
+      throw new Error(`ExceptionList ${res.name}: the os_types of a list cannot change through an update, which keeps the stored ones (server: ${shown(current.os_types)}, manifest: ${shown(desired.os_types)}); keep them, or delete the list and create it again`);
+    }
     // The update is a saved-object partial update: meta is merged into the stored one, so a key can
     // be changed but never removed (update_exception_list.ts).
     if (!keysKept(current.meta, desired.meta)) {
