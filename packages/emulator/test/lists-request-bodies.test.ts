@@ -78,6 +78,16 @@ describe('emulator value lists: request bodies as the real zod schemas read them
     await refused('PUT', ITEMS, { id: item.body.id, value: 'c', meta: [] }, 'meta: Invalid input: expected object, received array');
   });
 
+  it('the item delete takes refresh from its enum in the query (delete_list_item.gen.ts DeleteListItemRequestQuery; OAS DeleteListItem refresh)', async () => {
+    const list = (await call(emu, 'POST', LISTS, { id: id(), name: 'n', description: 'd', type: 'keyword' })).body;
+    const item = (await call(emu, 'POST', ITEMS, { list_id: list.id, value: 'a' })).body;
+    const bad = await call(emu, 'DELETE', `${ITEMS}?id=${item.id}&refresh=bogus`);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body, { statusCode: 400, error: 'Bad Request', message: '[request query]: refresh: Invalid option: expected one of "true"|"false"|"wait_for"' });
+    assert.equal((await call(emu, 'GET', `${ITEMS}?id=${item.id}`)).status, 200, 'a refused delete deletes nothing');
+    assert.equal((await call(emu, 'DELETE', `${ITEMS}?id=${item.id}&refresh=wait_for`)).status, 200);
+  });
+
   it('query parameters the route requires answer the same 400 under [request query] (read_list.gen.ts ReadListRequestQuery)', async () => {
     const res = await call(emu, 'GET', LISTS);
     assert.equal(res.status, 400);

@@ -5,7 +5,7 @@ import type { EmuRequest, Router } from '../../router.js';
 import { applyFilter, pageOf, parseFilter, parseFindQuery, rowComparator, sortKey, type FindQuery } from './find.js';
 import { newList, requireStreams } from './list-routes.js';
 import {
-  CreateListItemBody, PatchListItemBody, UpdateListItemBody, optionalListType, optionalQuery, readBody, requiredQuery,
+  CreateListItemBody, PatchListItemBody, UpdateListItemBody, checkRefreshQuery, optionalListType, optionalQuery, readBody, requiredQuery,
 } from './request.js';
 import {
   addItem, checkVersion, findItem, getKey, itemsByValue, itemsOf, listsState, removeItem, replaceItem, setKey, sortedItems,
@@ -168,6 +168,7 @@ export function registerItemRoutes(router: Router): void {
   router.patch('/api/lists/items', (req, ctx) => updateItem(ctx, req, true), SECURITY);
 
   router.delete('/api/lists/items', (req, ctx) => {
+    checkRefreshQuery(req.query);
     const state = listsState(ctx, req.space);
     const found = lookup(state, req.query, 'delete');
     for (const item of Array.isArray(found) ? found : [found]) removeItem(state, item);

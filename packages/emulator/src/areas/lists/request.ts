@@ -105,3 +105,9 @@ export function queryFlag(q: URLSearchParams, ...names: string[]): boolean {
   }
   return false;
 }
+
+/** The `refresh` query parameter of the item delete (DeleteListItem: `true`, `false` or `wait_for`). */
+export function checkRefreshQuery(q: URLSearchParams): void {
+  const v = q.get('refresh');
+  if (v !== null) parseRequest(object({ refresh: refresh() }), { refresh: v }, 'request query');
+}
