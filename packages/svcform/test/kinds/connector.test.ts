@@ -26,10 +26,12 @@ const MANIFESTS: Record<string, Record<string, any>> = {
   'soc-alert-history': { name: 'SOC alert history index', connector_type_id: '.index', config: { index: 'soc-alert-history', executionTimeField: '@timestamp' } },
   'soc-llm': { name: 'SOC assistant', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions', defaultModel: 'm-large' }, secrets: { apiKey: 'sk-1' } },
   // A client certificate and no API key: the route requires no secret of its own (OAS genai_secrets: none required).
-  'soc-llm-mtls': { name: 'SOC assistant, mTLS', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions' }, secrets: { certificateData: 'CERT', privateKeyData: 'KEY' } },
+  // Other needs its model (kbn-connector-schemas openai/schemas/v1.ts, OAS genai_openai_other_config).
+  'soc-llm-mtls': { name: 'SOC assistant, mTLS', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions', defaultModel: 'm-large' }, secrets: { certificateData: 'CERT', privateKeyData: 'KEY' } },
   'soc-mail': { name: 'SOC mail', connector_type_id: '.email', config: { from: 'soc@example.com', host: 'smtp.example.com', port: 587 }, secrets: { user: 'soc', password: 'pw' } },
   'soc-chat': { name: 'SOC alerts channel', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example.com/hooks/abc' } },
-  'soc-tickets': { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' } },
+  // The renamed .jira requires its email and API token (kbn-connector-schemas jira/schemas/v1.ts).
+  'soc-tickets': { name: 'SOC tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' }, secrets: { email: 'soc@example.com', apiToken: 'tk' } },
   // hasAuth left out: the server fills true (wire-facts §15 fact 4).
   'soc-webhook-default-auth': { name: 'SOC relay', connector_type_id: '.webhook', config: { url: 'https://relay.example.com/in' }, secrets: { user: 'relay', password: 'pw' } },
 };
