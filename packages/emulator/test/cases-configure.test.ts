@@ -127,7 +127,9 @@ describe('cases configure (wire-facts §13)', () => {
   });
 
   it('finds the connectors cases can use: types supporting the cases feature, camelCase fields (OAS findCaseConnectorsDefaultSpace)', async () => {
-    await call(emu, 'POST', '/api/actions/connector/tickets', { name: 'Tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com' }, secrets: { username: 'u', password: 'p' } });
+    // A complete ticketing connector (the renamed .jira: apiUrl and projectKey, email and apiToken required).
+    const created = await call(emu, 'POST', '/api/actions/connector/tickets', { name: 'Tickets', connector_type_id: '.ticketing', config: { apiUrl: 'https://tickets.example.com', projectKey: 'SOC' }, secrets: { email: 'soc@example.com', apiToken: 't' } });
+    assert.equal(created.status, 200, created.text);
     await call(emu, 'POST', '/api/actions/connector/log', { name: 'Log', connector_type_id: '.server-log', config: {}, secrets: {} });
     const found = (await call(emu, 'GET', `${CONFIGURE}/connectors/_find`)).body;
     const ids = found.map((c: any) => c.id);

@@ -14,6 +14,18 @@ const BEYOND_THE_DOCUMENT = [
   '.servicenow-itom', '.resilient', '.swimlane', '.torq', '.d3security', '.thehive', '.inference',
 ];
 
+/** The config keys a case-management webhook requires (kbn-connector-schemas cases_webhook/schemas/v1.ts). */
+const CASES_WEBHOOK_CONFIG = {
+  createIncidentUrl: 'https://itsm.example.com/api/issues',
+  createIncidentJson: '{"title":"{{{case.title}}}"}',
+  createIncidentResponseKey: 'id',
+  getIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
+  getIncidentResponseExternalTitleKey: 'key',
+  viewIncidentUrl: 'https://itsm.example.com/browse/{{{external.system.title}}}',
+  updateIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
+  updateIncidentJson: '{"title":"{{{case.title}}}"}',
+};
+
 describe('emulator: connector types of the real server', () => {
   let emu: RunningEmulator;
   before(async () => {
@@ -39,7 +51,7 @@ describe('emulator: connector types of the real server', () => {
     const paging = await call(emu, 'POST', '/api/actions/connector/paging', { name: 'Paging', connector_type_id: '.pagerduty', config: { apiUrl: 'https://events.example.com/v2/enqueue' }, secrets: { routingKey: 'rk' } });
     assert.equal(paging.status, 200, paging.text);
     assert.deepEqual([paging.body.config, paging.body.is_missing_secrets], [{ apiUrl: 'https://events.example.com/v2/enqueue' }, false]);
-    const cases = await call(emu, 'POST', '/api/actions/connector', { name: 'Case hook', connector_type_id: '.cases-webhook', config: { createIncidentUrl: 'https://itsm.example.com/api' }, secrets: { user: 'u', password: 'p' } });
+    const cases = await call(emu, 'POST', '/api/actions/connector', { name: 'Case hook', connector_type_id: '.cases-webhook', config: CASES_WEBHOOK_CONFIG, secrets: { user: 'u', password: 'p' } });
     assert.equal(cases.status, 200, cases.text);
     assert.deepEqual(
       [cases.body.config.authType, cases.body.config.hasAuth, cases.body.config.createIncidentMethod, cases.body.config.updateIncidentMethod, cases.body.config.createCommentMethod],

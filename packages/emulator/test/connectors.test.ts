@@ -83,9 +83,13 @@ describe('emulator: connectors (/api/actions)', () => {
   });
 
   it('accepts only the documented connector type ids (service-api.md Connectors: "Connector type ids")', async () => {
-    for (const type of ['.server-log', '.incident', '.team-chat']) {
-      assert.equal((await api('POST', '/api/actions/connector', { name: 't', connector_type_id: type })).status, 200, type);
-    }
+    // Each with the config and secrets its type requires (the checks of connector-validation.test.ts).
+    const bodies = [
+      { name: 't', connector_type_id: '.server-log' },
+      { name: 't', connector_type_id: '.incident', config: { apiUrl: 'https://itsm.example.com' }, secrets: { username: 'u', password: 'p' } },
+      { name: 't', connector_type_id: '.team-chat', secrets: { webhookUrl: 'https://teams.example.com/hook' } },
+    ];
+    for (const body of bodies) assert.equal((await api('POST', '/api/actions/connector', body)).status, 200, body.connector_type_id);
     const res = await api('POST', '/api/actions/connector', { name: 'x', connector_type_id: '.pager' });
     assert.equal(res.status, 400);
   });
@@ -136,7 +140,7 @@ describe('emulator: connectors (/api/actions)', () => {
     const index = await api('POST', '/api/actions/connector', { name: 'i', connector_type_id: '.index', config: { index: 'alerts-history' } });
     assert.equal(index.body.config.refresh, false);
     assert.equal(index.body.config.executionTimeField, null);
-    const other = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example/v1/chat/completions' }, secrets: { apiKey: 'k' } });
+    const other = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'Other', apiUrl: 'https://llm.example/v1/chat/completions', defaultModel: 'm' }, secrets: { apiKey: 'k' } });
     assert.equal(other.body.config.verificationMode, 'full');
     const openai = await api('POST', '/api/actions/connector', { name: 'g', connector_type_id: '.gen-ai', config: { apiProvider: 'OpenAI', apiUrl: 'https://api.example/v1/chat/completions' }, secrets: { apiKey: 'k' } });
     assert.equal(openai.body.config.verificationMode, null);
@@ -200,8 +204,9 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(withKey.body.secrets, undefined);
     assert.ok(!JSON.stringify((await api('GET', '/api/actions/connector/llm')).body).includes('sk-123'));
     assert.ok(!JSON.stringify((await api('GET', '/api/actions/connectors')).body).includes('sk-123'));
-    const chat = await api('POST', '/api/actions/connector', { name: 'Chat', connector_type_id: '.chat' });
-    assert.equal(chat.body.is_missing_secrets, true);
+    // A webhook authenticates unless told otherwise (hasAuth defaults to true): without secrets it misses them.
+    const hook = await api('POST', '/api/actions/connector', { name: 'Hook', connector_type_id: '.webhook', config: { url: 'https://hooks.example.com/in' } });
+    assert.equal(hook.body.is_missing_secrets, true);
   });
 
   it('answers 404 in the platform shape for an unknown connector (wire-facts 1.1: "missing gives 404 (platform body)")', async () => {
@@ -260,7 +265,10 @@ describe('emulator: connectors (/api/actions)', () => {
     assert.equal(noConfig.status, 400, 'config reset to {} lacks the required url');
     const chat = await api('POST', '/api/actions/connector/put-chat', { name: 'c', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example/x' } });
     assert.equal(chat.body.is_missing_secrets, false);
-    assert.equal((await api('PUT', '/api/actions/connector/put-chat', { name: 'c' })).body.is_missing_secrets, true);
+    // Secrets reset to {} lack the chat type's required webhookUrl (wire-facts 1.2: "types that require secrets fail validation").
+    const wiped = await api('PUT', '/api/actions/connector/put-chat', { name: 'c' });
+    assert.equal(wiped.status, 400);
+    assert.match(wiped.body.message, /\[webhookUrl\]: expected value of type \[string\] but got \[undefined\]/);
   });
 
   it('requires name on PUT (service-api.md Endpoints: "PUT ... name R")', async () => {

@@ -16,12 +16,13 @@ import { BUILT_IN, builtInOrThrow, builtInResponse, connectorResponse, connector
  * and `secrets` records defaulting to {}. Declared keys are checked in order, unknown keys after.
  * A create without a path id may carry `id` in the body (service-api.md Connectors: "id ... O").
  */
-const name = () => schema.string({ check: (v) => (v === '' ? "value '' is not valid" : undefined) });
+// validateEmptyStrings (actions plugin lib/validate_empty_strings.ts): whitespace alone is empty too.
+const notEmpty = () => schema.string({ check: (v) => (v.trim() === '' ? "value '' is not valid" : undefined) });
 const record = () => schema.maybe(schema.recordOf(schema.any()));
-const createFields = { name: name(), connector_type_id: schema.string(), config: record(), secrets: record() };
+const createFields = { name: notEmpty(), connector_type_id: notEmpty(), config: record(), secrets: record() };
 const CreateBody = schema.object(createFields);
 const CreateBodyWithId = schema.object({ id: schema.maybe(schema.string()), ...createFields });
-const UpdateBody = schema.object({ name: name(), config: record(), secrets: record() });
+const UpdateBody = schema.object({ name: notEmpty(), config: record(), secrets: record() });
 
 export function create(req: EmuRequest, ctx: EmulatorContext) {
   const body = validateRequest(req.params.id === undefined ? CreateBodyWithId : CreateBody, req.body ?? null);

@@ -80,7 +80,8 @@ export function importConnector(ctx: EmulatorContext, space: string, input: { id
   if (typeof typeId !== 'string' || !CREATABLE_TYPE_IDS.includes(typeId)) throw badRequest(`Action type "${String(typeId)}" is not registered.`);
   if (input.id.length < 1 || input.id.length > 36) throw badRequest(`connector id must be between 1 and 36 characters`);
   if (BUILT_IN.some((b) => b.id === input.id)) throw badRequest(`This ${input.id} already exists in a preconfigured action.`);
-  const { config } = validateConfigAndSecrets(TYPES_BY_ID[typeId], input.config, undefined);
+  // The file carries no secrets: only the config is checked (the connector is then missing them).
+  const { config } = validateConfigAndSecrets(TYPES_BY_ID[typeId], input.config, undefined, { secrets: false });
   putConnector(connectorsState(ctx, space), { id: input.id, name: input.name, connector_type_id: typeId, config, secrets: {} });
 }
 

@@ -1,13 +1,18 @@
 import type { License } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { EXTRA_CONNECTOR_TYPES } from '../../facts/connector-types.js';
+import {
+  coercePort, emailConfigProblem, emailConnectorProblem, genAiConfigProblem, incidentConfigProblem, incidentConnectorProblem, incidentSecretsProblem,
+  webhookConfigProblem, webhookSecretsProblem, webhookUrlProblem,
+} from './checks.js';
 
 /**
  * The connector type catalogue and the validation of a connector's config and secrets against its
  * type (platform error shape, the wording of the server's config-schema validator).
  */
 
-type ValueCheck = 'string' | 'url' | 'boolean' | 'integer' | 'number' | 'object' | readonly string[];
+/** `port`: a number or a numeric string, stored as the number (checks.ts coercePort). */
+type ValueCheck = 'string' | 'url' | 'boolean' | 'integer' | 'number' | 'object' | 'port' | readonly string[];
 
 export interface ConnectorType {
   id: string;
@@ -17,6 +22,8 @@ export interface ConnectorType {
   /** Config keys and their value checks; undefined for types whose shape the document leaves open. */
   config?: Record<string, ValueCheck>;
   requiredConfig?: string[];
+  /** Secrets that must be there, as strings (null is no value). */
+  requiredSecrets?: string[];
   /** Secrets whose value is a record of strings (a webhook's secret headers), not a string. */
   objectSecrets?: readonly string[];
   /** The type's own check of its config (its customValidator), run after the schema. */
@@ -34,28 +41,61 @@ export interface ConnectorType {
 
 const HEADERS_AND_TLS = { headers: 'object', verificationMode: ['full', 'certificate', 'none'] } as const;
 
+/** Authentication config of webhook-style types (kbn-connector-schemas common/auth AuthConfiguration). */
+const WEBHOOK_AUTH = {
+  hasAuth: 'boolean',
+  authType: ['webhook-authentication-basic', 'webhook-authentication-ssl', 'webhook-oauth2-client-credentials', 'http-authentication-query-param'],
+  certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', verificationMode: ['full', 'certificate', 'none'], accessTokenUrl: 'string', clientId: 'string', scope: 'string', additionalFields: 'string',
+} as const;
+
+/** Secrets of webhook-style types (common/auth SecretConfiguration and its validation). */
+const WEBHOOK_SECRETS = {
+  secrets: ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret', 'secretHeaders'],
+  objectSecrets: ['secretHeaders'],
+  secretsProblem: webhookSecretsProblem,
+} satisfies Partial<ConnectorType>;
+
+/**
+ * Types beyond the document's ten whose config and secrets are modelled (the others take any
+ * objects): merged over their catalogue entry from facts/connector-types.ts.
+ */
+const MODELLED_EXTRA_TYPES: Record<string, Partial<ConnectorType>> = {
+  // kbn-connector-schemas pagerduty/schemas/v1.ts: config only apiUrl (nullable), routingKey required.
+  '.pagerduty': { config: { apiUrl: 'string' }, secrets: ['routingKey'], requiredSecrets: ['routingKey'] },
+  // kbn-connector-schemas cases_webhook/schemas/v1.ts ExternalIncidentServiceConfiguration (its
+  // defaults are the catalogue's), secrets those of the webhook.
+  '.cases-webhook': {
+    config: {
+      createIncidentUrl: 'string', createIncidentMethod: ['post', 'put'], createIncidentJson: 'string', createIncidentResponseKey: 'string',
+      getIncidentMethod: ['get', 'post'], getIncidentUrl: 'string', getIncidentJson: 'string', getIncidentResponseExternalTitleKey: 'string',
+      viewIncidentUrl: 'string', updateIncidentUrl: 'string', updateIncidentMethod: ['post', 'patch', 'put'], updateIncidentJson: 'string',
+      createCommentUrl: 'string', createCommentMethod: ['post', 'put', 'patch'], createCommentJson: 'string', headers: 'object', ...WEBHOOK_AUTH,
+    },
+    requiredConfig: [
+      'createIncidentUrl', 'createIncidentJson', 'createIncidentResponseKey', 'getIncidentUrl', 'getIncidentResponseExternalTitleKey', 'viewIncidentUrl', 'updateIncidentUrl', 'updateIncidentJson',
+    ],
+    ...WEBHOOK_SECRETS,
+  },
+};
+
 export const CONNECTOR_TYPES: ConnectorType[] = [
   {
     id: '.webhook', name: 'Webhook', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold',
     // kbn-connector-schemas webhook/schemas/v1.ts and common/auth (methods, OAuth2 client
     // credentials, the query-parameter type, secret headers), which the OpenAPI document lags.
-    config: {
-      url: 'url', method: ['post', 'put', 'patch', 'get', 'delete'], hasAuth: 'boolean',
-      authType: ['webhook-authentication-basic', 'webhook-authentication-ssl', 'webhook-oauth2-client-credentials', 'http-authentication-query-param'],
-      certType: ['ssl-crt-key', 'ssl-pfx'], ca: 'string', accessTokenUrl: 'string', clientId: 'string', scope: 'string', additionalFields: 'string', ...HEADERS_AND_TLS,
-    },
+    config: { url: 'url', method: ['post', 'put', 'patch', 'get', 'delete'], headers: 'object', ...WEBHOOK_AUTH },
     requiredConfig: ['url'],
-    // hasAuth is `schema.boolean({ defaultValue: true })` in the webhook config schema (wire-facts
-    // §15 fact 4); authType has no default (its default sits inside schema.maybe, which never applies).
+    configProblem: webhookConfigProblem,
+    // hasAuth defaults to true (wire-facts §15 fact 4). authType's default sits inside `.optional()`:
+    // zod v3 never applies it, zod v4 does, so older servers leave authType out and newer ones fill
+    // webhook-authentication-basic. The emulator answers as the older ones; svcform takes both alike.
     defaults: () => ({ method: 'post', hasAuth: true }),
-    secrets: ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret', 'secretHeaders'],
-    objectSecrets: ['secretHeaders'],
-    secretsProblem: webhookSecretsProblem,
+    ...WEBHOOK_SECRETS,
     needsSecrets: (c) => c.hasAuth !== false,
   },
   {
     id: '.email', name: 'Email', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
-    config: { from: 'string', host: 'string', port: 'integer', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'url' },
+    config: { from: 'string', host: 'string', port: 'port', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'url' },
     requiredConfig: ['from'],
     configProblem: emailConfigProblem,
     connectorProblem: emailConnectorProblem,
@@ -77,8 +117,9 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
   },
   {
     id: '.gen-ai', name: 'OpenAI', featureIds: ['generativeAIForSecurity', 'generativeAIForObservability', 'siem'], minimumLicense: 'enterprise',
-    config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'integer', temperature: 'number', ...HEADERS_AND_TLS },
+    config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'integer', temperature: 'number', enableNativeFunctionCalling: 'boolean', ...HEADERS_AND_TLS },
     requiredConfig: ['apiProvider', 'apiUrl'],
+    configProblem: genAiConfigProblem,
     // Other: verificationMode full (wire-facts 1.3); OpenAI: the release's default model
     // (kbn-connector-schemas/openai/schemas/v1.ts `defaultModel: z.string().default(DEFAULT_MODEL)`, constants.ts).
     defaults: (c) => (c.apiProvider === 'Other' ? { verificationMode: 'full' } : c.apiProvider === 'OpenAI' ? { defaultModel: 'gpt-4.1' } : {}),
@@ -86,15 +127,47 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     needsSecrets: () => true,
   },
   {
+    // The renamed `.slack`: config an empty object, secrets the webhook URL (kbn-connector-schemas
+    // slack/schemas/v1.ts; stack_connectors slack/index.ts validateConnectorTypeConfig).
     id: '.chat', name: 'Chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
     config: {},
     secrets: ['webhookUrl'],
+    requiredSecrets: ['webhookUrl'],
+    secretsProblem: webhookUrlProblem('chat'),
     needsSecrets: () => true,
   },
-  // The renamed `.servicenow`: isOAuth false and usesTableApi true filled in (wire-facts 1.3).
-  { id: '.incident', name: 'Incident management', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold', defaults: () => ({ isOAuth: false, usesTableApi: true }) },
-  { id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'platinum' },
-  { id: '.team-chat', name: 'Team chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold' },
+  {
+    // The renamed `.servicenow` (ITSM): kbn-connector-schemas servicenow/schemas/v1.ts
+    // ExternalIncidentServiceConfiguration and its secrets; stack_connectors servicenow_itsm/index.ts
+    // with lib/servicenow/validators.ts. isOAuth false and usesTableApi true filled in (wire-facts 1.3).
+    id: '.incident', name: 'Incident management', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
+    config: { apiUrl: 'string', isOAuth: 'boolean', userIdentifierValue: 'string', clientId: 'string', jwtKeyId: 'string', usesTableApi: 'boolean' },
+    requiredConfig: ['apiUrl'],
+    configProblem: incidentConfigProblem,
+    defaults: () => ({ isOAuth: false, usesTableApi: true }),
+    secrets: ['password', 'username', 'clientSecret', 'privateKey', 'privateKeyPassword'],
+    secretsProblem: incidentSecretsProblem,
+    connectorProblem: incidentConnectorProblem,
+    needsSecrets: () => true,
+  },
+  {
+    // The renamed `.jira`: kbn-connector-schemas jira/schemas/v1.ts (every key required).
+    id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'platinum',
+    config: { apiUrl: 'string', projectKey: 'string' },
+    requiredConfig: ['apiUrl', 'projectKey'],
+    secrets: ['email', 'apiToken'],
+    requiredSecrets: ['email', 'apiToken'],
+    needsSecrets: () => true,
+  },
+  {
+    // The renamed `.teams`: kbn-connector-schemas teams/schemas/v1.ts; stack_connectors teams/index.ts.
+    id: '.team-chat', name: 'Team chat', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
+    config: {},
+    secrets: ['webhookUrl'],
+    requiredSecrets: ['webhookUrl'],
+    secretsProblem: webhookUrlProblem('team-chat'),
+    needsSecrets: () => true,
+  },
   { id: '.issue-tracker', name: 'Issue tracker', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold' },
   // The system action behind the per-space system connector; never creatable through the API.
   { id: '.cases', name: 'Cases', featureIds: ['alerting'], minimumLicense: 'platinum', isSystemActionType: true, config: {}, secrets: [] },
@@ -108,46 +181,9 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     defaults: t.defaults,
     needsSecrets: t.secretKeys && ((c) => t.secretKeys!(c).length > 0),
     isSystemActionType: t.systemAction,
+    ...MODELLED_EXTRA_TYPES[t.id],
   })),
 ];
-
-/**
- * Email config (stack_connectors email/index.ts validateConfig): the `other` service (the default)
- * needs host and port, `exchange_server` needs clientId and tenantId. A service name is checked
- * against nodemailer's well-known list there; the emulator leaves names to the server.
- */
-function emailConfigProblem(c: Record<string, unknown>): string | undefined {
-  const service = c.service ?? 'other';
-  const missing = (keys: string[]) => keys.filter((k) => c[k] === undefined || c[k] === null);
-  const need = service === 'other' ? ['host', 'port'] : service === 'exchange_server' ? ['clientId', 'tenantId'] : [];
-  const absent = missing(need);
-  return absent.length ? `${absent.map((k) => `[${k}]`).join('/')} is required` : undefined;
-}
-
-/** Email credentials (validateConnector): exchange_server needs clientSecret, else hasAuth (default true) user and password. */
-function emailConnectorProblem(c: Record<string, unknown>, s: Record<string, unknown>): string | undefined {
-  if (c.service === 'exchange_server') return s.clientSecret == null ? '[clientSecret] is required' : undefined;
-  if (c.hasAuth === false) return undefined;
-  if (s.user == null) return '[user] is required';
-  return s.password == null ? '[password] is required' : undefined;
-}
-
-/**
- * Webhook secrets hold one set of credentials: user and password, crt and key (a password beside
- * them allowed), pfx (likewise), a clientSecret, or none (common/auth/schemas/v1.ts,
- * SecretConfigurationSchemaValidation); secret headers go with any of them.
- */
-function webhookSecretsProblem(s: Record<string, unknown>): string | undefined {
-  const has = (k: string) => typeof s[k] === 'string' && s[k] !== '';
-  const [user, password, crt, key, pfx, clientSecret] = ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret'].map(has);
-  const none = !password && !user && !crt && !key && !pfx && !clientSecret;
-  const basic = password && user && !crt && !key && !pfx && !clientSecret;
-  const certificate = crt && key && !user && !pfx && !clientSecret;
-  const bundle = !crt && !key && !user && pfx && !clientSecret;
-  const oauth = !password && !user && !crt && !key && !pfx && clientSecret;
-  if (none || basic || certificate || bundle || oauth) return undefined;
-  return 'must specify one of the following schemas: user and password; crt and key (with optional password); pfx (with optional password); or clientSecret (for OAuth2)';
-}
 
 export const TYPES_BY_ID: Record<string, ConnectorType> = Object.fromEntries(CONNECTOR_TYPES.map((t) => [t.id, t]));
 export const CREATABLE_TYPE_IDS = CONNECTOR_TYPES.filter((t) => !t.isSystemActionType).map((t) => t.id);
@@ -159,24 +195,24 @@ export function describe(v: unknown): string {
   return typeof v === 'object' ? 'Object' : typeof v;
 }
 
-function findEmptyString(value: unknown, path: string): string | undefined {
-  if (value === '') return path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findEmptyString(value[i], `${path}.${i}`);
-      if (hit) return hit;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const hit = findEmptyString(v, `${path}.${k}`);
-      if (hit) return hit;
-    }
-  }
-  return undefined;
+/**
+ * The route's `validateEmptyStrings` on each value of config and secrets (actions plugin
+ * lib/validate_empty_strings.ts): a string that is empty or only whitespace anywhere inside the
+ * value fails it. The route's record schema reports the key of config or secrets whose value failed.
+ */
+function hasEmptyString(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.some(hasEmptyString);
+  if (value && typeof value === 'object') return Object.values(value).some(hasEmptyString);
+  return false;
 }
 
 function checkValue(key: string, value: unknown, check: ValueCheck): string | undefined {
   if (value === null) return undefined;
+  if (check === 'port') {
+    const coerced = coercePort(value);
+    return 'problem' in coerced ? coerced.problem : undefined;
+  }
   if (Array.isArray(check)) {
     return check.includes(value as string) ? undefined : `[${key}]: expected one of [${check.join(', ')}] but got [${String(value)}]`;
   }
@@ -205,13 +241,22 @@ function asObject(value: unknown, field: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Validates config and secrets for a type; returns the config as stored (server defaults filled in). */
-export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown, secretsIn: unknown): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
-  const config = asObject(configIn, 'config');
+/**
+ * Validates config and secrets for a type; returns them as stored (server defaults filled in,
+ * coerced values converted). `secrets: false` checks the config alone: a rule import brings
+ * connectors without their secrets, which the server then reports missing.
+ */
+export function validateConfigAndSecrets(
+  type: ConnectorType,
+  configIn: unknown,
+  secretsIn: unknown,
+  options: { secrets?: boolean } = {},
+): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
+  const config = { ...asObject(configIn, 'config') };
   const secrets = asObject(secretsIn, 'secrets');
   for (const [field, value] of [['config', config], ['secrets', secrets]] as const) {
-    const empty = findEmptyString(value, field);
-    if (empty) throw badRequest(`[request body.${empty}]: value '' is not valid`);
+    const empty = Object.keys(value).find((k) => hasEmptyString(value[k]));
+    if (empty !== undefined) throw badRequest(`[request body.${field}.${empty}]: value '' is not valid`);
   }
   if (type.config) {
     for (const [key, value] of Object.entries(config)) {
@@ -219,6 +264,7 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
       if (!check) throw badRequest(`error validating action type config: [${key}]: definition for this key is missing`);
       const problem = checkValue(key, value, check);
       if (problem) throw badRequest(`error validating action type config: ${problem}`);
+      if (check === 'port' && value !== null) config[key] = (coercePort(value) as { value: unknown }).value;
     }
     for (const key of type.requiredConfig ?? []) {
       if (config[key] === undefined || config[key] === null) {
@@ -228,6 +274,8 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
     const problem = type.configProblem?.(config);
     if (problem) throw badRequest(`error validating action type config: ${problem}`);
   }
+  const stored = { ...(type.defaults?.(config) ?? {}), ...dropUndefined(config) };
+  if (options.secrets === false) return { config: stored, secrets: {} };
   if (type.secrets) {
     for (const [key, value] of Object.entries(secrets)) {
       if (!type.secrets.includes(key)) throw badRequest(`error validating action type secrets: [${key}]: definition for this key is missing`);
@@ -236,12 +284,17 @@ export function validateConfigAndSecrets(type: ConnectorType, configIn: unknown,
         if (!record) throw badRequest(`error validating action type secrets: [${key}]: expected a record of strings but got [${describe(value)}]`);
       } else if (value !== null && typeof value !== 'string') throw badRequest(`error validating action type secrets: [${key}]: expected value of type [string] but got [${describe(value)}]`);
     }
+    for (const key of type.requiredSecrets ?? []) {
+      if (typeof secrets[key] !== 'string') {
+        throw badRequest(`error validating action type secrets: [${key}]: expected value of type [string] but got [${secrets[key] === undefined ? 'undefined' : describe(secrets[key])}]`);
+      }
+    }
     const problem = type.secretsProblem?.(secrets);
     if (problem) throw badRequest(`error validating action type secrets: ${problem}`);
   }
-  const stored = { ...(type.defaults?.(config) ?? {}), ...dropUndefined(config) };
+  // The connector check's prefix: actions plugin lib/validate_with_schema.ts validateConnector.
   const connectorProblem = type.connectorProblem?.(stored, secrets);
-  if (connectorProblem) throw badRequest(`error validating connector: ${connectorProblem}`);
+  if (connectorProblem) throw badRequest(`error validating action type connector: ${connectorProblem}`);
   return { config: stored, secrets: { ...secrets } };
 }
 

@@ -1,0 +1,148 @@
+/**
+ * The connector types' own checks of their config and secrets, beyond key names and value types:
+ * what each type's validators (stack_connectors server/connector_types/<type>) and refinements
+ * (kbn-connector-schemas) refuse, in their words. types.ts runs them in the server's order: config
+ * (schema, then the type's customValidator), secrets (likewise), then the connector check.
+ * Messages that name a vendor in the real source name the document's neutral type instead.
+ */
+
+type Values = Record<string, unknown>;
+
+/** What the server's validators treat as set: JavaScript truthiness (`!secrets.user`). */
+const truthy = (v: unknown) => !!v;
+
+/**
+ * Webhook-style secrets hold one set of credentials: user and password, crt and key (a password
+ * beside them allowed), pfx (likewise), a clientSecret, or none; secret headers go with any of
+ * them (kbn-connector-schemas common/auth/schemas/v1.ts, SecretConfigurationSchemaValidation,
+ * shared by `.webhook` and `.cases-webhook`).
+ */
+export function webhookSecretsProblem(s: Values): string | undefined {
+  const [user, password, crt, key, pfx, clientSecret] = ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret'].map((k) => truthy(s[k]));
+  const none = !password && !user && !crt && !key && !pfx && !clientSecret;
+  const basic = password && user && !crt && !key && !pfx && !clientSecret;
+  const certificate = crt && key && !user && !pfx && !clientSecret;
+  const bundle = !crt && !key && !user && pfx && !clientSecret;
+  const oauth = !password && !user && !crt && !key && !pfx && clientSecret;
+  if (none || basic || certificate || bundle || oauth) return undefined;
+  return 'must specify one of the following schemas: user and password; crt and key (with optional password); pfx (with optional password); or clientSecret (for OAuth2)';
+}
+
+/**
+ * A webhook that does not authenticate names no authentication method (stack_connectors
+ * webhook/validations.ts, validateAuthType: `Boolean(authType) && !hasAuth`; hasAuth defaults to
+ * true, so only an explicit false counts).
+ */
+export function webhookConfigProblem(c: Values): string | undefined {
+  if (truthy(c.authType) && c.hasAuth === false) {
+    return 'error validation webhook action config: authType must be null or undefined if hasAuth is false';
+  }
+  return undefined;
+}
+
+/**
+ * Email config (stack_connectors email/index.ts validateConfig): the `other` service (the default)
+ * needs host and port, `exchange_server` needs clientId and tenantId. A service name is checked
+ * against nodemailer's well-known list there; the emulator leaves names to the server.
+ */
+export function emailConfigProblem(c: Values): string | undefined {
+  const service = c.service ?? 'other';
+  const need = service === 'other' ? ['host', 'port'] : service === 'exchange_server' ? ['clientId', 'tenantId'] : [];
+  const absent = need.filter((k) => c[k] === undefined || c[k] === null);
+  return absent.length ? `${absent.map((k) => `[${k}]`).join('/')} is required` : undefined;
+}
+
+/** Email credentials (validateConnector): exchange_server needs clientSecret, else hasAuth (default true) user and password. */
+export function emailConnectorProblem(c: Values, s: Values): string | undefined {
+  if (c.service === 'exchange_server') return s.clientSecret == null ? '[clientSecret] is required' : undefined;
+  if (c.hasAuth === false) return undefined;
+  if (s.user == null) return '[user] is required';
+  return s.password == null ? '[password] is required' : undefined;
+}
+
+/**
+ * The gen-ai config is a union per provider (kbn-connector-schemas openai/schemas/v1.ts
+ * ConfigSchema; OAS genai_openai_other_config `required: [apiProvider, apiUrl, defaultModel]`):
+ * only `Other` requires a model and only `Other` knows enableNativeFunctionCalling. Worded as the
+ * emulator words every missing or unknown config key.
+ */
+export function genAiConfigProblem(c: Values): string | undefined {
+  if (c.apiProvider === 'Other' && (c.defaultModel === undefined || c.defaultModel === null)) {
+    return 'invalid connector configuration: [defaultModel]: expected value of type [string] but got [undefined]';
+  }
+  // null passes as for every key: the emulator answers each key of the type null when unset, and a
+  // client may send that answer back.
+  if (c.apiProvider !== 'Other' && c.enableNativeFunctionCalling != null) return '[enableNativeFunctionCalling]: definition for this key is missing';
+  return undefined;
+}
+
+/**
+ * The chat and team-chat secrets' webhookUrl must parse as a URL (stack_connectors slack/index.ts
+ * and teams/index.ts, validateConnectorTypeConfig run on the secrets: `new URL(webhookUrl)`).
+ */
+export const webhookUrlProblem = (typeName: string) => (s: Values): string | undefined => {
+  try {
+    new URL(String(s.webhookUrl));
+    return undefined;
+  } catch {
+    return `error configuring ${typeName} action: unable to parse host name from webhookUrl`;
+  }
+};
+
+const isOAuthText = (isOAuth: boolean) => (isOAuth ? 'true' : 'false');
+const missingWithOAuth = (field: string, isOAuth: boolean) => `${field} must be provided when isOAuth = ${isOAuthText(isOAuth)}`;
+
+/**
+ * The incident type (the renamed `.servicenow`): OAuth needs its three config fields
+ * (stack_connectors lib/servicenow/validators.ts validateCommonConfig).
+ */
+export function incidentConfigProblem(c: Values): string | undefined {
+  if (!c.isOAuth) return undefined;
+  for (const field of ['userIdentifierValue', 'clientId', 'jwtKeyId']) if (c[field] == null) return missingWithOAuth(field, true);
+  return undefined;
+}
+
+/** Some credentials, and each pair whole (validateCommonSecrets). */
+export function incidentSecretsProblem(s: Values): string | undefined {
+  const [username, password, clientSecret, privateKey] = ['username', 'password', 'clientSecret', 'privateKey'].map((k) => truthy(s[k]));
+  if (!username && !password && !clientSecret && !privateKey) return 'Either basic auth or OAuth credentials must be specified';
+  if (username || password) return username && password ? undefined : 'username and password must both be specified';
+  return clientSecret && privateKey ? undefined : 'clientSecret and privateKey must both be specified';
+}
+
+/** The credentials that go with isOAuth, and none of the other kind (validateCommonConnector). */
+export function incidentConnectorProblem(c: Values, s: Values): string | undefined {
+  if (c.isOAuth) {
+    for (const field of ['userIdentifierValue', 'clientId', 'jwtKeyId']) if (c[field] == null) return missingWithOAuth(field, true);
+    for (const field of ['clientSecret', 'privateKey']) if (s[field] == null) return missingWithOAuth(field, true);
+    if (s.username || s.password) return 'Username and password should not be provided with isOAuth = true';
+    return undefined;
+  }
+  for (const field of ['username', 'password']) if (s[field] == null) return missingWithOAuth(field, false);
+  if (s.clientSecret || c.clientId || c.userIdentifierValue || c.jwtKeyId || s.privateKey) {
+    return 'clientId, clientSecret, userIdentifierValue, jwtKeyId and privateKey should not be provided with isOAuth = false';
+  }
+  return undefined;
+}
+
+const PORT_MAX = 65535;
+
+/**
+ * The email port as the schema coerces it (kbn-connector-schemas email/schemas/v1.ts portSchema:
+ * `z.coerce.number().min(1).max(65535)`, nullable; the older config-schema `schema.number` took
+ * numeric strings as well): "587" is stored as 587. Returns the problem, or the number.
+ */
+export function coercePort(value: unknown): { problem: string } | { value: unknown } {
+  if (value === null) return { value };
+  const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  if (Number.isNaN(n)) return { problem: `[port]: expected value of type [number] but got [${typeof value === 'string' ? 'string' : describeValue(value)}]` };
+  if (n < 1) return { problem: '[port]: Value must be equal to or greater than [1].' };
+  if (n > PORT_MAX) return { problem: `[port]: Value must be equal to or lower than [${PORT_MAX}].` };
+  return { value: n };
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'Array';
+  return typeof v === 'object' ? 'Object' : typeof v;
+}
