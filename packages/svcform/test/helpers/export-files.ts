@@ -24,7 +24,8 @@ export function variablesEnv(dir: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const m = /^([A-Z0-9_]+)=/.exec(line);
-    if (m) env[m[1]] = `value-for-${m[1].toLowerCase()}`;
+    // A URL where the secret is one (a chat webhookUrl): validate checks such a value parses.
+    if (m) env[m[1]] = /URL$/.test(m[1]) ? `https://secrets.example.com/value-for-${m[1].toLowerCase()}` : `value-for-${m[1].toLowerCase()}`;
   }
   return env;
 }

@@ -16,7 +16,7 @@ describe('svcform validate: connector types as wide as the real server (wire-fac
   });
 
   it('takes a .gen-ai connector without an API key, authenticated by a client certificate (OAS genai_secrets: no secret required)', async () => {
-    const yaml = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata: {name: soc-llm-mtls}', 'spec:', '  name: SOC assistant, mTLS', '  connector_type_id: .gen-ai', '  config: {apiProvider: Other, apiUrl: https://llm.example.com/v1/chat/completions}', '  secrets: {certificateData: CERT, privateKeyData: KEY}', ''].join('\n');
+    const yaml = ['apiVersion: svcform/v1', 'kind: Connector', 'metadata: {name: soc-llm-mtls}', 'spec:', '  name: SOC assistant, mTLS', '  connector_type_id: .gen-ai', '  config: {apiProvider: Other, apiUrl: https://llm.example.com/v1/chat/completions, defaultModel: m-large}', '  secrets: {certificateData: CERT, privateKeyData: KEY}', ''].join('\n');
     const run = await svcform(['validate', repo({ 'llm.yaml': yaml })]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.lines.length, 0, run.stderr);

@@ -3,7 +3,8 @@ import { clone, dropNulls, isPlainObject, withoutDefaults } from '../normalize.j
 import type { AdapterContext, CheckIssue, ExportVariable, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { LEASE_ID } from './lease-store.js';
-import { configDefaults, connectorTypesOffer, modelChosenByServer, secretKeys, unknownTypeWarning } from './types.js';
+import { canonicalConfig, configDefaults, connectorTypesOffer, modelChosenByServer, secretKeys, unknownTypeWarning } from './types.js';
+import { connectorShapeIssues } from './checks.js';
 
 /**
  * Connectors (/api/actions). Identity: metadata.name is the connector id. Secrets are write-only
@@ -30,8 +31,7 @@ function refuseSecretPlaceholder(res: Resource): void {
 }
 
 function desiredConfig(spec: Record<string, any>): Record<string, unknown> {
-  const config = dropNulls(clone(isPlainObject(spec.config) ? spec.config : {}));
-  return { ...configDefaults(spec.connector_type_id, config), ...config };
+  return canonicalConfig(spec.connector_type_id, isPlainObject(spec.config) ? spec.config : {});
 }
 
 export function connectorEnvName(id: string, key: string): string {
@@ -65,6 +65,7 @@ export const connectorAdapter: KindAdapter = {
         severity: 'warning',
       });
     }
+    issues.push(...connectorShapeIssues(res));
     if (res.spec.connector_type_id === '.gen-ai' && typeof config.apiUrl === 'string') {
       // The document insists on the full chat-completions endpoint; a bare origin is a common mistake.
       try {

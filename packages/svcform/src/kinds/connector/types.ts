@@ -2,6 +2,7 @@ import { EXTRA_CONNECTOR_TYPES, EXTRA_CONNECTOR_TYPES_BY_ID, serviceNowSecrets }
 import { closest } from '@svcform/query/suggest.js';
 import type { Resource } from '../../manifest/types.js';
 import type { AdapterContext, TargetOffer } from '../types.js';
+import { clone, dropNulls } from '../normalize.js';
 
 /**
  * What the Connector kind knows of connector types: the ten of service-api.md (config and secrets
@@ -33,6 +34,17 @@ export function configDefaults(typeId: string, config: Record<string, unknown>):
     default:
       return EXTRA_CONNECTOR_TYPES_BY_ID.get(typeId)?.defaults?.(config) ?? {};
   }
+}
+
+/**
+ * A connector's config in the form plan compares, desired and live alike: nulls dropped (the server
+ * answers unset keys as null), values the server converts converted (an email port "587" is stored
+ * as 587: kbn-connector-schemas email portSchema coerces), and the defaults of configDefaults filled.
+ */
+export function canonicalConfig(typeId: string, configIn: Record<string, unknown>): Record<string, unknown> {
+  const config: Record<string, unknown> = dropNulls(clone(configIn));
+  if (typeId === '.email' && typeof config.port === 'string' && config.port.trim() !== '' && !Number.isNaN(Number(config.port))) config.port = Number(config.port);
+  return { ...configDefaults(typeId, config), ...config };
 }
 
 /**

@@ -1,0 +1,129 @@
+import type { CheckIssue, Resource } from '../../manifest/types.js';
+import { isPlainObject } from '../normalize.js';
+
+/**
+ * Offline checks of a connector's config and secrets that a JSON schema cannot say well: the
+ * combinations each type's validators refuse on every server release read (the real source is
+ * cited per check). Only what the server surely refuses is an error here. svcform's own copy of
+ * these rules; the emulator keeps another (packages/emulator/src/areas/connectors/checks.ts), so a
+ * wrong rule on either side fails the conformance tests instead of agreeing by construction.
+ */
+
+type Values = Record<string, unknown>;
+
+/** What the server's validators treat as set (`!secrets.user`): a present, non-null, non-empty value. */
+const set = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== false;
+
+/**
+ * Webhook-style secrets hold one set of credentials (kbn-connector-schemas common/auth/schemas/v1.ts
+ * SecretConfigurationSchemaValidation, used by .webhook and .cases-webhook): none, user and
+ * password, crt and key (a password beside them allowed), pfx (likewise), or clientSecret.
+ */
+function webhookSecretsIssue(s: Values): CheckIssue | undefined {
+  const [user, password, crt, key, pfx, clientSecret] = ['user', 'password', 'crt', 'key', 'pfx', 'clientSecret'].map((k) => set(s[k]));
+  const one =
+    (!password && !user && !crt && !key && !pfx && !clientSecret) ||
+    (password && user && !crt && !key && !pfx && !clientSecret) ||
+    (crt && key && !user && !pfx && !clientSecret) ||
+    (!crt && !key && !user && pfx && !clientSecret) ||
+    (!password && !user && !crt && !key && !pfx && clientSecret);
+  if (one) return undefined;
+  return {
+    path: ['spec', 'secrets'],
+    message: 'spec.secrets must hold one set of credentials: user and password; crt and key (with optional password); pfx (with optional password); or clientSecret (for OAuth2); the server refuses any other combination',
+  };
+}
+
+/** stack_connectors webhook/validations.ts validateAuthType: no authentication method without authentication. */
+function webhookAuthTypeIssue(c: Values): CheckIssue | undefined {
+  if (c.hasAuth !== false || !set(c.authType)) return undefined;
+  return { path: ['spec', 'config', 'authType'], message: 'authType must be null or left out when hasAuth is false (the server refuses it)' };
+}
+
+/**
+ * The email port as the server reads it (kbn-connector-schemas email/schemas/v1.ts portSchema:
+ * `z.coerce.number().min(1).max(65535)`): a string must be a number in that range.
+ */
+function emailPortIssue(c: Values): CheckIssue | undefined {
+  if (typeof c.port !== 'string') return undefined;
+  const n = Number(c.port);
+  if (!Number.isNaN(n) && n >= 1 && n <= 65535) return undefined;
+  return { path: ['spec', 'config', 'port'], message: `port ${JSON.stringify(c.port)} is not a number from 1 to 65535 (the server reads a string port as a number)` };
+}
+
+/**
+ * Only the OpenAI-compatible provider knows native function calling: the OpenAI and Azure branches
+ * of the gen-ai config are strict objects without it (kbn-connector-schemas openai/schemas/v1.ts ConfigSchema).
+ */
+function genAiIssue(c: Values): CheckIssue | undefined {
+  if (c.enableNativeFunctionCalling === undefined || c.apiProvider === 'Other') return undefined;
+  return { path: ['spec', 'config', 'enableNativeFunctionCalling'], message: `enableNativeFunctionCalling is for apiProvider Other only (the server refuses it for ${String(c.apiProvider)})` };
+}
+
+/**
+ * The chat and team-chat webhook URL must parse (stack_connectors slack/index.ts and teams/index.ts
+ * validateConnectorTypeConfig: `new URL(webhookUrl)`). A value apply reads later is not judged.
+ */
+function webhookUrlIssue(res: Resource, s: Values): CheckIssue | undefined {
+  const deferred = res.deferred?.some((d) => d.path.join('.') === 'spec.secrets.webhookUrl');
+  if (deferred || typeof s.webhookUrl !== 'string') return undefined;
+  try {
+    new URL(s.webhookUrl);
+    return undefined;
+  } catch {
+    return { path: ['spec', 'secrets', 'webhookUrl'], message: 'webhookUrl is not a URL (the server cannot parse a host name from it)' };
+  }
+}
+
+/**
+ * The incident type's credentials (the renamed `.servicenow`; stack_connectors
+ * lib/servicenow/validators.ts validateCommonConfig, validateCommonSecrets, validateCommonConnector).
+ */
+function incidentIssues(c: Values, s: Values): CheckIssue[] {
+  const secret = (key: string) => ['spec', 'secrets', key];
+  if (c.isOAuth === true) {
+    const missingConfig = ['userIdentifierValue', 'clientId', 'jwtKeyId'].filter((k) => c[k] === undefined || c[k] === null);
+    const missingSecrets = ['clientSecret', 'privateKey'].filter((k) => s[k] === undefined || s[k] === null);
+    const issues: CheckIssue[] = [
+      ...missingConfig.map((k) => ({ path: ['spec', 'config'], message: `config.${k} is required when isOAuth is true` })),
+      ...missingSecrets.map((k) => ({ path: ['spec', 'secrets'], message: `secrets.${k} is required when isOAuth is true` })),
+    ];
+    for (const k of ['username', 'password']) if (set(s[k])) issues.push({ path: secret(k), message: `${k} must not be given when isOAuth is true` });
+    return issues;
+  }
+  const issues: CheckIssue[] = ['username', 'password']
+    .filter((k) => s[k] === undefined || s[k] === null)
+    .map((k) => ({ path: ['spec', 'secrets'], message: `secrets.${k} is required unless isOAuth is true` }));
+  for (const k of ['clientSecret', 'privateKey']) if (set(s[k])) issues.push({ path: secret(k), message: `${k} must not be given unless isOAuth is true` });
+  for (const k of ['clientId', 'userIdentifierValue', 'jwtKeyId']) if (set(c[k])) issues.push({ path: ['spec', 'config', k], message: `${k} must not be given unless isOAuth is true` });
+  return issues;
+}
+
+/** Errors in the config and secrets of the connector types these rules cover. */
+export function connectorShapeIssues(res: Resource): CheckIssue[] {
+  const config: Values = isPlainObject(res.spec.config) ? res.spec.config : {};
+  const secrets: Values = isPlainObject(res.spec.secrets) ? res.spec.secrets : {};
+  const found: Array<CheckIssue | undefined> = [];
+  switch (res.spec.connector_type_id) {
+    case '.webhook':
+      found.push(webhookAuthTypeIssue(config), webhookSecretsIssue(secrets));
+      break;
+    case '.cases-webhook':
+      found.push(webhookSecretsIssue(secrets));
+      break;
+    case '.email':
+      found.push(emailPortIssue(config));
+      break;
+    case '.gen-ai':
+      found.push(genAiIssue(config));
+      break;
+    case '.chat':
+    case '.team-chat':
+      found.push(webhookUrlIssue(res, secrets));
+      break;
+    case '.incident':
+      found.push(...incidentIssues(config, secrets));
+      break;
+  }
+  return found.filter((i): i is CheckIssue => i !== undefined);
+}
