@@ -54,7 +54,9 @@ export const EXTRA_CONNECTOR_TYPES: readonly ConnectorTypeFacts[] = [
   { id: '.slack_api', name: 'Slack API', minimumLicense: 'gold', featureIds: ALERTING_SIEM, secretKeys: keys('token') },
   {
     id: '.cases-webhook', name: 'Webhook - Case Management', minimumLicense: 'gold', featureIds: ['cases'], secretKeys: webhookStyleSecrets,
-    defaults: () => ({ authType: 'webhook-authentication-basic', hasAuth: true, createIncidentMethod: 'post', updateIncidentMethod: 'put', createCommentMethod: 'put' }),
+    // getIncidentMethod: `.default(WebhookMethods.GET)` in kbn-connector-schemas cases_webhook/schemas/v1.ts;
+    // releases before that key answer none, which plan reads as the same default.
+    defaults: () => ({ authType: 'webhook-authentication-basic', hasAuth: true, createIncidentMethod: 'post', getIncidentMethod: 'get', updateIncidentMethod: 'put', createCommentMethod: 'put' }),
   },
   {
     id: '.xmatters', name: 'xMatters', minimumLicense: 'gold', featureIds: ALERTING_SIEM,

@@ -97,7 +97,9 @@ export const connectorAdapter: KindAdapter = {
   },
 
   normalizeLive(live: LiveObject) {
-    return { name: live.body.name, connector_type_id: live.body.connector_type_id, config: dropNulls(clone(live.body.config ?? {})) };
+    // Defaults filled here too: a key one release fills and another leaves out (a webhook's
+    // authType) must compare equal to the manifest either way.
+    return { name: live.body.name, connector_type_id: live.body.connector_type_id, config: canonicalConfig(live.body.connector_type_id, live.body.config ?? {}) };
   },
 
   chosenByServer(res: Resource) {

@@ -21,7 +21,10 @@ export function configDefaults(typeId: string, config: Record<string, unknown>):
   switch (typeId) {
     case '.webhook':
       // hasAuth: `schema.boolean({ defaultValue: true })` in the webhook config (wire-facts §15 fact 4).
-      return { method: 'post', hasAuth: true };
+      // authType: kbn-connector-schemas common/auth authTypeSchema `.default(Basic).optional()`,
+      // which zod v4 servers apply and zod v3 ones do not; while the webhook authenticates, a
+      // missing authType means basic authentication either way.
+      return { method: 'post', hasAuth: true, ...(config.hasAuth !== false ? { authType: 'webhook-authentication-basic' } : {}) };
     case '.email':
       return { hasAuth: true, service: 'other' };
     case '.index':
