@@ -65,4 +65,14 @@ describe('Fleet EPM versions (service-api.md: "an older pinned version needs `fo
     assert.equal(system.installationInfo.version, '1.58.0');
     assert.equal(system.installationInfo.keep_policies_up_to_date, false);
   });
+
+  it('a new package policy of a newer version installs that version; of an older one changes nothing (package_policy.ts create -> install.ts ensureInstalledPackage, isPackageVersionOrLaterInstalled)', async () => {
+    assert.equal((await call(emu, 'POST', '/api/fleet/agent_policies', { id: 'ap', name: 'ap', namespace: 'default' })).status, 200);
+    assert.equal((await call(emu, 'POST', `${EPM}/system/1.58.0`, { force: true })).status, 200);
+    const policy = (name: string, version: string) => call(emu, 'POST', '/api/fleet/package_policies?format=simplified', { name, policy_ids: ['ap'], package: { name: 'system', version } });
+    assert.equal((await policy('newer', '1.60.0')).status, 200);
+    assert.equal((await info()).version, '1.60.0', 'the policy\'s newer version is installed');
+    assert.equal((await policy('older', '1.58.0')).status, 200);
+    assert.equal((await info()).version, '1.60.0', 'a later installed version stays');
+  });
 });

@@ -1,5 +1,5 @@
 import type { EmulatorContext } from '../../context.js';
-import type { CatalogPackage } from './package-types.js';
+import { compareVersions, type CatalogPackage } from './package-types.js';
 import { epmState } from './state.js';
 
 /**
@@ -33,8 +33,19 @@ export function install(ctx: EmulatorContext, space: string, pkg: CatalogPackage
   return { installType };
 }
 
-/** Installs the package when no version of it is installed (what creating a package policy does). */
+/** Installs the package when no version of it is installed (what updating a package policy does). */
 export function ensureInstalled(ctx: EmulatorContext, space: string, pkg: CatalogPackage): void {
   if (!epmState(ctx).installations[pkg.name]) install(ctx, space, pkg);
+}
+
+/**
+ * What creating a package policy does to the installation (fleet services/package_policy.ts create
+ * calls epm/packages/install.ts ensureInstalledPackage with the policy's package version): nothing
+ * when that version or a later one is installed (isPackageVersionOrLaterInstalled); otherwise the
+ * policy's version is installed, forced over an older one.
+ */
+export function ensureVersionInstalled(ctx: EmulatorContext, space: string, pkg: CatalogPackage): void {
+  const installed = epmState(ctx).installations[pkg.name];
+  if (!installed || compareVersions(installed.version, pkg.version) < 0) install(ctx, space, pkg);
 }
 

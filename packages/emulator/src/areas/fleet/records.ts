@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { isLimitedPackage, type CatalogPackage } from './package-types.js';
 import { findPackage, packageOrThrow } from './package-registry.js';
 import { namespaceError } from './common.js';
-import { ensureInstalled } from './installations.js';
+import { ensureInstalled, ensureVersionInstalled } from './installations.js';
 import { alignInputsAndStreams, applySimplified, carryOver, defaultInputs, defaultPackageVars, validateAgainstPackage, type SimplifiedInputs } from './package-model.js';
 import { attachedTo, fleetState, visibleAgentPolicies, type AgentPolicyRecord, type PackagePolicyRecord } from './state.js';
 import { applyAgentVersionConditions } from './agent-version-conditions.js';
@@ -93,7 +93,8 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
   applySimplified(inputs, vars, write);
   alignInputsAndStreams(inputs);
   validateAgainstPackage(pkg, inputs, vars);
-  ensureInstalled(ctx, space, pkg);
+  if (existing) ensureInstalled(ctx, space, pkg);
+  else ensureVersionInstalled(ctx, space, pkg);
 
   const now = ctx.now().toISOString();
   const managed = write.is_managed ?? write.policy_ids.some((pid) => visibleAgentPolicies(ctx, space)[pid]?.is_managed);
