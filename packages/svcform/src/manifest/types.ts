@@ -181,6 +181,12 @@ export interface KindRules {
   spaceless?: { declared(spec: Record<string, any>): boolean };
   /** Checks the schema cannot express (errors unless severity says otherwise). */
   check?(res: Resource, context?: CheckContext): CheckIssue[];
+  /**
+   * Checks of a manifest against the others the run declares (a package policy's version against
+   * the version its IntegrationPackage pins); `declared` answers every manifest of a kind and name,
+   * whatever its space. Run on every validate, after the documents' own checks.
+   */
+  checkAmong?(res: Resource, declared: (kind: string, name: string) => Resource[]): CheckIssue[];
 }
 
 /**

@@ -380,4 +380,23 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
       }
     }
   }
+  let byKindAndName: Map<string, Resource[]> | undefined;
+  const declared = (kind: string, name: string): Resource[] => {
+    if (!byKindAndName) {
+      byKindAndName = new Map();
+      for (const r of resources) {
+        const key = `${r.kind}\u0000${r.name}`;
+        byKindAndName.set(key, [...(byKindAndName.get(key) ?? []), r]);
+      }
+    }
+    return byKindAndName.get(`${kind}\u0000${name}`) ?? [];
+  };
+  for (const r of resources) {
+    const checkAmong = lookup(r.kind)?.checkAmong;
+    if (!checkAmong) continue;
+    for (const issue of checkAmong(r, declared)) {
+      const finding = { severity: issue.severity ?? ('error' as const), subject: subject(r), message: issue.message, ...(issue.group ? { group: issue.group } : {}) };
+      out.push(defineLater(finding, 'pos', new Later(() => r.posOf(issue.path))));
+    }
+  }
 }

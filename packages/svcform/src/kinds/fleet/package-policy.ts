@@ -1,4 +1,5 @@
-import type { Resource } from '../../manifest/types.js';
+import type { CheckIssue, Resource } from '../../manifest/types.js';
+import { compareVersions } from './integration-package.js';
 import { cachedPackageInfo, cleanVars, expandSimplified, loadPackageInfo, mapSecretVars, minimalSimplified, type InputsState, type StreamState, type Vars } from './packages.js';
 import { asSet, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
@@ -142,6 +143,25 @@ export const packagePolicyAdapter: KindAdapter = {
     // IntegrationPackage manifest.
     const pkg: Reference[] = typeof spec.package?.name === 'string' ? [{ kind: 'IntegrationPackage', name: spec.package.name, path: ['spec', 'package', 'name'], whenMissing: 'installed' }] : [];
     return [...policies, ...pkg];
+  },
+
+  /**
+   * Creating a policy installs its package version when an older one is installed (package_policy.ts
+   * create -> ensureInstalledPackage, isPackageVersionOrLaterInstalled): a policy newer than the
+   * version an IntegrationPackage pins moves the installation past the pin, and the next apply
+   * downgrades it under the policy.
+   */
+  checkAmong(res, declared): CheckIssue[] {
+    const { name, version } = res.spec.package ?? {};
+    if (typeof name !== 'string' || typeof version !== 'string') return [];
+    const pins = declared('IntegrationPackage', name).map((p) => p.spec.version).filter((v): v is string => typeof v === 'string');
+    const older = pins.find((pin) => compareVersions(version, pin) > 0);
+    if (older === undefined) return [];
+    return [{
+      path: ['spec', 'package', 'version'],
+      severity: 'warning',
+      message: `package ${name} ${version} is newer than the ${older} its IntegrationPackage pins: creating this policy makes the server install ${version}, and the next apply would downgrade it under the policy; pin the same version in both`,
+    }];
   },
 
   async list(ctx: AdapterContext, space: string): Promise<LiveObject[]> {
