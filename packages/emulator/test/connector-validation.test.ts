@@ -225,6 +225,22 @@ describe('emulator: connector config and secrets as the real types check them', 
     assert.equal(body.config.port, 587);
   });
 
+  // KCS openai/schemas/v1.ts ConfigSchema: contextWindowLength and temperature `z.coerce.number().optional()`, no bounds.
+  it('.gen-ai takes contextWindowLength and temperature as numbers or numeric strings, stores the numbers, and sets no bounds', async () => {
+    const ai = (extra: Record<string, unknown>) => create('.gen-ai', { apiProvider: 'OpenAI', apiUrl: 'https://api.example.com/v1/chat/completions', ...extra }, { apiKey: 'k' });
+    const body = await taken(ai({ contextWindowLength: '128000', temperature: '0.2' }));
+    assert.equal(body.config.contextWindowLength, 128000);
+    assert.equal(body.config.temperature, 0.2);
+    const unbounded = await taken(ai({ contextWindowLength: 0.5, temperature: 3 }));
+    assert.equal(unbounded.config.temperature, 3);
+    await refused(ai({ temperature: 'warm' }), 'error validating action type config: [temperature]: expected value of type [number] but got [string]');
+  });
+
+  // KCS email/schemas/v1.ts ConfigSchema: oauthTokenUrl `z.string().nullable()`, no URL check.
+  it('.email takes any string as oauthTokenUrl', async () => {
+    await taken(create('.email', { from: 'soc@example.com', service: 'exchange_server', clientId: 'c', tenantId: 't', oauthTokenUrl: 'login/token' }, { clientSecret: 's' }));
+  });
+
   // KCS email/schemas/v1.ts portSchema: not a number, or out of 1..65535.
   it('.email refuses a port that is no number or out of range', async () => {
     const mail = (port: unknown) => create('.email', { from: 'soc@example.com', host: 'smtp.example.com', port }, { user: 'u', password: 'p' });

@@ -70,6 +70,12 @@ describe('connector config that differs between server releases', () => {
     assert.deepEqual(seen(live('.email', { ...config, port: 587, hasAuth: true, service: 'other', secure: null })), desired('.email', { ...config, port: '587' }));
   });
 
+  // KCS openai/schemas/v1.ts ConfigSchema: `z.coerce.number()`; the server stores the numbers.
+  it('an AI connector\'s contextWindowLength and temperature written as strings plan no change against the numbers the server stores', () => {
+    const config = { apiProvider: 'OpenAI', apiUrl: 'https://api.example.com/v1/chat/completions', defaultModel: 'm' };
+    assert.deepEqual(seen(live('.gen-ai', { ...config, contextWindowLength: 128000, temperature: 0.2 })), desired('.gen-ai', { ...config, contextWindowLength: '128000', temperature: '0.2' }));
+  });
+
   // Export leaves out what the server fills: a newer server's authType too.
   it('export leaves a filled-in webhook-authentication-basic out of the spec', () => {
     const { spec } = connectorAdapter.toSpec(live('.webhook', hookAnswer({ authType: 'webhook-authentication-basic' })), RUN);

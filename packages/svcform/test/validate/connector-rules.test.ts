@@ -86,6 +86,18 @@ describe('svcform validate: connector config and secrets as the real types check
     await refused(manifest('.email', '{from: soc@example.com, host: smtp.example.com, port: "70000"}', '{user: u, password: p}'), 'port "70000" is not a number from 1 to 65535 (the server reads a string port as a number)');
   });
 
+  // KCS openai/schemas/v1.ts ConfigSchema: contextWindowLength and temperature `z.coerce.number().optional()`, no bounds.
+  it('.gen-ai: contextWindowLength and temperature take numbers and numeric strings without bounds; another string is an error', async () => {
+    await taken(manifest('.gen-ai', '{apiProvider: OpenAI, apiUrl: "https://api.example.com/v1/chat/completions", contextWindowLength: "128000", temperature: 3}', '{apiKey: k}'));
+    await taken(manifest('.gen-ai', '{apiProvider: OpenAI, apiUrl: "https://api.example.com/v1/chat/completions", contextWindowLength: 0.5, temperature: "0.2"}', '{apiKey: k}'));
+    await refused(manifest('.gen-ai', '{apiProvider: OpenAI, apiUrl: "https://api.example.com/v1/chat/completions", temperature: warm}', '{apiKey: k}'), 'temperature "warm" is not a number (the server reads a string temperature as a number)');
+  });
+
+  // KCS email/schemas/v1.ts ConfigSchema: oauthTokenUrl `z.string().nullable()`, no URL check.
+  it('.email: oauthTokenUrl takes any string', async () => {
+    await taken(manifest('.email', '{from: soc@example.com, service: exchange_server, clientId: c, tenantId: t, oauthTokenUrl: login/token}', '{clientSecret: s}'));
+  });
+
   // KCS openai/schemas/v1.ts ConfigSchema Other branch `defaultModel: z.string()`; OAS genai_openai_other_config required.
   it('.gen-ai: apiProvider Other without defaultModel is an error', async () => {
     await refused(manifest('.gen-ai', '{apiProvider: Other, apiUrl: "https://llm.example.com/v1/chat/completions"}', '{apiKey: k}'), 'spec.config.defaultModel is required for apiProvider Other');

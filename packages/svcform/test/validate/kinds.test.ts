@@ -38,10 +38,10 @@ const CASES: FixtureCase[] = [
   },
   {
     fixture: 'connector/gen-ai-mistakes.yaml',
-    mistake: 'a misspelt provider, a temperature over 2 and a misspelt secret: all reported (an absent apiKey is not: the route requires no secret of its own)',
+    mistake: 'a misspelt provider, a temperature given as a list and a misspelt secret: all reported (an absent apiKey is not: the route requires no secret of its own)',
     errors: [
       '10:5 Connector/soc-assistant: spec.config.apiProvider must be OpenAI, Azure OpenAI or Other, not "OpenAl" (did you mean OpenAI?)',
-      '12:5 Connector/soc-assistant: spec.config.temperature must be <= 2',
+      '12:5 Connector/soc-assistant: spec.config.temperature must be a number or a string, not a list',
       '14:5 Connector/soc-assistant: spec.secrets.apikey is not a known field for connector_type_id .gen-ai (did you mean apiKey?)',
     ],
   },

@@ -141,6 +141,17 @@ export function coercePort(value: unknown): { problem: string } | { value: unkno
   return { value: n };
 }
 
+/**
+ * `z.coerce.number()` (the AI connectors' contextWindowLength and temperature, kbn-connector-schemas
+ * openai/schemas/v1.ts ConfigSchema): a number or a numeric string, stored as the number, any value.
+ */
+export function coerceNumber(key: string, value: unknown): { problem: string } | { value: unknown } {
+  if (value === null) return { value };
+  const n = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return { problem: `[${key}]: expected value of type [number] but got [${typeof value === 'string' ? 'string' : describeValue(value)}]` };
+  return { value: n };
+}
+
 function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'Array';

@@ -2,7 +2,7 @@ import type { License } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { EXTRA_CONNECTOR_TYPES } from '../../facts/connector-types.js';
 import {
-  coercePort, emailConfigProblem, emailConnectorProblem, genAiConfigProblem, incidentConfigProblem, incidentConnectorProblem, incidentSecretsProblem,
+  coerceNumber, coercePort, emailConfigProblem, emailConnectorProblem, genAiConfigProblem, incidentConfigProblem, incidentConnectorProblem, incidentSecretsProblem,
   webhookConfigProblem, webhookSecretsProblem, webhookUrlProblem,
 } from './checks.js';
 
@@ -12,7 +12,7 @@ import {
  */
 
 /** `port`: a number or a numeric string, stored as the number (checks.ts coercePort). */
-type ValueCheck = 'string' | 'url' | 'boolean' | 'integer' | 'number' | 'object' | 'port' | readonly string[];
+type ValueCheck = 'string' | 'url' | 'boolean' | 'integer' | 'number' | 'coercedNumber' | 'object' | 'port' | readonly string[];
 
 export interface ConnectorType {
   id: string;
@@ -95,7 +95,7 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
   },
   {
     id: '.email', name: 'Email', featureIds: ['alerting', 'uptime', 'siem'], minimumLicense: 'gold',
-    config: { from: 'string', host: 'string', port: 'port', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'url' },
+    config: { from: 'string', host: 'string', port: 'port', secure: 'boolean', service: 'string', hasAuth: 'boolean', clientId: 'string', tenantId: 'string', oauthTokenUrl: 'string' },
     requiredConfig: ['from'],
     configProblem: emailConfigProblem,
     connectorProblem: emailConnectorProblem,
@@ -117,7 +117,7 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
   },
   {
     id: '.gen-ai', name: 'OpenAI', featureIds: ['generativeAIForSecurity', 'generativeAIForObservability', 'siem'], minimumLicense: 'enterprise',
-    config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'integer', temperature: 'number', enableNativeFunctionCalling: 'boolean', ...HEADERS_AND_TLS },
+    config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'coercedNumber', temperature: 'coercedNumber', enableNativeFunctionCalling: 'boolean', ...HEADERS_AND_TLS },
     requiredConfig: ['apiProvider', 'apiUrl'],
     configProblem: genAiConfigProblem,
     // Other: verificationMode full (wire-facts 1.3); OpenAI: the release's default model
@@ -209,8 +209,8 @@ function hasEmptyString(value: unknown): boolean {
 
 function checkValue(key: string, value: unknown, check: ValueCheck): string | undefined {
   if (value === null) return undefined;
-  if (check === 'port') {
-    const coerced = coercePort(value);
+  if (check === 'port' || check === 'coercedNumber') {
+    const coerced = check === 'port' ? coercePort(value) : coerceNumber(key, value);
     return 'problem' in coerced ? coerced.problem : undefined;
   }
   if (Array.isArray(check)) {
@@ -265,6 +265,7 @@ export function validateConfigAndSecrets(
       const problem = checkValue(key, value, check);
       if (problem) throw badRequest(`error validating action type config: ${problem}`);
       if (check === 'port' && value !== null) config[key] = (coercePort(value) as { value: unknown }).value;
+      if (check === 'coercedNumber' && value !== null) config[key] = (coerceNumber(key, value) as { value: unknown }).value;
     }
     for (const key of type.requiredConfig ?? []) {
       if (config[key] === undefined || config[key] === null) {

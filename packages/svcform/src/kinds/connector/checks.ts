@@ -52,6 +52,18 @@ function emailPortIssue(c: Values): CheckIssue | undefined {
 }
 
 /**
+ * The AI connectors' contextWindowLength and temperature (kbn-connector-schemas openai/schemas/v1.ts:
+ * `z.coerce.number().optional()`, no bounds): a string must read as a finite number.
+ */
+function coercedNumberIssues(c: Values): CheckIssue[] {
+  return ['contextWindowLength', 'temperature'].flatMap((key): CheckIssue[] => {
+    const v = c[key];
+    if (typeof v !== 'string' || (v.trim() !== '' && Number.isFinite(Number(v)))) return [];
+    return [{ path: ['spec', 'config', key], message: `${key} ${JSON.stringify(v)} is not a number (the server reads a string ${key} as a number)` }];
+  });
+}
+
+/**
  * Only the OpenAI-compatible provider knows native function calling: the OpenAI and Azure branches
  * of the gen-ai config are strict objects without it (kbn-connector-schemas openai/schemas/v1.ts ConfigSchema).
  */
@@ -115,7 +127,7 @@ export function connectorShapeIssues(res: Resource): CheckIssue[] {
       found.push(emailPortIssue(config));
       break;
     case '.gen-ai':
-      found.push(genAiIssue(config));
+      found.push(genAiIssue(config), ...coercedNumberIssues(config));
       break;
     case '.chat':
     case '.team-chat':

@@ -42,11 +42,18 @@ export function configDefaults(typeId: string, config: Record<string, unknown>):
 /**
  * A connector's config in the form plan compares, desired and live alike: nulls dropped (the server
  * answers unset keys as null), values the server converts converted (an email port "587" is stored
- * as 587: kbn-connector-schemas email portSchema coerces), and the defaults of configDefaults filled.
+ * as 587: kbn-connector-schemas email portSchema coerces; likewise an AI connector's
+ * contextWindowLength and temperature), and the defaults of configDefaults filled.
  */
 export function canonicalConfig(typeId: string, configIn: Record<string, unknown>): Record<string, unknown> {
   const config: Record<string, unknown> = dropNulls(clone(configIn));
-  if (typeId === '.email' && typeof config.port === 'string' && config.port.trim() !== '' && !Number.isNaN(Number(config.port))) config.port = Number(config.port);
+  const numeric = (key: string) => {
+    const v = config[key];
+    if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) config[key] = Number(v);
+  };
+  if (typeId === '.email') numeric('port');
+  // kbn-connector-schemas openai ConfigSchema: z.coerce.number() for both.
+  if (typeId === '.gen-ai') for (const key of ['contextWindowLength', 'temperature']) numeric(key);
   return { ...configDefaults(typeId, config), ...config };
 }
 
