@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator } from '../src/testing.js';
 import type { RunningEmulator } from '../src/server.js';
+import { CASES_WEBHOOK_CONFIG } from './cases-webhook-config.js';
 
 /**
  * The real server's connector types beyond the ten of the API document (wire-facts §16 #12; ids
@@ -14,17 +15,6 @@ const BEYOND_THE_DOCUMENT = [
   '.servicenow-itom', '.resilient', '.swimlane', '.torq', '.d3security', '.thehive', '.inference',
 ];
 
-/** The config keys a case-management webhook requires (kbn-connector-schemas cases_webhook/schemas/v1.ts). */
-const CASES_WEBHOOK_CONFIG = {
-  createIncidentUrl: 'https://itsm.example.com/api/issues',
-  createIncidentJson: '{"title":"{{{case.title}}}"}',
-  createIncidentResponseKey: 'id',
-  getIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
-  getIncidentResponseExternalTitleKey: 'key',
-  viewIncidentUrl: 'https://itsm.example.com/browse/{{{external.system.title}}}',
-  updateIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
-  updateIncidentJson: '{"title":"{{{case.title}}}"}',
-};
 
 describe('emulator: connector types of the real server', () => {
   let emu: RunningEmulator;

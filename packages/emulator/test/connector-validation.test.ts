@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, emulator, postFile } from '../src/testing.js';
 import type { RunningEmulator } from '../src/server.js';
+import { CASES_WEBHOOK_CONFIG } from './cases-webhook-config.js';
 
 /**
  * What the real connector routes refuse and take in a connector's config and secrets, per type,
@@ -10,18 +11,6 @@ import type { RunningEmulator } from '../src/server.js';
  * service-api.md renames `.slack`, `.teams`, `.servicenow` and `.jira` to `.chat`, `.team-chat`,
  * `.incident` and `.ticketing`.
  */
-
-/** The config keys a case-management webhook requires (KCS cases_webhook/schemas/v1.ts). */
-const CASES_WEBHOOK_CONFIG = {
-  createIncidentUrl: 'https://itsm.example.com/api/issues',
-  createIncidentJson: '{"title":"{{{case.title}}}"}',
-  createIncidentResponseKey: 'id',
-  getIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
-  getIncidentResponseExternalTitleKey: 'key',
-  viewIncidentUrl: 'https://itsm.example.com/browse/{{{external.system.title}}}',
-  updateIncidentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}',
-  updateIncidentJson: '{"title":"{{{case.title}}}"}',
-};
 
 describe('emulator: connector config and secrets as the real types check them', () => {
   let emu: RunningEmulator;
