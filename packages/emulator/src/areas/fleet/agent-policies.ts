@@ -1,5 +1,5 @@
-import type { EmulatorContext } from '../../context.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { licenseAtLeast, type EmulatorContext } from '../../context.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
 import { latestOrThrow } from './package-registry.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
@@ -9,7 +9,7 @@ import { validateRequest, type Schema } from '../../config-schema.js';
 import { kueryFilter, type KueryTarget } from './kuery.js';
 import { checkPolicyOutputs } from './outputs.js';
 import { formatPackagePolicy } from './package-model.js';
-import { agentPolicyOrThrow, bumpRevision, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
+import { agentPolicyOrThrow, bumpRevision, ELASTIC_DEFEND_PACKAGE, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
 import { AGENT_POLICY_SCHEMA_VERSION, attachedTo, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
 
 /** Request flags, not policy state: never stored. */
@@ -67,6 +67,20 @@ function storedFields(body: Record<string, any>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Tamper protection needs Platinum: create and update refuse `is_protected: true` below it with
+ * the 403 of a FleetUnauthorizedError (K-FLEET agent_policy.ts checkTamperProtectionLicense;
+ * errors/handlers.ts maps that error to 403).
+ */
+function checkTamperProtectionLicense(ctx: EmulatorContext, body: Record<string, any>): void {
+  if (body.is_protected === true && !licenseAtLeast(ctx.settings.license, 'platinum')) throw forbidden('Tamper protection requires Platinum license');
+}
+
+/** Whether an Elastic Defend package policy is attached (K-FLEET common/services policyHasEndpointSecurity). */
+export function hasElasticDefend(ctx: EmulatorContext, space: string, policy: AgentPolicyRecord): boolean {
+  return attachedTo(ctx, policy, space).some((p) => p.package.name === ELASTIC_DEFEND_PACKAGE);
+}
+
 export function nameTaken(ctx: EmulatorContext, space: string, name: string, selfId?: string): void {
   const clash = Object.values(visibleAgentPolicies(ctx, space)).find((p) => p.name === name && p.id !== selfId);
   if (clash) throw conflict(`Agent Policy '${clash.id}' already exists with name '${name}'`);
@@ -106,7 +120,10 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
     description: fields.description ?? '',
     inactivity_timeout: fields.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT,
     is_managed: fields.is_managed ?? false,
-    is_protected: fields.is_protected ?? false,
+    // Always false, whatever was sent: a new policy has no Elastic Defend integration, which tamper
+    // protection needs (K-FLEET agent_policy.ts prepareAsNewSo; create() only logs a warning).
+    // An update turns it on once the integration is attached.
+    is_protected: false,
     is_preconfigured: false,
     supports_agentless: fields.supports_agentless ?? false,
     status: 'active',
@@ -126,6 +143,8 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
   const spaces: string[] = body.space_ids ?? [req.space];
+  // Before the id and name checks, as the server's create (the licence check precedes requireUniqueName).
+  checkTamperProtectionLicense(ctx, body);
   idTaken(ctx, [req.space, ...spaces], id);
   for (const space of spaces) nameTaken(ctx, space, body.name);
   checkPolicyOutputs(ctx, body);
@@ -151,15 +170,21 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   const body = validBody(req, UpdateAgentPolicyBody);
   // Fields with a schema default are reset when omitted; everything else is merged (wire-facts 5.3).
   const incoming: Record<string, any> = { ...storedFields(body), inactivity_timeout: body.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT };
+  const spaces: string[] = body.space_ids ?? policySpaces(existing, storageSpaceOf(ctx, existing) ?? req.space);
+  // The server's update() order: the unique name (409), the licence (403), then tamper protection
+  // switched off without Elastic Defend, then the hosted-policy check (400), which so compares the
+  // value the update will store.
+  for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
+  checkTamperProtectionLicense(ctx, body);
+  // Not refused: stored false, with a warning in the server's log (agent_policy.ts update()).
+  if (incoming.is_protected === true && !hasElasticDefend(ctx, req.space, existing)) incoming.is_protected = false;
   if (existing.is_managed && body.force !== true) {
     for (const [key, value] of Object.entries(incoming)) {
       if (EDITABLE_WHEN_MANAGED.has(key)) continue;
       if (JSON.stringify(existing[key]) !== JSON.stringify(value)) throw badRequest(`Cannot update ${key} in hosted agent policy ${existing.id}`);
     }
   }
-  const spaces: string[] = body.space_ids ?? policySpaces(existing, storageSpaceOf(ctx, existing) ?? req.space);
   idTaken(ctx, spaces, existing.id, existing);
-  for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
   checkPolicyOutputs(ctx, body, existing);
   Object.assign(existing, incoming);
   // Also replaces the agent version fields the body may have sent with the computed ones.

@@ -51,7 +51,11 @@ function copyPolicy(req: EmuRequest, ctx: EmulatorContext) {
     for (const input of cloned.inputs) for (const s of input.streams) s.id = `${input.type}-${s.data_stream.dataset}-${ppId}`;
     state.packagePolicies[ppId] = cloned;
   }
-  if (originals.length) bumpRevision(ctx, copy, req.user);
+  // The create stored false; the copy then takes the source's setting over without checking for
+  // Elastic Defend (K-FLEET agent_policy.ts copy(): `_update` with `is_protected: true`), and is
+  // bumped whatever it holds (its `policyNeedsBump` tests the source's package_policies, an array).
+  copy.is_protected = source.is_protected;
+  bumpRevision(ctx, copy, req.user);
   return { body: { item: formatAgentPolicy(ctx, req.space, copy, { packagePolicies: true }) } };
 }
 

@@ -31,22 +31,39 @@ export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: stri
   return policy;
 }
 
+/** The package of Elastic Defend, the integration tamper protection needs (K-FLEET common/services policyHasEndpointSecurity). */
+export const ELASTIC_DEFEND_PACKAGE = 'endpoint';
+
 /**
  * Every change to an agent policy or to what is attached to it moves its revision on and works
  * its agent version fields out again from its package policies (K-FLEET agent_policy.ts: update()
- * and bumpRevision() both run computeMinAgentVersionData).
+ * and bumpRevision() both run computeMinAgentVersionData). `removeProtection` switches tamper
+ * protection off with it, as the server's bumpRevision does when an Elastic Defend package policy
+ * leaves or joins the policy (agent_policy.ts _update: `is_protected: false`).
  */
-export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, user: string): void {
+export function bumpRevision(ctx: EmulatorContext, policy: AgentPolicyRecord, user: string, options: { removeProtection?: boolean } = {}): void {
   applyAgentVersionConditions(policy, attachedTo(ctx, policy));
+  if (options.removeProtection) policy.is_protected = false;
   policy.revision += 1;
   policy.updated_at = ctx.now().toISOString();
   policy.updated_by = user;
   policy.version = ctx.store.versionToken();
 }
 
-export function bumpPolicies(ctx: EmulatorContext, space: string, ids: Iterable<string>, user: string): void {
+export function bumpPolicies(ctx: EmulatorContext, space: string, ids: Iterable<string>, user: string, removeProtection: (id: string) => boolean = () => false): void {
   const policies = visibleAgentPolicies(ctx, space);
-  for (const id of new Set(ids)) if (policies[id]) bumpRevision(ctx, policies[id], user);
+  for (const id of new Set(ids)) if (policies[id]) bumpRevision(ctx, policies[id], user, { removeProtection: removeProtection(id) });
+}
+
+/**
+ * The agent policies whose tamper protection the server switches off when an Elastic Defend
+ * package policy is updated: those it is newly assigned to and those it leaves, not those it stays
+ * in (K-FLEET package_policy.ts update() and bulkUpdate(), `removeProtectionFn`). A create
+ * switches off none (create() bumps without it).
+ */
+function defendMoved(packageName: string, before: string[], after: string[]): (id: string) => boolean {
+  if (packageName !== ELASTIC_DEFEND_PACKAGE) return () => false;
+  return (id) => before.includes(id) !== after.includes(id);
 }
 
 function checkAttachments(ctx: EmulatorContext, space: string, write: PackagePolicyWrite, pkg: CatalogPackage, selfId: string | undefined, verb: string): void {
@@ -121,14 +138,19 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
     seq: existing?.seq ?? ctx.store.nextSeq(),
   };
   state.packagePolicies[id] = record;
-  bumpPolicies(ctx, space, [...(existing?.policy_ids ?? []), ...record.policy_ids], user);
+  const removeProtection = existing ? defendMoved(pkg.name, existing.policy_ids, record.policy_ids) : () => false;
+  bumpPolicies(ctx, space, [...(existing?.policy_ids ?? []), ...record.policy_ids], user, removeProtection);
   return record;
 }
 
-/** Removes a package policy and moves the revisions of the agent policies it was attached to. */
+/**
+ * Removes a package policy and moves the revisions of the agent policies it was attached to. An
+ * Elastic Defend policy takes their tamper protection with it (K-FLEET package_policy.ts delete():
+ * `removeProtectionFn` is true for every agent policy of a deleted `endpoint` package policy).
+ */
 export function removePackagePolicy(ctx: EmulatorContext, space: string, record: PackagePolicyRecord, user: string): void {
   delete fleetState(ctx, space).packagePolicies[record.id];
-  bumpPolicies(ctx, space, record.policy_ids, user);
+  bumpPolicies(ctx, space, record.policy_ids, user, () => record.package.name === ELASTIC_DEFEND_PACKAGE);
 }
 
 /** `<name>-<n>` with the first free n, as the server names policies it creates itself. */
