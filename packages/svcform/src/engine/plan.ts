@@ -17,6 +17,8 @@ import { referenceTarget, rehome } from './spaceless.js';
 import { fleetKindsUnread, fleetPicture, integrationWarnings, namesIntegrations, planCoverage, readFleetAhead } from './coverage.js';
 import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
+import { markElasticDefend, tamperProtectionWarnings } from '../kinds/fleet/tamper-protection.js';
+import { contextFor } from './context.js';
 
 export type { Action, CreateChange, DeleteChange, PlanError, PlanNotice, PlannedChange, PlanWarning, PrerequisiteChange, UnmanagedObject, UpdateChange } from './changes.js';
 import { placedLater, type ChangeBase, type CreateChange, type PlanError, type PlanNotice, type PlannedChange, type PlanWarning, type UnmanagedObject, type UpdateChange } from './changes.js';
@@ -118,6 +120,9 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
     live.objects.set(pairKey(p.kind, p.space), []);
     if (adapterFor(p.kind)?.prerequisite) live.prerequisites.set(pairKey(p.kind, p.space), false);
   }
+  // Which agent policies have Elastic Defend, read only where a manifest asks for tamper protection.
+  const agentPolicies = adapterFor('AgentPolicy');
+  if (agentPolicies) await markElasticDefend(contextFor(ctx, agentPolicies), resources, (kind, space) => live.objects.get(pairKey(kind, space)));
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
   if (referrers.length) {
@@ -284,6 +289,12 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);
+  // Tamper protection holds only with Elastic Defend, which other manifests attach: a look across
+  // kinds, as the rules' coverage check is (kinds/fleet/tamper-protection.ts).
+  const readable = resources.filter((r) => !live.failures.some((f) => f.kind === r.kind && f.space === r.space) && (liveIndex.get(changeId(r.kind, r.space, r.name))?.length ?? 0) <= 1);
+  for (const w of tamperProtectionWarnings(readable, ordered, (r) => liveIndex.get(changeId(r.kind, r.space, r.name))?.[0])) {
+    warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(['spec', 'is_protected'])));
+  }
   const summary = {
     create: ordered.filter((c) => c.action === 'create').length,
     update: ordered.filter((c) => c.action === 'update').length,

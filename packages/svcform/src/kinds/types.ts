@@ -141,7 +141,10 @@ export interface KindAdapter extends KindRules {
   /**
    * JSON Pointers (`/spec/...`) of fields the server fills with a value of its own choosing when
    * the manifest leaves them out, a default that changes between releases (an AI connector's
-   * model): not compared while the manifest has none. A value the manifest gives is compared.
+   * model): not compared while the manifest has none. A value the manifest gives is compared,
+   * unless the server cannot hold it in `live`'s state and stores its own instead (an agent
+   * policy's tamper protection without Elastic Defend): then it is not compared either, and an
+   * update still sends it.
    */
   chosenByServer?(res: Resource, live: LiveObject): string[];
   /**

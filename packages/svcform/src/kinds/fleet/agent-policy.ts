@@ -3,6 +3,7 @@ import { asSet, clone, deepEqual, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
+import { knownWithoutDefend } from './tamper-protection.js';
 
 /**
  * Fleet agent policies (wire-facts 5). metadata.name is the policy id. The PUT merges: an omitted
@@ -180,6 +181,18 @@ export const agentPolicyAdapter: KindAdapter = {
 
   normalizeLive(live: LiveObject) {
     return canonical(live.body, live.space);
+  },
+
+  /**
+   * `is_protected: true` is the server's to decide where the policy has no Elastic Defend
+   * integration: it stores false there whatever is sent (tamper-protection.ts), so comparing it
+   * would plan the same update forever. The plan warns at the field instead; an update still
+   * sends the manifest's value, which the server takes once the integration is attached. Which
+   * policies have one is read by the plan, and only for manifests asking for tamper protection
+   * (markElasticDefend): a listing does not pay for Elastic Defend's large package policies.
+   */
+  chosenByServer(res: Resource, live: LiveObject) {
+    return res.spec.is_protected === true && knownWithoutDefend(live) ? ['/spec/is_protected'] : [];
   },
 
   async create(ctx: AdapterContext, res: Resource) {

@@ -1,0 +1,157 @@
+import type { Resource } from '../../manifest/types.js';
+import { listAllPages } from '../paging.js';
+import type { AdapterContext, LiveObject } from '../types.js';
+
+/**
+ * Tamper protection (`is_protected`) of agent policies. The server holds it only for a policy with
+ * an Elastic Defend integration (a package policy of package `endpoint`), whatever a body says
+ * (K-FLEET = x-pack/platform/plugins/shared/fleet/server, services/agent_policy.ts):
+ * - create() stores false always (prepareAsNewSo): a new policy has no integration yet;
+ * - update() stores false unless the policy has one (policyHasEndpointSecurity), without an error;
+ * - services/package_policy.ts switches it off in the agent policies an `endpoint` package policy
+ *   leaves or joins (update) and in those of a deleted one (delete); a create never does.
+ * So a manifest's `is_protected: true` is compared only where the live policy has Elastic Defend
+ * (agent-policy.ts chosenByServer; the plan reads which have one, markElasticDefend), or no plan
+ * would ever settle; and the plan says, at the field, when the value takes a second apply and
+ * when it cannot hold at all (tamperProtectionWarnings).
+ */
+
+export const ELASTIC_DEFEND = 'endpoint';
+
+/** What an AgentPolicy listing keeps in LiveObject.extra. */
+export interface AgentPolicyExtra {
+  /** Ids of the Elastic Defend package policies attached; absent when they could not be read. */
+  defend?: string[];
+}
+
+const POLICIES_PATH = '/api/fleet/package_policies';
+/** Elastic Defend policies carry their whole protection settings: smaller pages than other listings. */
+const PAGE_SIZE = 100;
+
+function policyIdsOf(body: Record<string, any> | undefined): string[] {
+  if (Array.isArray(body?.policy_ids)) return body.policy_ids.filter((id: unknown): id is string => typeof id === 'string');
+  return typeof body?.policy_id === 'string' ? [body.policy_id] : [];
+}
+
+function attachments(packagePolicies: ReadonlyArray<Record<string, any>>): Map<string, string[]> {
+  const byPolicy = new Map<string, string[]>();
+  for (const body of packagePolicies) {
+    if (body.package?.name !== ELASTIC_DEFEND) continue;
+    for (const id of policyIdsOf(body)) byPolicy.set(id, [...(byPolicy.get(id) ?? []), String(body.id)]);
+  }
+  return byPolicy;
+}
+
+/**
+ * Marks the listed AgentPolicy objects of each space where a manifest asks for `is_protected: true`
+ * with the Elastic Defend package policies attached to them (LiveObject.extra, AgentPolicyExtra):
+ * from the plan's own PackagePolicy listing of the space when it has one, else with one listing
+ * filtered to the endpoint package. Nothing is read for a run that asks for no tamper protection:
+ * Elastic Defend package policies carry all their protection settings, too much to read on every
+ * plan. Where they cannot be read (no privilege) the objects stay unmarked and `is_protected` is
+ * compared as written.
+ */
+export async function markElasticDefend(
+  ctx: AdapterContext,
+  resources: readonly Resource[],
+  objectsOf: (kind: string, space: string) => LiveObject[] | undefined,
+): Promise<void> {
+  const spaces = new Set(resources.filter((r) => r.kind === 'AgentPolicy' && r.spec.is_protected === true).map((r) => r.space));
+  await Promise.all([...spaces].map(async (space) => {
+    const policies = objectsOf('AgentPolicy', space);
+    if (!policies) return;
+    let byPolicy: Map<string, string[]>;
+    try {
+      const listed = objectsOf('PackagePolicy', space);
+      byPolicy = attachments(listed ? listed.map((o) => o.body) : await listAllPages<Record<string, any>>(ctx.api, {
+        path: POLICIES_PATH,
+        space,
+        query: { kuery: `ingest-package-policies.package.name:${ELASTIC_DEFEND}` },
+        sizeParam: 'perPage',
+        pageSize: PAGE_SIZE,
+        items: (body) => body.items ?? [],
+        total: (body) => body.total ?? 0,
+      }));
+    } catch (err) {
+      ctx.log(`could not read the Elastic Defend package policies of space ${space} (${(err as Error).message}); is_protected is compared as written`);
+      return;
+    }
+    for (const o of policies) o.extra = { ...(o.extra ?? {}), defend: byPolicy.get(o.name) ?? [] } satisfies AgentPolicyExtra;
+  }));
+}
+
+/** Whether the live policy is known to have no Elastic Defend integration (so the server holds false). */
+export function knownWithoutDefend(live: LiveObject): boolean {
+  const defend = (live.extra as AgentPolicyExtra | undefined)?.defend;
+  return Array.isArray(defend) && defend.length === 0;
+}
+
+/** One change of a plan, as far as this check reads it. */
+export interface ChangeView {
+  action: string;
+  kind: string;
+  space: string;
+  name: string;
+  resource?: Resource;
+}
+
+export interface TamperWarning {
+  resource: Resource;
+  message: string;
+}
+
+/**
+ * The Elastic Defend package policies an agent policy has once the plan is applied: the live ones
+ * (`now`), less those the plan deletes or moves away, plus those it creates or moves onto it.
+ */
+function defendAfter(policy: Resource, now: readonly string[], changes: readonly ChangeView[]): Set<string> {
+  const after = new Set(now);
+  for (const c of changes) {
+    if (c.kind !== 'PackagePolicy' || c.space !== policy.space) continue;
+    if (c.action === 'delete') after.delete(c.name);
+    else if (c.action === 'create' || c.action === 'update') {
+      const spec = c.resource?.spec;
+      if (spec?.package?.name === ELASTIC_DEFEND && policyIdsOf(spec).includes(policy.name)) after.add(c.name);
+      else after.delete(c.name);
+    }
+  }
+  return after;
+}
+
+/**
+ * A warning at `is_protected` for each AgentPolicy manifest that sets it true where the server
+ * will not hold true after this apply:
+ * - no Elastic Defend integration after the plan (declared or live): the server stores false, and
+ *   svcform leaves the field out of the comparison, so this repeats until the manifest changes;
+ * - the plan creates the policy, or attaches its first Elastic Defend integration: the create (or
+ *   the update, which runs before the integration it needs) stores false; the next apply sets it.
+ * Nothing is said where the integration is already live: there the update simply works. A policy
+ * whose Defend attachments could not be read is left out (no guess).
+ */
+export function tamperProtectionWarnings(resources: readonly Resource[], changes: readonly ChangeView[], liveOf: (res: Resource) => LiveObject | undefined): TamperWarning[] {
+  const warnings: TamperWarning[] = [];
+  for (const res of resources) {
+    if (res.kind !== 'AgentPolicy' || res.spec.is_protected !== true) continue;
+    const live = liveOf(res);
+    const now = live ? (live.extra as AgentPolicyExtra | undefined)?.defend : [];
+    if (!now) continue;
+    const after = defendAfter(res, now, changes);
+    if (after.size === 0) {
+      warnings.push({
+        resource: res,
+        message: 'is_protected is true, but no Elastic Defend integration (a PackagePolicy of package endpoint, declared or live) is attached to this agent policy after the plan: the server stores false without one, so svcform does not compare it; attach one, or remove is_protected',
+      });
+    } else if (!live) {
+      warnings.push({
+        resource: res,
+        message: 'is_protected: the create stores false (the server turns tamper protection on only for a policy that already has its Elastic Defend integration, which this plan attaches after creating the policy); the next apply sets it',
+      });
+    } else if (now.length === 0 && live.body.is_protected !== true) {
+      warnings.push({
+        resource: res,
+        message: 'is_protected takes effect at the next apply: the server turns tamper protection on only for a policy that already has its Elastic Defend integration, which this plan attaches',
+      });
+    }
+  }
+  return warnings;
+}
