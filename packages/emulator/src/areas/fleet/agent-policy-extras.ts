@@ -71,7 +71,12 @@ function fullPolicy(ctx: EmulatorContext, space: string, policy: AgentPolicyReco
   const inputs = packagePolicies.flatMap((pp) => {
     const namespace = pp.namespace || policy.namespace;
     permissions[pp.id] = {
-      indices: pp.inputs.flatMap((i) => i.streams.filter((s) => s.enabled)).map((s) => ({ names: [`${s.data_stream.type}-${s.data_stream.dataset}-${namespace}`], privileges: ['auto_configure', 'create_doc'] })),
+      indices: [
+        ...pp.inputs.flatMap((i) => i.streams.filter((s) => s.enabled)).map((s) => ({ names: [`${s.data_stream.type}-${s.data_stream.dataset}-${namespace}`], privileges: ['auto_configure', 'create_doc'] })),
+        // The policy's extra data streams, with the default privileges (K-FLEET
+        // agent_policies/package_policies_to_agent_permissions.ts maybeAddAdditionalPackagePoliciesPermissions).
+        ...(pp.additional_datastreams_permissions?.length ? [{ names: pp.additional_datastreams_permissions, privileges: ['auto_configure', 'create_doc'] }] : []),
+      ],
     };
     return pp.inputs
       .filter((input) => input.enabled)

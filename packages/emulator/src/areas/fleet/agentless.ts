@@ -48,6 +48,8 @@ async function createAgentless(req: EmuRequest, ctx: EmulatorContext) {
       inputs: body.inputs,
       supports_agentless: true,
       is_managed: true,
+      // The route makes a simplified policy of the body (agentless_policy helpers): only a list is kept.
+      ...(Array.isArray(body.additional_datastreams_permissions) ? { additional_datastreams_permissions: body.additional_datastreams_permissions } : {}),
     });
     return { body: { item: formatPackagePolicy(record, req.space, format ?? 'simplified') } };
   } catch (err) {

@@ -26,8 +26,21 @@ function policyIdsOf(body: Body): string[] | undefined {
   return body.policy_ids ?? (typeof body.policy_id === 'string' ? [body.policy_id] : undefined);
 }
 
+/**
+ * `additional_datastreams_permissions` as the write keeps it (undefined: nothing sent, so an update
+ * keeps the stored value). A simplified body passes through simplifiedPackagePolicytoNewPackagePolicy
+ * (common/services/simplified_package_policy_helper.ts), which sets the field only when it is
+ * truthy: a list (an empty one too) is stored, null is dropped. A legacy or merged body's value is
+ * taken as sent, null included (handlers.ts spreads the body; enrichPolicyWithDefaultsFromPackage
+ * copies it on create).
+ */
+function extraPermissions(body: Body, simplified: boolean): string[] | null | undefined {
+  const value = body.additional_datastreams_permissions;
+  return simplified ? (Array.isArray(value) ? value : undefined) : value;
+}
+
 /** The write every format shares; `base` fills what a merged update leaves out. */
-function toWrite(body: Body, inputs: SimplifiedInputs | undefined, vars: Record<string, unknown> | undefined, base?: PackagePolicyWrite): PackagePolicyWrite {
+function toWrite(body: Body, inputs: SimplifiedInputs | undefined, vars: Record<string, unknown> | undefined, base: PackagePolicyWrite | undefined, permissions: string[] | null | undefined): PackagePolicyWrite {
   const pkg = body.package ?? base?.package;
   if (!pkg) throw badRequest('Package is required');
   return {
@@ -43,6 +56,7 @@ function toWrite(body: Body, inputs: SimplifiedInputs | undefined, vars: Record<
     ...(inputs !== undefined ? { inputs } : {}),
     force: body.force === true,
     ...(body.supports_agentless !== undefined && body.supports_agentless !== null ? { supports_agentless: body.supports_agentless } : {}),
+    ...(permissions !== undefined ? { additional_datastreams_permissions: permissions } : {}),
   };
 }
 
@@ -66,14 +80,15 @@ function asWrite(record: PackagePolicyRecord): PackagePolicyWrite {
     package: { name: record.package.name, version: record.package.version },
     ...(record.vars ? { vars: values(record.vars) } : {}),
     inputs,
+    ...(record.additional_datastreams_permissions !== undefined ? { additional_datastreams_permissions: record.additional_datastreams_permissions } : {}),
   };
 }
 
 /** POST body: refused unless it matches the legacy or the simplified create schema (wire-facts 15.2). */
 export function createWrite(req: EmuRequest): PackagePolicyWrite {
   const body = validateRequest<Body>(CreatePackagePolicyBody, req.body ?? null);
-  if (Array.isArray(body.inputs)) return toWrite(body, legacyInputsToSimplified(body.inputs), varValues(body.vars));
-  return toWrite(body, body.inputs, body.vars);
+  if (Array.isArray(body.inputs)) return toWrite(body, legacyInputsToSimplified(body.inputs), varValues(body.vars), undefined, extraPermissions(body, false));
+  return toWrite(body, body.inputs, body.vars, undefined, extraPermissions(body, true));
 }
 
 /** PUT body: refused unless it matches the legacy or the simplified update schema (wire-facts 15.2). */
@@ -83,7 +98,7 @@ export function updateWrite(req: EmuRequest, existing: PackagePolicyRecord): Pac
   if (body.version !== undefined && body.version !== existing.version) {
     throw conflict(`Saved object [ingest-package-policies/${existing.id}] conflict`);
   }
-  if (body.inputs !== undefined && !Array.isArray(body.inputs)) return toWrite(body, body.inputs, body.vars);
+  if (body.inputs !== undefined && !Array.isArray(body.inputs)) return toWrite(body, body.inputs, body.vars, undefined, extraPermissions(body, true));
   const inputs = Array.isArray(body.inputs) ? legacyInputsToSimplified(body.inputs) : undefined;
-  return toWrite(body, inputs, varValues(body.vars), asWrite(existing));
+  return toWrite(body, inputs, varValues(body.vars), asWrite(existing), extraPermissions(body, false));
 }

@@ -23,6 +23,8 @@ export interface PackagePolicyWrite {
   supports_agentless?: boolean;
   /** Set by the agentless route and for policies attached to managed agent policies. */
   is_managed?: boolean;
+  /** Undefined: an update keeps what the policy has (see package-policy-bodies.ts). */
+  additional_datastreams_permissions?: string[] | null;
 }
 
 export function agentPolicyOrThrow(ctx: EmulatorContext, space: string, id: string): AgentPolicyRecord {
@@ -114,6 +116,8 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
   else ensureVersionInstalled(ctx, space, pkg);
 
   const now = ctx.now().toISOString();
+  // A partial saved-object update keeps an attribute the write leaves out (package_policy.ts update()).
+  const extraPermissions = write.additional_datastreams_permissions !== undefined ? write.additional_datastreams_permissions : existing?.additional_datastreams_permissions;
   const managed = write.is_managed ?? write.policy_ids.some((pid) => visibleAgentPolicies(ctx, space)[pid]?.is_managed);
   const record: PackagePolicyRecord = {
     id,
@@ -128,6 +132,7 @@ export async function writePackagePolicy(ctx: EmulatorContext, space: string, us
     ...(vars ? { vars } : {}),
     is_managed: managed,
     ...(write.supports_agentless !== undefined ? { supports_agentless: write.supports_agentless } : {}),
+    ...(extraPermissions !== undefined ? { additional_datastreams_permissions: extraPermissions } : {}),
     ...(pkg.agent_version ? { package_agent_version_condition: pkg.agent_version } : {}),
     revision: existing ? existing.revision + 1 : 1,
     version: ctx.store.versionToken(),

@@ -67,6 +67,11 @@ export interface PackagePolicyRecord {
   is_managed: boolean;
   supports_agentless?: boolean;
   /**
+   * Data streams the agent policy may also write to (OAS package_policy_request, stored and
+   * answered as the package policy's own field; null only as a legacy body sent it).
+   */
+  additional_datastreams_permissions?: string[] | null;
+  /**
    * The package's `conditions.agent.version`, kept with the policy as the server keeps it
    * (K-FLEET package_policy.ts create, `package_agent_version_condition`; answered too): what the
    * agent policies it is attached to work their agent version fields out from.
