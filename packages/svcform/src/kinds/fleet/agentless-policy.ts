@@ -1,7 +1,6 @@
 import type { Resource } from '../../manifest/types.js';
 import { loadPackageInfo } from './packages.js';
-import { desiredVarsAndInputs, listPackagePolicies, liveVarsAndInputs, packagePolicyAdapter } from './package-policy.js';
-import { asSet } from '../normalize.js';
+import { desiredVarsAndInputs, extraDatastreams, listPackagePolicies, liveVarsAndInputs, packagePolicyAdapter } from './package-policy.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from '../types.js';
 import type { RunScope } from '../run-scope.js';
 import { AREAS } from '../../client/areas.js';
@@ -23,12 +22,13 @@ import { AREAS } from '../../client/areas.js';
 const AGENTLESS = '/api/fleet/agentless_policies';
 
 function commonFields(src: Record<string, any>): Record<string, any> {
+  const extra = extraDatastreams(src);
   return {
     name: src.name,
     ...(src.description ? { description: src.description } : {}),
     namespace: src.namespace ?? '',
     package: { name: src.package?.name, version: src.package?.version },
-    ...(Array.isArray(src.additional_datastreams_permissions) && src.additional_datastreams_permissions.length > 0 ? { additional_datastreams_permissions: asSet(src.additional_datastreams_permissions) } : {}),
+    ...(extra ? { additional_datastreams_permissions: extra } : {}),
   };
 }
 
@@ -84,11 +84,10 @@ export const agentlessPolicyAdapter: KindAdapter = {
   delete: deletePolicy,
 
   toSpec(live: LiveObject, run: RunScope) {
+    // additional_datastreams_permissions included, as PackagePolicy exports it.
     const { spec, variables } = packagePolicyAdapter.toSpec(live, run);
-    const common = commonFields(live.body);
     delete spec.policy_ids;
     delete spec.output_id;
-    if (common.additional_datastreams_permissions) spec.additional_datastreams_permissions = common.additional_datastreams_permissions;
     return { spec, variables: variables?.map((v) => ({ ...v, description: v.description.replace('in package policy', 'in agentless policy') })) };
   },
 };

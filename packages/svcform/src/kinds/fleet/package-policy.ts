@@ -52,9 +52,19 @@ export function liveInputs(inputs: unknown): InputsState {
   return out;
 }
 
+/**
+ * The extra data streams as they compare: a set, where none, null and [] are all "none" (the
+ * server answers what it stored, and an update clears them with [], see update).
+ */
+export function extraDatastreams(src: Record<string, any>): string[] | undefined {
+  const value = src.additional_datastreams_permissions;
+  return Array.isArray(value) && value.length > 0 ? asSet(value) : undefined;
+}
+
 /** The fields that are compared as written (everything but inputs and vars). */
 function commonFields(src: Record<string, any>): Record<string, any> {
   const policyIds = Array.isArray(src.policy_ids) ? src.policy_ids : typeof src.policy_id === 'string' ? [src.policy_id] : [];
+  const extra = extraDatastreams(src);
   return {
     // The server stores the name trimmed (package_policy.ts create and update).
     name: typeof src.name === 'string' ? src.name.trim() : src.name,
@@ -64,6 +74,7 @@ function commonFields(src: Record<string, any>): Record<string, any> {
     policy_ids: asSet(policyIds),
     package: { name: src.package?.name, version: src.package?.version },
     ...(src.output_id !== undefined && src.output_id !== null ? { output_id: src.output_id } : {}),
+    ...(extra ? { additional_datastreams_permissions: extra } : {}),
   };
 }
 
@@ -131,7 +142,7 @@ export const packagePolicyAdapter: KindAdapter = {
   schema: 'PackagePolicy.schema.json',
   referenceKinds: ['AgentPolicy', 'IntegrationPackage'],
   area: AREAS.fleet,
-  setFields: ['/policy_ids'],
+  setFields: ['/policy_ids', '/additional_datastreams_permissions'],
 
   references(spec): Reference[] {
     const ids: unknown[] = Array.isArray(spec.policy_ids) ? spec.policy_ids : [];
@@ -221,6 +232,9 @@ export const packagePolicyAdapter: KindAdapter = {
     body.namespace = body.namespace ?? '';
     if (body.description === undefined && live.body.description) body.description = '';
     if (body.output_id === undefined && live.body.output_id) body.output_id = null;
+    // Cleared with [], not null: a simplified body's null is dropped before the write, which then
+    // keeps the stored list (simplified_package_policy_helper.ts sets the field only when truthy).
+    if (body.additional_datastreams_permissions === undefined && extraDatastreams(live.body)) body.additional_datastreams_permissions = [];
     await ctx.api.request({
       method: 'PUT',
       path: `${PATH}/${encodeURIComponent(live.name)}`,
@@ -256,6 +270,7 @@ export const packagePolicyAdapter: KindAdapter = {
     });
     if (body.vars) spec.vars = body.vars;
     if (body.inputs) spec.inputs = body.inputs;
+    if (common.additional_datastreams_permissions) spec.additional_datastreams_permissions = common.additional_datastreams_permissions;
     return { spec, variables };
   },
 };
