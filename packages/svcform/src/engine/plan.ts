@@ -290,9 +290,13 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);
   // Tamper protection holds only with Elastic Defend, which other manifests attach: a look across
-  // kinds, as the rules' coverage check is (kinds/fleet/tamper-protection.ts).
-  const readable = resources.filter((r) => !live.failures.some((f) => f.kind === r.kind && f.space === r.space) && (liveIndex.get(changeId(r.kind, r.space, r.name))?.length ?? 0) <= 1);
-  for (const w of tamperProtectionWarnings(readable, ordered, (r) => liveIndex.get(changeId(r.kind, r.space, r.name))?.[0])) {
+  // kinds, as the rules' coverage check is (kinds/fleet/tamper-protection.ts). A manifest whose
+  // live object could not be read, or matched two, is not known to be created.
+  const liveOf = (r: Resource) => {
+    const matches = liveIndex.get(changeId(r.kind, r.space, r.name)) ?? [];
+    return live.failures.some((f) => f.kind === r.kind && f.space === r.space) || matches.length > 1 ? 'unknown' : matches[0];
+  };
+  for (const w of tamperProtectionWarnings(resources, ordered, liveOf)) {
     warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(['spec', 'is_protected'])));
   }
   const summary = {

@@ -126,13 +126,19 @@ function defendAfter(policy: Resource, now: readonly string[], changes: readonly
  * - the plan creates the policy, or attaches its first Elastic Defend integration: the create (or
  *   the update, which runs before the integration it needs) stores false; the next apply sets it.
  * Nothing is said where the integration is already live: there the update simply works. A policy
- * whose Defend attachments could not be read is left out (no guess).
+ * whose live object or Defend attachments could not be read is left out (no guess).
  */
-export function tamperProtectionWarnings(resources: readonly Resource[], changes: readonly ChangeView[], liveOf: (res: Resource) => LiveObject | undefined): TamperWarning[] {
+export function tamperProtectionWarnings(
+  resources: readonly Resource[],
+  changes: readonly ChangeView[],
+  /** The live object of a manifest; undefined where there is none (a create), `unknown` where the plan cannot tell. */
+  liveOf: (res: Resource) => LiveObject | undefined | 'unknown',
+): TamperWarning[] {
   const warnings: TamperWarning[] = [];
   for (const res of resources) {
     if (res.kind !== 'AgentPolicy' || res.spec.is_protected !== true) continue;
     const live = liveOf(res);
+    if (live === 'unknown') continue;
     const now = live ? (live.extra as AgentPolicyExtra | undefined)?.defend : [];
     if (!now) continue;
     const after = defendAfter(res, now, changes);
