@@ -27,7 +27,7 @@ export type Schema =
   | { kind: 'number'; min?: number; max?: number; check?: (v: number) => string | undefined }
   | { kind: 'boolean' }
   | { kind: 'literal'; value: string | number | boolean | null }
-  | { kind: 'any' }
+  | { kind: 'any'; check?: (v: unknown) => string | undefined }
   | { kind: 'maybe'; inner: Schema }
   | { kind: 'oneOf'; options: Schema[] }
   | { kind: 'array'; items: Schema; minSize?: number; maxSize?: number; check?: (v: unknown[]) => string | undefined }
@@ -40,7 +40,8 @@ export const schema = {
   number: (o: { min?: number; max?: number; check?: (v: number) => string | undefined } = {}): Schema => ({ kind: 'number', ...o }),
   boolean: (): Schema => ({ kind: 'boolean' }),
   literal: (value: string | number | boolean | null): Schema => ({ kind: 'literal', value }),
-  any: (): Schema => ({ kind: 'any' }),
+  /** `check` is the declaration's `validate`: a value it returns a message for is refused with it. */
+  any: (o: { check?: (v: unknown) => string | undefined } = {}): Schema => ({ kind: 'any', ...o }),
   maybe: (inner: Schema): Schema => ({ kind: 'maybe', inner }),
   oneOf: (options: Schema[]): Schema => ({ kind: 'oneOf', options }),
   /** `T | null`: the library builds it as the union [T, null]. */
@@ -123,8 +124,11 @@ function check(s: Schema, value: unknown, path: string[]): Outcome {
   switch (s.kind) {
     case 'maybe':
       return value === undefined ? { value } : check(s.inner, value, path);
-    case 'any':
-      return value === undefined ? fail('expected value of type [any] but got [undefined]', path) : { value };
+    case 'any': {
+      if (value === undefined) return fail('expected value of type [any] but got [undefined]', path);
+      const problem = s.check?.(value);
+      return problem ? fail(problem, path) : { value };
+    }
     case 'literal':
       return value === s.value ? { value } : fail(`expected value to equal [${literalText(s.value)}]`, path);
     case 'string': {

@@ -1,5 +1,6 @@
 import { schema, type Schema } from '../../config-schema.js';
 import { namespaceError } from './common.js';
+import { AdvancedSettings } from './advanced-settings.js';
 
 /**
  * The agent policy create and update bodies as the server declares them
@@ -31,13 +32,6 @@ function globalDataTagsProblem(tags: unknown[]): string | undefined {
   return errors.length ? errors.join(' ') : undefined;
 }
 
-/** The agent settings the advanced_settings object accepts (OAS: each nullable, of any type). */
-const ADVANCED_SETTINGS = [
-  'agent_download_target_directory', 'agent_download_timeout', 'agent_limits_go_max_procs', 'agent_logging_files_interval',
-  'agent_logging_files_keepfiles', 'agent_logging_files_rotateeverybytes', 'agent_logging_level', 'agent_logging_metrics_period',
-  'agent_logging_to_files', 'agent_monitoring_runtime_experimental',
-];
-
 const AGENT_POLICY_FIELDS: Record<string, Schema> = {
   id: maybe(string()),
   space_ids: maybe(arrayOf(string())),
@@ -60,7 +54,8 @@ const AGENT_POLICY_FIELDS: Record<string, Schema> = {
   agent_features: maybe(arrayOf(object({ name: string(), enabled: boolean() }))),
   is_protected: maybe(boolean()),
   overrides: nullOr(recordOf(any(), { check: (v) => (Object.keys(v).some((k) => /^inputs(\.)?/.test(k)) ? 'inputs overrides is not allowed' : undefined) })),
-  advanced_settings: maybe(object(Object.fromEntries(ADVANCED_SETTINGS.map((k) => [k, maybe(any())])))),
+  // Each value checked as the server's settings list checks it (advanced-settings.ts).
+  advanced_settings: AdvancedSettings,
   supports_agentless: nullOr(boolean()),
   global_data_tags: maybe(arrayOf(object({ name: string(), value: oneOf([string(), number()]) }), { check: globalDataTagsProblem })),
   agentless: maybe(object({
