@@ -62,6 +62,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[1-9][0-9]*[smhd]$': 'a duration such as 30s, 5m, 1h or 1d',
   '^[1-9][0-9]*[dhms]$': 'a duration such as 30s, 5m, 4h or 1d',
   '^[1-9][0-9]*[dwMy]$': 'an interval such as 1d, 2w, 1M or 1y',
+  // An agent policy's duration settings (fleet agent_policy_settings.tsx); the class also holds `|`, as the server's does.
+  '^(\\d+[s|m|h])?$': 'a whole number and s, m or h, such as 30s, 5m or 2h, or "" (none)',
   '^(no_actions|rule|[1-9][0-9]*[smhd])$': 'no_actions, rule, or a duration such as 1h',
   '^[^A-Z\\-*\\\\/?"<>| ,#]+$': 'lower-case, without spaces or any of - * \\ / ? " < > | , #',
   '^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$': 'a version such as 1.60.0',
@@ -292,9 +294,10 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, v
         break;
       }
       case 'enum': {
-        const allowed = (p.allowedValues as unknown[]).map((v) => String(v));
+        // The empty string is shown as "" (else the list has a hole), and never suggested.
+        const allowed = (p.allowedValues as unknown[]).map((v) => (v === '' ? '""' : String(v)));
         const v = valueAt(path);
-        const hint = typeof v === 'string' && !secret(path) ? closest(v, allowed) : undefined;
+        const hint = typeof v === 'string' && !secret(path) ? closest(v, (p.allowedValues as unknown[]).filter((c) => c !== '').map(String)) : undefined;
         const choices = allowed.length <= 3 ? allowed.join(', ').replace(/, ([^,]*)$/, ' or $1') : `one of: ${allowed.join(', ')}`;
         push(path, `${field} must be ${choices}${branchNote(e, path, false)}, not ${shown(path)}${hint ? ` (did you mean ${hint}?)` : ''}`);
         break;

@@ -136,9 +136,22 @@ const CASES: FixtureCase[] = [
     errors: ['9:8 AgentPolicy/soc-linux-servers: spec.global_data_tags[0].name must be without spaces, not "cost center"', '10:7 AgentPolicy/soc-linux-servers: spec.global_data_tags[1].value is required'],
   },
   {
-    fixture: 'agent-policy/advanced-settings-key.yaml',
-    mistake: 'an advanced setting the server does not know (it refuses unknown keys: models/agent_policy.ts)',
-    errors: ['10:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_colour is not a known field (did you mean agent_logging_level?)'],
+    // The server checks each value with the setting's zod schema (fleet form_settings.ts
+    // _getSettingsAPISchema over common/settings/agent_policy_settings.tsx): a log level of
+    // AGENT_LOG_LEVELS, durations of digits and s, m or h, counts z.number().int().min(0), never a
+    // numeric string, a boolean, an enum of "", process and otel, a string path.
+    fixture: 'agent-policy/advanced-settings-values.yaml',
+    mistake: 'advanced setting values the server refuses, each at its line',
+    errors: [
+      '9:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_level must be one of: error, warning, info, debug, null, not "verbose"',
+      '10:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_download_timeout must be a whole number and s, m or h, such as 30s, 5m or 2h, or "" (none), not "10 minutes"',
+      '11:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_limits_go_max_procs must be >= 0',
+      '12:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_files_keepfiles must be an integer or null, not 1.5',
+      '13:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_files_rotateeverybytes must be an integer or null, not "1048576"',
+      '14:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_logging_to_files must be a boolean (true or false) or null, not "true"',
+      '15:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_monitoring_runtime_experimental must be one of: "", process, otel, null, not "thread"',
+      '16:5 AgentPolicy/soc-linux-servers: spec.advanced_settings.agent_download_target_directory must be a string or null, not 5',
+    ],
   },
   // PackagePolicy
   {

@@ -4,6 +4,7 @@ import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { knownWithoutDefend } from './tamper-protection.js';
+import { unknownSettingWarnings } from './advanced-settings.js';
 
 /**
  * Fleet agent policies (wire-facts 5). metadata.name is the policy id. The PUT merges: an omitted
@@ -135,11 +136,12 @@ export const agentPolicyAdapter: KindAdapter = {
   referenceKinds: ['FleetOutput'],
 
   check(res: Resource): CheckIssue[] {
-    return SERVER_COMPUTED.filter((field) => res.spec[field] !== undefined).map((field) => ({
+    const computed = SERVER_COMPUTED.filter((field) => res.spec[field] !== undefined).map((field) => ({
       path: ['spec', field],
       severity: 'warning' as const,
       message: `spec.${field} is computed by the server from the policy's integrations (their packages' agent version conditions), so svcform does not send it: remove it`,
     }));
+    return [...computed, ...unknownSettingWarnings(res)];
   },
 
   references(spec) {
