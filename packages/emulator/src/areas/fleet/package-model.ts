@@ -30,11 +30,6 @@ function varsFrom(defs: VarDef[] | undefined): VarRecord | undefined {
   return out;
 }
 
-/** Packages with several policy templates ("integrations") keep no input-level vars. */
-function hasIntegrations(pkg: CatalogPackage): boolean {
-  return pkg.policy_templates.length > 1;
-}
-
 export function inputKey(input: { policy_template: string; type: string }): string {
   return `${input.policy_template}-${input.type}`;
 }
@@ -65,7 +60,10 @@ export function defaultInputs(pkg: CatalogPackage, packagePolicyId: string): Sto
           });
         }
       }
-      const vars = hasIntegrations(pkg) ? undefined : varsFrom(input.vars);
+      // Every input keeps its own vars, however many templates the package has: the server copies
+      // them whenever the input declares some (packageToPackagePolicyInputs, common/services/
+      // package_to_package_policy.ts); kubernetes' nine templates have input vars such as `condition`.
+      const vars = varsFrom(input.vars);
       inputs.push({
         type: input.type,
         policy_template: template.name,
@@ -143,19 +141,24 @@ export function validateAgainstPackage(pkg: CatalogPackage, inputs: StoredInput[
     const p = varProblem(def, packageVars?.[def.name]?.value);
     if (p) problems.push(`vars.${def.name}: ${p}`);
   }
+  // validatePackagePolicy files an input's results under `<template>-<type>` when the package has
+  // several templates (doesPackageHaveIntegrations), else under its type; the message names that key.
+  const severalTemplates = pkg.policy_templates.length > 1;
   for (const input of inputs) {
     if (!input.enabled) continue;
+    const key = severalTemplates ? inputKey(input) : input.type;
     const inputDef = pkg.policy_templates.find((t) => t.name === input.policy_template)?.inputs.find((i) => i.type === input.type);
-    for (const def of hasIntegrations(pkg) ? [] : inputDef?.vars ?? []) {
+    // Input vars are validated for every package, however many templates it has.
+    for (const def of inputDef?.vars ?? []) {
       const p = varProblem(def, input.vars?.[def.name]?.value);
-      if (p) problems.push(`inputs.${input.type}.vars.${def.name}: ${p}`);
+      if (p) problems.push(`inputs.${key}.vars.${def.name}: ${p}`);
     }
     for (const stream of input.streams) {
       if (!stream.enabled) continue;
       const streamDef = pkg.data_streams.find((d) => d.dataset === stream.data_stream.dataset)?.streams?.find((s) => s.input === input.type);
       for (const def of streamDef?.vars ?? []) {
         const p = varProblem(def, stream.vars?.[def.name]?.value);
-        if (p) problems.push(`inputs.${input.type}.streams.${stream.data_stream.dataset}.vars.${def.name}: ${p}`);
+        if (p) problems.push(`inputs.${key}.streams.${stream.data_stream.dataset}.vars.${def.name}: ${p}`);
       }
     }
   }
