@@ -131,8 +131,6 @@ function normalizeInputTemplates(pkg: PackageInfo): PackageInfo {
 export function packageDefaults(info: PackageInfo): { vars?: Vars; inputs: InputsState } {
   const pkg = normalizedPackage(info);
   const templates = pkg.policy_templates ?? [];
-  // Packages with several policy templates keep no input-level vars (the server's rule).
-  const inputVars = templates.length <= 1;
   const inputs: InputsState = {};
   for (const template of templates) {
     // A template that names its data streams collects only those (the server's
@@ -148,7 +146,10 @@ export function packageDefaults(info: PackageInfo): { vars?: Vars; inputs: Input
           streams[ds.dataset] = { enabled: s.enabled !== false, ...(vars ? { vars } : {}) };
         }
       }
-      const vars = inputVars ? varDefaults(input.vars) : undefined;
+      // An input's own vars and their defaults, however many templates the package has: the
+      // server copies them whenever the input declares some (packageToPackagePolicyInputs), so
+      // leaving them out here would plan their defaults as a change forever.
+      const vars = varDefaults(input.vars);
       const anyStream = Object.values(streams);
       inputs[`${template.name}-${input.type}`] = {
         enabled: anyStream.length ? anyStream.some((s) => s.enabled) : true,
