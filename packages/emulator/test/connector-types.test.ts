@@ -60,6 +60,17 @@ describe('emulator: connector types of the real server', () => {
     assert.deepEqual([res.body.config.authType, res.body.config.hasAuth, res.body.is_missing_secrets], [null, false, false]);
   });
 
+  // K:x-pack/platform/plugins/shared/stack_connectors/server/connector_types/jira/index.ts getConnectorType: `minimumLicenseRequired: 'gold'`.
+  it('offers .ticketing (the renamed .jira) from a gold licence', async () => {
+    await call(emu, 'PUT', '/__emulator/license', { type: 'gold' });
+    try {
+      const ticketing = ((await call(emu, 'GET', '/api/actions/connector_types')).body as any[]).find((t) => t.id === '.ticketing');
+      assert.deepEqual([ticketing.minimum_license_required, ticketing.enabled, ticketing.enabled_in_license], ['gold', true, true]);
+    } finally {
+      await call(emu, 'PUT', '/__emulator/license', { type: 'enterprise' });
+    }
+  });
+
   it('refuses config or secrets that are not objects, and empty strings in them, for those types too (wire-facts 1.2: record schemas, validateEmptyStrings)', async () => {
     const base = { name: 'x', connector_type_id: '.opsgenie' };
     for (const body of [{ ...base, config: 'x' }, { ...base, secrets: ['k'] }, { ...base, config: { apiUrl: '' } }, { ...base, secrets: { apiKey: '' } }]) {

@@ -151,8 +151,9 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     needsSecrets: () => true,
   },
   {
-    // The renamed `.jira`: kbn-connector-schemas jira/schemas/v1.ts (every key required).
-    id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'platinum',
+    // The renamed `.jira`: kbn-connector-schemas jira/schemas/v1.ts (every key required); gold as
+    // stack_connectors jira/index.ts registers it (`minimumLicenseRequired: 'gold'`).
+    id: '.ticketing', name: 'Ticketing', featureIds: ['alerting', 'cases', 'uptime', 'siem'], minimumLicense: 'gold',
     config: { apiUrl: 'string', projectKey: 'string' },
     requiredConfig: ['apiUrl', 'projectKey'],
     secrets: ['email', 'apiToken'],
