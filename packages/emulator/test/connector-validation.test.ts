@@ -183,6 +183,27 @@ describe('emulator: connector config and secrets as the real types check them', 
     await refused(create('.cases-webhook', CASES_WEBHOOK_CONFIG, { password: 'p' }), `error validating action type secrets: ${SECRET_SETS}`);
   });
 
+  // SC cases_webhook/validators.ts validateCasesWebhookConfig: each URL set must pass `new URL`, as written.
+  it('.cases-webhook refuses a URL that does not parse, and takes mustache placeholders in a URL\'s path', async () => {
+    const url = '{{{external.system.base}}}/api/issues';
+    await refused(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, createIncidentUrl: url }, { user: 'u', password: 'p' }), `error validating action type config: error configuring cases webhook action: unable to parse ${url}: TypeError: Invalid URL`);
+    await refused(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, createCommentUrl: 'comments' }, { user: 'u', password: 'p' }), /unable to parse comments: TypeError: Invalid URL$/);
+    await taken(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, createCommentUrl: 'https://itsm.example.com/api/issues/{{{external.system.id}}}/comments' }, { user: 'u', password: 'p' }));
+  });
+
+  // SC cases_webhook/validators.ts validateCasesWebhookConfig: `authType === AuthType.OAuth2ClientCredentials` throws OAUTH2_NOT_SUPPORTED.
+  it('.cases-webhook refuses OAuth2 client credentials', async () => {
+    const config = { ...CASES_WEBHOOK_CONFIG, authType: 'webhook-oauth2-client-credentials', accessTokenUrl: 'https://idp.example.com/token', clientId: 'svc' };
+    await refused(create('.cases-webhook', config, { clientSecret: 's' }), 'error validating action type config: OAuth2 authentication is not supported for cases webhook connector');
+  });
+
+  // SC cases_webhook/validators.ts validateConnector: `hasAuth && isEmpty(secrets)`, on the config as sent (actions connector create passes the body's).
+  it('.cases-webhook with hasAuth true refuses empty secrets; without hasAuth in the body it takes them', async () => {
+    await refused(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, hasAuth: true }, {}), 'error validating action type connector: must specify a secrets configuration');
+    await taken(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, hasAuth: true }, { user: null }));
+    await taken(create('.cases-webhook', CASES_WEBHOOK_CONFIG, {}));
+  });
+
   // KCS openai/schemas/v1.ts ConfigSchema, Other branch: `defaultModel: z.string()`; OAS genai_openai_other_config required defaultModel.
   it('.gen-ai with apiProvider Other refuses config without defaultModel', async () => {
     await refused(create('.gen-ai', { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions' }, { apiKey: 'k' }), /\[defaultModel\]: expected value of type \[string\] but got \[undefined\]/);

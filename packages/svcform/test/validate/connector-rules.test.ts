@@ -170,6 +170,27 @@ describe('svcform validate: connector config and secrets as the real types check
     await taken(manifest('.cases-webhook', `{${CASES_WEBHOOK.join(', ')}}`, '{user: u, password: p}'));
   });
 
+  // SC cases_webhook/validators.ts validateCasesWebhookConfig: `new URL(url)` on each URL set, as written.
+  it('.cases-webhook: a URL that does not parse is an error; placeholders in its path validate', async () => {
+    const base = CASES_WEBHOOK.filter((line) => !line.startsWith('createIncidentUrl'));
+    await refused(manifest('.cases-webhook', `{${[...base, 'createIncidentUrl: "{{{external.system.base}}}/api/issues"'].join(', ')}}`, '{user: u, password: p}'), 'createIncidentUrl "{{{external.system.base}}}/api/issues" is not a URL (the server parses it as written: a mustache placeholder may stand in the path, not for the scheme and host)');
+    await taken(manifest('.cases-webhook', `{${[...base, 'createIncidentUrl: "https://itsm.example.com/{{{external.system.project}}}/issues"'].join(', ')}}`, '{user: u, password: p}'));
+  });
+
+  // SC cases_webhook/validators.ts validateConnector: `hasAuth && isEmpty(secrets)` on the config as sent.
+  it('.cases-webhook: hasAuth true without secrets is an error; without hasAuth it validates', async () => {
+    await refused(manifest('.cases-webhook', `{${[...CASES_WEBHOOK, 'hasAuth: true'].join(', ')}}`), 'spec.secrets must hold credentials when hasAuth is true (the server refuses empty secrets then)');
+    await taken(manifest('.cases-webhook', `{${CASES_WEBHOOK.join(', ')}}`));
+  });
+
+  // SC cases_webhook/validators.ts validateCasesWebhookConfig: OAUTH2_NOT_SUPPORTED, a check older releases' validators lack (a warning).
+  it('.cases-webhook: OAuth2 client credentials are a warning', async () => {
+    const config = [...CASES_WEBHOOK, 'authType: webhook-oauth2-client-credentials', 'accessTokenUrl: "https://idp.example.com/token"', 'clientId: svc'];
+    const { code, messages } = await validate(manifest('.cases-webhook', `{${config.join(', ')}}`, '{clientSecret: s}'));
+    assert.equal(code, 0, messages.join('\n'));
+    assert.ok(messages.some((m) => m.includes('authType webhook-oauth2-client-credentials: .cases-webhook does not support OAuth2, and newer servers refuse it')), messages.join('\n'));
+  });
+
   // KCS cases_webhook/schemas/v1.ts: its secrets are common/auth's SecretConfigurationSchema.
   it('.cases-webhook: a password without a user is an error', async () => {
     await refused(manifest('.cases-webhook', `{${CASES_WEBHOOK.join(', ')}}`, '{password: p}'), SECRET_SETS);

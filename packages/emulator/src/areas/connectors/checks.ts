@@ -40,6 +40,39 @@ export function webhookConfigProblem(c: Values): string | undefined {
   return undefined;
 }
 
+const OAUTH2 = 'webhook-oauth2-client-credentials';
+
+/**
+ * The case-management webhook's config check (stack_connectors cases_webhook/validators.ts
+ * validateCasesWebhookConfig): OAuth2 is refused before anything else, then each URL that is set
+ * must parse as one (`new URL`, on the text as written: mustache placeholders in the path parse, a
+ * placeholder standing for the scheme and host does not). The allowed-hosts check that follows
+ * depends on kibana.yml, whose default allows any host.
+ */
+export function casesWebhookConfigProblem(c: Values): string | undefined {
+  if (c.authType === OAUTH2) return 'OAuth2 authentication is not supported for cases webhook connector';
+  for (const key of ['createIncidentUrl', 'createCommentUrl', 'viewIncidentUrl', 'getIncidentUrl', 'updateIncidentUrl']) {
+    const url = c[key];
+    if (!truthy(url)) continue;
+    try {
+      new URL(String(url));
+    } catch (err) {
+      // The message carries the error as text (`err.toString()`: "TypeError: Invalid URL").
+      return `error configuring cases webhook action: unable to parse ${String(url)}: ${String(err)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * With hasAuth true the case-management webhook needs some secrets (cases_webhook/validators.ts
+ * validateConnector: `hasAuth && isEmpty(secrets)`). The route hands that check the config and
+ * secrets as sent, before defaults: a config that leaves hasAuth out is not held to it.
+ */
+export function casesWebhookConnectorProblem(c: Values, s: Values): string | undefined {
+  return c.hasAuth === true && Object.keys(s).length === 0 ? 'must specify a secrets configuration' : undefined;
+}
+
 /**
  * Email config (stack_connectors email/index.ts validateConfig): the `other` service (the default)
  * needs host and port, `exchange_server` needs clientId and tenantId. A service name is checked

@@ -2,8 +2,8 @@ import type { License } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { EXTRA_CONNECTOR_TYPES } from '../../facts/connector-types.js';
 import {
-  coerceNumber, coercePort, emailConfigProblem, emailConnectorProblem, genAiConfigProblem, incidentConfigProblem, incidentConnectorProblem, incidentSecretsProblem,
-  webhookConfigProblem, webhookSecretsProblem, webhookUrlProblem,
+  casesWebhookConfigProblem, casesWebhookConnectorProblem, coerceNumber, coercePort, emailConfigProblem, emailConnectorProblem, genAiConfigProblem, incidentConfigProblem,
+  incidentConnectorProblem, incidentSecretsProblem, webhookConfigProblem, webhookSecretsProblem, webhookUrlProblem,
 } from './checks.js';
 
 /**
@@ -28,7 +28,11 @@ export interface ConnectorType {
   objectSecrets?: readonly string[];
   /** The type's own check of its config (its customValidator), run after the schema. */
   configProblem?: (config: Record<string, unknown>) => string | undefined;
-  /** The type's check of config and secrets together (its `validate.connector`). */
+  /**
+   * The type's check of config and secrets together (its `validate.connector`), given them as sent:
+   * the route passes the body's config and secrets to it, not the validated ones with defaults
+   * (actions plugin connector create and update).
+   */
   connectorProblem?: (config: Record<string, unknown>, secrets: Record<string, unknown>) => string | undefined;
   /** A check of the secrets together, as the type's secrets schema refines them. */
   secretsProblem?: (secrets: Record<string, unknown>) => string | undefined;
@@ -74,6 +78,9 @@ const MODELLED_EXTRA_TYPES: Record<string, Partial<ConnectorType>> = {
     requiredConfig: [
       'createIncidentUrl', 'createIncidentJson', 'createIncidentResponseKey', 'getIncidentUrl', 'getIncidentResponseExternalTitleKey', 'viewIncidentUrl', 'updateIncidentUrl', 'updateIncidentJson',
     ],
+    // stack_connectors cases_webhook/validators.ts validateCasesWebhookConfig and validateConnector.
+    configProblem: casesWebhookConfigProblem,
+    connectorProblem: casesWebhookConnectorProblem,
     ...WEBHOOK_SECRETS,
   },
 };
@@ -295,7 +302,7 @@ export function validateConfigAndSecrets(
     if (problem) throw badRequest(`error validating action type secrets: ${problem}`);
   }
   // The connector check's prefix: actions plugin lib/validate_with_schema.ts validateConnector.
-  const connectorProblem = type.connectorProblem?.(stored, secrets);
+  const connectorProblem = type.connectorProblem?.(config, secrets);
   if (connectorProblem) throw badRequest(`error validating action type connector: ${connectorProblem}`);
   return { config: stored, secrets: { ...secrets } };
 }

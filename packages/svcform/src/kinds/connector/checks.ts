@@ -34,6 +34,37 @@ function webhookSecretsIssue(s: Values): CheckIssue | undefined {
   };
 }
 
+const CASES_WEBHOOK_URLS = ['createIncidentUrl', 'createCommentUrl', 'viewIncidentUrl', 'getIncidentUrl', 'updateIncidentUrl'];
+
+/**
+ * The case-management webhook's own checks (stack_connectors cases_webhook/validators.ts), in every
+ * release read: each URL that is set must parse as written (validateCasesWebhookConfig: `new URL`;
+ * a mustache placeholder may stand in the path, not for the scheme and host), and with hasAuth true
+ * the secrets must hold something (validateConnector: `hasAuth && isEmpty(secrets)`, on the config
+ * as sent, so a left-out hasAuth is not held to it). The refusal of OAuth2 client credentials is
+ * in the newer validators.ts only (an older version read has none), so svcform warns, not refuses.
+ */
+function casesWebhookIssues(res: Resource, c: Values): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  if (c.authType === 'webhook-oauth2-client-credentials') {
+    issues.push({ path: ['spec', 'config', 'authType'], message: 'authType webhook-oauth2-client-credentials: .cases-webhook does not support OAuth2, and newer servers refuse it', severity: 'warning' });
+  }
+  for (const key of CASES_WEBHOOK_URLS) {
+    const url = c[key];
+    if (typeof url !== 'string' || url === '') continue;
+    try {
+      new URL(url);
+    } catch {
+      issues.push({ path: ['spec', 'config', key], message: `${key} ${JSON.stringify(url)} is not a URL (the server parses it as written: a mustache placeholder may stand in the path, not for the scheme and host)` });
+    }
+  }
+  const secrets = res.spec.secrets;
+  if (c.hasAuth === true && !(isPlainObject(secrets) && Object.keys(secrets).length > 0)) {
+    issues.push({ path: ['spec', 'secrets'], message: 'spec.secrets must hold credentials when hasAuth is true (the server refuses empty secrets then)' });
+  }
+  return issues;
+}
+
 /** stack_connectors webhook/validations.ts validateAuthType: no authentication method without authentication. */
 function webhookAuthTypeIssue(c: Values): CheckIssue | undefined {
   if (c.hasAuth !== false || !set(c.authType)) return undefined;
@@ -121,7 +152,7 @@ export function connectorShapeIssues(res: Resource): CheckIssue[] {
       found.push(webhookAuthTypeIssue(config), webhookSecretsIssue(secrets));
       break;
     case '.cases-webhook':
-      found.push(webhookSecretsIssue(secrets));
+      found.push(webhookSecretsIssue(secrets), ...casesWebhookIssues(res, config));
       break;
     case '.email':
       found.push(emailPortIssue(config));
