@@ -204,6 +204,21 @@ describe('emulator: connector config and secrets as the real types check them', 
     await taken(create('.cases-webhook', CASES_WEBHOOK_CONFIG, {}));
   });
 
+  // SC webhook/validations.ts validateOAuth2: OAuth2 client credentials list the missing accessTokenUrl and clientId.
+  it('.webhook with OAuth2 client credentials refuses config without accessTokenUrl or clientId', async () => {
+    const oauth = { ...HOOK, authType: 'webhook-oauth2-client-credentials' };
+    await refused(create('.webhook', oauth, { clientSecret: 's' }), 'error validating action type config: error validation webhook action config: missing Access Token URL (accessTokenUrl), Client ID (clientId) fields');
+    await refused(create('.webhook', { ...oauth, accessTokenUrl: 'https://idp.example.com/token' }, { clientSecret: 's' }), 'error validating action type config: error validation webhook action config: missing Client ID (clientId) fields');
+  });
+
+  // SC webhook/validations.ts validateAdditionalFields: JSON.parse, then an object, not an array, with a key.
+  it('.webhook refuses additionalFields that are not a non-empty JSON object', async () => {
+    const oauth = { ...HOOK, authType: 'webhook-oauth2-client-credentials', accessTokenUrl: 'https://idp.example.com/token', clientId: 'svc' };
+    const message = 'error validating action type config: error validation webhook action config: additionalFields must be a non-empty JSON object.';
+    for (const additionalFields of ['audience=x', '{}', '["x"]']) await refused(create('.webhook', { ...oauth, additionalFields }, { clientSecret: 's' }), message);
+    await taken(create('.webhook', { ...oauth, additionalFields: '{"audience":"https://api.example.com"}' }, { clientSecret: 's' }));
+  });
+
   // KCS openai/schemas/v1.ts ConfigSchema, Other branch: `defaultModel: z.string()`; OAS genai_openai_other_config required defaultModel.
   it('.gen-ai with apiProvider Other refuses config without defaultModel', async () => {
     await refused(create('.gen-ai', { apiProvider: 'Other', apiUrl: 'https://llm.example.com/v1/chat/completions' }, { apiKey: 'k' }), /\[defaultModel\]: expected value of type \[string\] but got \[undefined\]/);

@@ -65,6 +65,21 @@ describe('svcform validate: connector config and secrets as the real types check
     await refused(manifest('.webhook', '{url: "https://hooks.example.com/in", hasAuth: false, authType: webhook-authentication-basic}'), 'authType must be null or left out when hasAuth is false (the server refuses it)');
   });
 
+  // SC webhook/validations.ts validateOAuth2: `!accessTokenUrl || !clientId` with OAuth2 client credentials.
+  it('.webhook: OAuth2 client credentials without accessTokenUrl or clientId are errors; with both they validate', async () => {
+    const { code, messages } = await validate(manifest('.webhook', '{url: "https://hooks.example.com/in", authType: webhook-oauth2-client-credentials}', '{clientSecret: cs}'));
+    assert.equal(code, 1, messages.join('\n'));
+    for (const key of ['accessTokenUrl', 'clientId']) assert.ok(messages.includes(`config.${key} is required when authType is webhook-oauth2-client-credentials (the server refuses the connector without it)`), messages.join('\n'));
+    await taken(manifest('.webhook', '{url: "https://hooks.example.com/in", authType: webhook-oauth2-client-credentials, accessTokenUrl: "https://idp.example.com/token", clientId: svc}', '{clientSecret: cs}'));
+  });
+
+  // SC webhook/validations.ts validateAdditionalFields: a non-empty JSON object, not an array.
+  it('.webhook: additionalFields that are not a non-empty JSON object are an error', async () => {
+    const oauth = (fields: string) => manifest('.webhook', `{url: "https://hooks.example.com/in", authType: webhook-oauth2-client-credentials, accessTokenUrl: "https://idp.example.com/token", clientId: svc, additionalFields: '${fields}'}`, '{clientSecret: cs}');
+    for (const fields of ['audience=x', '{}', '["x"]']) await refused(oauth(fields), 'additionalFields must be a JSON object with at least one field, written as a string (the server refuses anything else)');
+    await taken(oauth('{"audience": "https://api.example.com"}'));
+  });
+
   // KCS webhook/schemas/v1.ts: `headers: HeadersSchema.nullable().default(null)`; OAS webhook_config headers nullable.
   it('.webhook: headers null validates', async () => {
     await taken(manifest('.webhook', '{url: "https://hooks.example.com/in", headers: null}', '{user: svc, password: pw}'));

@@ -28,19 +28,37 @@ export function webhookSecretsProblem(s: Values): string | undefined {
   return 'must specify one of the following schemas: user and password; crt and key (with optional password); pfx (with optional password); or clientSecret (for OAuth2)';
 }
 
+const OAUTH2 = 'webhook-oauth2-client-credentials';
+
 /**
- * A webhook that does not authenticate names no authentication method (stack_connectors
- * webhook/validations.ts, validateAuthType: `Boolean(authType) && !hasAuth`; hasAuth defaults to
- * true, so only an explicit false counts).
+ * The webhook's own config check (stack_connectors webhook/validations.ts
+ * validateConnectorTypeConfig), in its order after the URL: a webhook that does not authenticate
+ * names no method (validateAuthType: `Boolean(authType) && !hasAuth`; hasAuth defaults to true, so
+ * only an explicit false counts); additionalFields, when set, is a JSON object with at least one
+ * key (validateAdditionalFields); OAuth2 client credentials need the token URL and the client id
+ * (validateOAuth2, which lists what is missing). The pfx check depends on kibana.yml, whose default
+ * allows pfx. A newer validations.ts also parses accessTokenUrl as a URL, beside an OAuth2 password
+ * grant that the auth constants modelled here do not have; that version is not modelled.
  */
 export function webhookConfigProblem(c: Values): string | undefined {
-  if (truthy(c.authType) && c.hasAuth === false) {
-    return 'error validation webhook action config: authType must be null or undefined if hasAuth is false';
+  const prefix = 'error validation webhook action config: ';
+  if (truthy(c.authType) && c.hasAuth === false) return `${prefix}authType must be null or undefined if hasAuth is false`;
+  if (truthy(c.additionalFields) && !isNonEmptyJsonObject(c.additionalFields)) return `${prefix}additionalFields must be a non-empty JSON object.`;
+  if (c.authType === OAUTH2) {
+    const missing = [['accessTokenUrl', 'Access Token URL'], ['clientId', 'Client ID']].filter(([k]) => !truthy(c[k])).map(([k, label]) => `${label} (${k})`);
+    if (missing.length) return `${prefix}missing ${missing.join(', ')} fields`;
   }
   return undefined;
 }
 
-const OAUTH2 = 'webhook-oauth2-client-credentials';
+function isNonEmptyJsonObject(text: unknown): boolean {
+  try {
+    const parsed = JSON.parse(String(text));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length > 0;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The case-management webhook's config check (stack_connectors cases_webhook/validators.ts

@@ -65,6 +65,34 @@ function casesWebhookIssues(res: Resource, c: Values): CheckIssue[] {
   return issues;
 }
 
+/**
+ * A webhook's OAuth2 client credentials and extra token fields (stack_connectors
+ * webhook/validations.ts, every release that knows them): validateOAuth2 refuses the method without
+ * accessTokenUrl or clientId, validateAdditionalFields refuses additionalFields, whatever the
+ * method, unless it is a JSON object with at least one field.
+ */
+function webhookOAuth2Issues(c: Values): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  if (typeof c.additionalFields === 'string' && c.additionalFields !== '' && !isNonEmptyJsonObject(c.additionalFields)) {
+    issues.push({ path: ['spec', 'config', 'additionalFields'], message: 'additionalFields must be a JSON object with at least one field, written as a string (the server refuses anything else)' });
+  }
+  if (c.authType === 'webhook-oauth2-client-credentials') {
+    for (const key of ['accessTokenUrl', 'clientId']) {
+      if (!set(c[key])) issues.push({ path: ['spec', 'config'], message: `config.${key} is required when authType is webhook-oauth2-client-credentials (the server refuses the connector without it)` });
+    }
+  }
+  return issues;
+}
+
+function isNonEmptyJsonObject(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) && Object.keys(parsed).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** stack_connectors webhook/validations.ts validateAuthType: no authentication method without authentication. */
 function webhookAuthTypeIssue(c: Values): CheckIssue | undefined {
   if (c.hasAuth !== false || !set(c.authType)) return undefined;
@@ -149,7 +177,7 @@ export function connectorShapeIssues(res: Resource): CheckIssue[] {
   const found: Array<CheckIssue | undefined> = [];
   switch (res.spec.connector_type_id) {
     case '.webhook':
-      found.push(webhookAuthTypeIssue(config), webhookSecretsIssue(secrets));
+      found.push(webhookAuthTypeIssue(config), ...webhookOAuth2Issues(config), webhookSecretsIssue(secrets));
       break;
     case '.cases-webhook':
       found.push(webhookSecretsIssue(secrets), ...casesWebhookIssues(res, config));
