@@ -238,6 +238,17 @@ describe('emulator: connector config and secrets as the real types check them', 
     );
   });
 
+  // KCS openai/schemas/v1.ts ConfigSchema: a union of strict objects, one per provider.
+  it('.gen-ai refuses a key its provider\'s branch does not have, and takes the keys it has', async () => {
+    const ai = (apiProvider: string, extra: Record<string, unknown>) => create('.gen-ai', { apiProvider, apiUrl: 'https://llm.example.com/v1/chat/completions', ...extra }, { apiKey: 'k' });
+    await refused(ai('Azure OpenAI', { organizationId: 'org' }), 'error validating action type config: [organizationId]: definition for this key is missing');
+    await refused(ai('Azure OpenAI', { verificationMode: 'none' }), 'error validating action type config: [verificationMode]: definition for this key is missing');
+    await refused(ai('OpenAI', { verificationMode: 'full' }), 'error validating action type config: [verificationMode]: definition for this key is missing');
+    await refused(ai('Other', { defaultModel: 'm', projectId: 'p' }), 'error validating action type config: [projectId]: definition for this key is missing');
+    await taken(ai('OpenAI', { organizationId: 'org', projectId: 'p' }));
+    await taken(ai('Other', { defaultModel: 'm', verificationMode: 'none' }));
+  });
+
   // KCS email/schemas/v1.ts ConfigSchema: host, port, secure, tenantId, clientId, oauthTokenUrl `.nullable().default(null)`.
   it('.email takes null for its nullable config keys', async () => {
     const config = { from: 'soc@example.com', service: 'exchange_server', clientId: 'c', tenantId: 't', host: null, port: null, secure: null, oauthTokenUrl: null };

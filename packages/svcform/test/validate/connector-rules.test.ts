@@ -125,7 +125,17 @@ describe('svcform validate: connector config and secrets as the real types check
 
   // KCS openai/schemas/v1.ts ConfigSchema: the OpenAI and Azure branches are strict, without enableNativeFunctionCalling.
   it('.gen-ai: enableNativeFunctionCalling with apiProvider OpenAI is an error', async () => {
-    await refused(manifest('.gen-ai', '{apiProvider: OpenAI, apiUrl: "https://api.example.com/v1/chat/completions", enableNativeFunctionCalling: true}', '{apiKey: k}'), 'enableNativeFunctionCalling is for apiProvider Other only (the server refuses it for OpenAI)');
+    await refused(manifest('.gen-ai', '{apiProvider: OpenAI, apiUrl: "https://api.example.com/v1/chat/completions", enableNativeFunctionCalling: true}', '{apiKey: k}'), 'enableNativeFunctionCalling is not a setting of apiProvider OpenAI, only of Other (the server refuses it; no release stores it)');
+  });
+
+  // KCS openai/schemas/v1.ts ConfigSchema: strict branches; organizationId and projectId are OpenAI's, verificationMode Other's.
+  it('.gen-ai: a key of another provider\'s branch is an error naming the key and the provider', async () => {
+    const ai = (config: string) => manifest('.gen-ai', `{apiUrl: "https://llm.example.com/v1/chat/completions", ${config}}`, '{apiKey: k}');
+    await refused(ai('apiProvider: Azure OpenAI, organizationId: org'), 'organizationId is not a setting of apiProvider Azure OpenAI, only of OpenAI (the server refuses it; no release stores it)');
+    await refused(ai('apiProvider: OpenAI, verificationMode: full'), 'verificationMode is not a setting of apiProvider OpenAI, only of Other (the server refuses it; no release stores it)');
+    await refused(ai('apiProvider: Other, defaultModel: m, projectId: p'), 'projectId is not a setting of apiProvider Other, only of OpenAI (the server refuses it; no release stores it)');
+    await taken(ai('apiProvider: OpenAI, organizationId: org, projectId: p'));
+    await taken(ai('apiProvider: Azure OpenAI, defaultModel: m, headers: {X-Team: soc}'));
   });
 
   // SC slack/index.ts validateConnectorTypeConfig: `new URL(webhookUrl)`.

@@ -111,20 +111,35 @@ export function emailConnectorProblem(c: Values, s: Values): string | undefined 
   return s.password == null ? '[password] is required' : undefined;
 }
 
+const GEN_AI_COMMON = ['apiProvider', 'apiUrl', 'defaultModel', 'headers', 'contextWindowLength', 'temperature'];
+
 /**
- * The gen-ai config is a union per provider (kbn-connector-schemas openai/schemas/v1.ts
- * ConfigSchema; OAS genai_openai_other_config `required: [apiProvider, apiUrl, defaultModel]`):
- * only `Other` requires a model and only `Other` knows enableNativeFunctionCalling. Worded as the
- * emulator words every missing or unknown config key.
+ * The keys of each provider's branch of the gen-ai config (kbn-connector-schemas openai/schemas/v1.ts
+ * ConfigSchema, a union of strict objects): OpenAI adds organizationId and projectId, Other adds
+ * verificationMode and enableNativeFunctionCalling (its client certificate is in the secrets),
+ * Azure OpenAI adds nothing.
+ */
+const GEN_AI_BRANCH_KEYS: Record<string, readonly string[]> = {
+  OpenAI: [...GEN_AI_COMMON, 'organizationId', 'projectId'],
+  'Azure OpenAI': GEN_AI_COMMON,
+  Other: [...GEN_AI_COMMON, 'verificationMode', 'enableNativeFunctionCalling'],
+};
+
+/**
+ * The gen-ai config against its provider's branch (ConfigSchema above; OAS genai_openai_other_config
+ * `required: [apiProvider, apiUrl, defaultModel]`): only `Other` requires a model, and a key of
+ * another provider's branch is refused. Worded as the emulator words every missing or unknown
+ * config key.
  */
 export function genAiConfigProblem(c: Values): string | undefined {
   if (c.apiProvider === 'Other' && (c.defaultModel === undefined || c.defaultModel === null)) {
     return 'invalid connector configuration: [defaultModel]: expected value of type [string] but got [undefined]';
   }
+  const allowed = GEN_AI_BRANCH_KEYS[String(c.apiProvider)] ?? [];
   // null passes as for every key: the emulator answers each key of the type null when unset, and a
   // client may send that answer back.
-  if (c.apiProvider !== 'Other' && c.enableNativeFunctionCalling != null) return '[enableNativeFunctionCalling]: definition for this key is missing';
-  return undefined;
+  const foreign = Object.keys(c).find((k) => c[k] != null && !allowed.includes(k));
+  return foreign === undefined ? undefined : `[${foreign}]: definition for this key is missing`;
 }
 
 /**

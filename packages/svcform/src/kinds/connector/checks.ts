@@ -122,13 +122,32 @@ function coercedNumberIssues(c: Values): CheckIssue[] {
   });
 }
 
+const GEN_AI_COMMON = ['apiProvider', 'apiUrl', 'defaultModel', 'headers', 'contextWindowLength', 'temperature'];
+
 /**
- * Only the OpenAI-compatible provider knows native function calling: the OpenAI and Azure branches
- * of the gen-ai config are strict objects without it (kbn-connector-schemas openai/schemas/v1.ts ConfigSchema).
+ * The keys of each provider's branch of the gen-ai config (kbn-connector-schemas openai/schemas/v1.ts
+ * ConfigSchema, a union of objects, one per provider): OpenAI adds organizationId and projectId,
+ * Other verificationMode and enableNativeFunctionCalling, Azure OpenAI nothing.
  */
-function genAiIssue(c: Values): CheckIssue | undefined {
-  if (c.enableNativeFunctionCalling === undefined || c.apiProvider === 'Other') return undefined;
-  return { path: ['spec', 'config', 'enableNativeFunctionCalling'], message: `enableNativeFunctionCalling is for apiProvider Other only (the server refuses it for ${String(c.apiProvider)})` };
+const GEN_AI_BRANCH_KEYS: Record<string, readonly string[]> = {
+  OpenAI: [...GEN_AI_COMMON, 'organizationId', 'projectId'],
+  'Azure OpenAI': GEN_AI_COMMON,
+  Other: [...GEN_AI_COMMON, 'verificationMode', 'enableNativeFunctionCalling'],
+};
+
+/**
+ * A key of another provider's branch. The branches are strict objects in kbn-connector-schemas and
+ * in the older config-schema version (stack_connectors common/openai/schema.ts), which refuse it;
+ * the zod version between them was not strict and drops it unstored. No release keeps it, so the
+ * manifest could never converge: an error.
+ */
+function genAiBranchIssues(c: Values): CheckIssue[] {
+  const allowed = GEN_AI_BRANCH_KEYS[String(c.apiProvider)];
+  if (!allowed) return [];
+  return Object.keys(c).filter((k) => !allowed.includes(k)).map((k) => {
+    const owners = Object.keys(GEN_AI_BRANCH_KEYS).filter((p) => GEN_AI_BRANCH_KEYS[p].includes(k));
+    return { path: ['spec', 'config', k], message: `${k} is not a setting of apiProvider ${String(c.apiProvider)}, only of ${owners.join(' and ')} (the server refuses it; no release stores it)` };
+  });
 }
 
 /**
@@ -186,7 +205,7 @@ export function connectorShapeIssues(res: Resource): CheckIssue[] {
       found.push(emailPortIssue(config));
       break;
     case '.gen-ai':
-      found.push(genAiIssue(config), ...coercedNumberIssues(config));
+      found.push(...genAiBranchIssues(config), ...coercedNumberIssues(config));
       break;
     case '.chat':
     case '.team-chat':
