@@ -249,6 +249,31 @@ describe('emulator: connector config and secrets as the real types check them', 
     await taken(ai('Other', { defaultModel: 'm', verificationMode: 'none' }));
   });
 
+  // KCS common/auth/schemas/v1.ts AuthConfiguration: certType, ca, verificationMode `.optional()` and hasAuth `z.boolean().default(true)` refuse null.
+  it('.webhook refuses null in the auth keys that are not nullable', async () => {
+    await refused(create('.webhook', { ...HOOK, ca: null }, { user: 'u', password: 'p' }), 'error validating action type config: [ca]: expected value of type [string] but got [null]');
+    await refused(create('.webhook', { ...HOOK, certType: null }, { user: 'u', password: 'p' }), 'error validating action type config: [certType]: expected one of [ssl-crt-key, ssl-pfx] but got [null]');
+    await refused(create('.webhook', { ...HOOK, verificationMode: null }, { user: 'u', password: 'p' }), /\[verificationMode\]: expected one of \[full, certificate, none\] but got \[null\]/);
+    await refused(create('.webhook', { ...HOOK, hasAuth: null }, { user: 'u', password: 'p' }), 'error validating action type config: [hasAuth]: expected value of type [boolean] but got [null]');
+  });
+
+  // KCS common/auth/schemas/v1.ts: authType a union with `z.literal(null)`, additionalFields `.nullish()`; SecretConfiguration every key `.nullable()`.
+  it('.webhook takes null in authType, additionalFields and every secret', async () => {
+    const secrets = { user: null, password: null, crt: null, key: null, pfx: null, clientSecret: null, secretHeaders: null };
+    await taken(create('.webhook', { ...HOOK, hasAuth: false, authType: null, additionalFields: null }, secrets));
+  });
+
+  // KCS cases_webhook/schemas/v1.ts: getIncidentJson, createCommentUrl, createCommentMethod, createCommentJson, headers `.nullable()`; the other methods not.
+  it('.cases-webhook takes null where its schema is nullable and refuses it in createIncidentMethod', async () => {
+    await taken(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, getIncidentJson: null, createCommentUrl: null, createCommentMethod: null, createCommentJson: null, headers: null }, { user: 'u', password: 'p' }));
+    await refused(create('.cases-webhook', { ...CASES_WEBHOOK_CONFIG, createIncidentMethod: null }, { user: 'u', password: 'p' }), 'error validating action type config: [createIncidentMethod]: expected one of [post, put] but got [null]');
+  });
+
+  // KCS openai/schemas/v1.ts ConfigSchema: every key `.optional()` or required, none `.nullable()`.
+  it('.gen-ai refuses null in its config keys', async () => {
+    await refused(create('.gen-ai', { apiProvider: 'OpenAI', apiUrl: 'https://api.example.com/v1/chat/completions', organizationId: null }, { apiKey: 'k' }), 'error validating action type config: [organizationId]: expected value of type [string] but got [null]');
+  });
+
   // KCS email/schemas/v1.ts ConfigSchema: host, port, secure, tenantId, clientId, oauthTokenUrl `.nullable().default(null)`.
   it('.email takes null for its nullable config keys', async () => {
     const config = { from: 'soc@example.com', service: 'exchange_server', clientId: 'c', tenantId: 't', host: null, port: null, secure: null, oauthTokenUrl: null };

@@ -85,6 +85,21 @@ describe('svcform validate: connector config and secrets as the real types check
     await taken(manifest('.webhook', '{url: "https://hooks.example.com/in", headers: null}', '{user: svc, password: pw}'));
   });
 
+  // KCS common/auth/schemas/v1.ts SecretConfiguration: every secret `.nullable().default(null)`.
+  it('.webhook: null in every secret validates', async () => {
+    await taken(manifest('.webhook', '{url: "https://hooks.example.com/in", hasAuth: false}', '{user: null, password: null, crt: null, key: null, pfx: null, clientSecret: null, secretHeaders: null}'));
+  });
+
+  // KCS common/auth/schemas/v1.ts AuthConfiguration: ca, certType, verificationMode `.optional()` refuse null; authType and additionalFields take it.
+  it('.webhook: null in ca, certType or verificationMode is an error; in authType and additionalFields it validates', async () => {
+    for (const key of ['ca', 'certType', 'verificationMode']) {
+      const { code, messages } = await validate(manifest('.webhook', `{url: "https://hooks.example.com/in", ${key}: null}`, '{user: u, password: p}'));
+      assert.equal(code, 1, messages.join('\n'));
+      assert.ok(messages.some((m) => m.endsWith(`spec.config.${key} must be a string, not null`)), messages.join('\n'));
+    }
+    await taken(manifest('.webhook', '{url: "https://hooks.example.com/in", hasAuth: false, authType: null, additionalFields: null}'));
+  });
+
   // KCS email/schemas/v1.ts ConfigSchema: host, port, secure, tenantId, clientId, oauthTokenUrl `.nullable()`.
   it('.email: null in its nullable config keys validates', async () => {
     await taken(manifest('.email', '{from: soc@example.com, service: exchange_server, clientId: c, tenantId: t, host: null, port: null, secure: null, oauthTokenUrl: null}', '{clientSecret: s}'));

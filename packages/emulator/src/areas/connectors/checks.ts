@@ -136,9 +136,8 @@ export function genAiConfigProblem(c: Values): string | undefined {
     return 'invalid connector configuration: [defaultModel]: expected value of type [string] but got [undefined]';
   }
   const allowed = GEN_AI_BRANCH_KEYS[String(c.apiProvider)] ?? [];
-  // null passes as for every key: the emulator answers each key of the type null when unset, and a
-  // client may send that answer back.
-  const foreign = Object.keys(c).find((k) => c[k] != null && !allowed.includes(k));
+  // A null never gets here: no gen-ai key takes null (types.ts `nullable`).
+  const foreign = Object.keys(c).find((k) => c[k] !== undefined && !allowed.includes(k));
   return foreign === undefined ? undefined : `[${foreign}]: definition for this key is missing`;
 }
 

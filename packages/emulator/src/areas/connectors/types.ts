@@ -22,6 +22,11 @@ export interface ConnectorType {
   /** Config keys and their value checks; undefined for types whose shape the document leaves open. */
   config?: Record<string, ValueCheck>;
   requiredConfig?: string[];
+  /**
+   * The config keys whose schema takes null; when given, null in any other key is refused as that
+   * schema refuses it. Left out, every key takes null (types whose nullability was not read).
+   */
+  nullable?: readonly string[];
   /** Secrets that must be there, as strings (null is no value). */
   requiredSecrets?: string[];
   /** Secrets whose value is a record of strings (a webhook's secret headers), not a string. */
@@ -45,7 +50,13 @@ export interface ConnectorType {
 
 const HEADERS_AND_TLS = { headers: 'object', verificationMode: ['full', 'certificate', 'none'] } as const;
 
-/** Authentication config of webhook-style types (kbn-connector-schemas common/auth AuthConfiguration). */
+/**
+ * Authentication config of webhook-style types (kbn-connector-schemas common/auth AuthConfiguration).
+ * Of these only authType (a union with null) and additionalFields (`nullish`) take null: hasAuth is
+ * a boolean with a default, the rest `.optional()`, which refuses null (as `schema.maybe` did in
+ * the older config-schema version of the same keys).
+ */
+const WEBHOOK_AUTH_NULLABLE = ['authType', 'additionalFields'] as const;
 const WEBHOOK_AUTH = {
   hasAuth: 'boolean',
   authType: ['webhook-authentication-basic', 'webhook-authentication-ssl', 'webhook-oauth2-client-credentials', 'http-authentication-query-param'],
@@ -78,6 +89,8 @@ const MODELLED_EXTRA_TYPES: Record<string, Partial<ConnectorType>> = {
     requiredConfig: [
       'createIncidentUrl', 'createIncidentJson', 'createIncidentResponseKey', 'getIncidentUrl', 'getIncidentResponseExternalTitleKey', 'viewIncidentUrl', 'updateIncidentUrl', 'updateIncidentJson',
     ],
+    // `.nullable()` in the same schema; the methods with a default but without it refuse null.
+    nullable: ['getIncidentJson', 'createCommentUrl', 'createCommentMethod', 'createCommentJson', 'headers', ...WEBHOOK_AUTH_NULLABLE],
     // stack_connectors cases_webhook/validators.ts validateCasesWebhookConfig and validateConnector.
     configProblem: casesWebhookConfigProblem,
     connectorProblem: casesWebhookConnectorProblem,
@@ -92,6 +105,8 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     // credentials, the query-parameter type, secret headers), which the OpenAPI document lags.
     config: { url: 'url', method: ['post', 'put', 'patch', 'get', 'delete'], headers: 'object', ...WEBHOOK_AUTH },
     requiredConfig: ['url'],
+    // webhook/schemas/v1.ts: `headers: HeadersSchema.nullable().default(null)`; url and method refuse null.
+    nullable: ['headers', ...WEBHOOK_AUTH_NULLABLE],
     configProblem: webhookConfigProblem,
     // hasAuth defaults to true (wire-facts §15 fact 4). authType's default sits inside `.optional()`:
     // zod v3 never applies it, zod v4 does, so older servers leave authType out and newer ones fill
@@ -126,6 +141,8 @@ export const CONNECTOR_TYPES: ConnectorType[] = [
     id: '.gen-ai', name: 'OpenAI', featureIds: ['generativeAIForSecurity', 'generativeAIForObservability', 'siem'], minimumLicense: 'enterprise',
     config: { apiProvider: ['OpenAI', 'Azure OpenAI', 'Other'], apiUrl: 'url', defaultModel: 'string', organizationId: 'string', projectId: 'string', contextWindowLength: 'coercedNumber', temperature: 'coercedNumber', enableNativeFunctionCalling: 'boolean', ...HEADERS_AND_TLS },
     requiredConfig: ['apiProvider', 'apiUrl'],
+    // openai/schemas/v1.ts ConfigSchema: no key of any provider's branch takes null.
+    nullable: [],
     configProblem: genAiConfigProblem,
     // Other: verificationMode full (wire-facts 1.3); OpenAI: the release's default model
     // (kbn-connector-schemas/openai/schemas/v1.ts `defaultModel: z.string().default(DEFAULT_MODEL)`, constants.ts).
@@ -241,6 +258,13 @@ function checkValue(key: string, value: unknown, check: ValueCheck): string | un
   return undefined;
 }
 
+/** A null the key's schema refuses, worded as checkValue words a value of the wrong type. */
+function nullProblem(key: string, check: ValueCheck): string {
+  if (Array.isArray(check)) return `[${key}]: expected one of [${check.join(', ')}] but got [null]`;
+  const expected = check === 'url' ? 'string' : check === 'port' || check === 'coercedNumber' ? 'number' : check;
+  return `[${key}]: expected value of type [${expected}] but got [null]`;
+}
+
 function asObject(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -270,6 +294,7 @@ export function validateConfigAndSecrets(
     for (const [key, value] of Object.entries(config)) {
       const check = Object.prototype.hasOwnProperty.call(type.config, key) ? type.config[key] : undefined;
       if (!check) throw badRequest(`error validating action type config: [${key}]: definition for this key is missing`);
+      if (value === null && type.nullable && !type.nullable.includes(key)) throw badRequest(`error validating action type config: ${nullProblem(key, check)}`);
       const problem = checkValue(key, value, check);
       if (problem) throw badRequest(`error validating action type config: ${problem}`);
       if (check === 'port' && value !== null) config[key] = (coercePort(value) as { value: unknown }).value;
