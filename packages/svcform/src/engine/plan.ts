@@ -17,7 +17,6 @@ import { referenceTarget, rehome } from './spaceless.js';
 import { fleetKindsUnread, fleetPicture, integrationWarnings, namesIntegrations, planCoverage, readFleetAhead } from './coverage.js';
 import type { CoverageDiff } from '../kinds/rule/coverage.js';
 import { checkSpaceDeletes, linkSpaceDependencies, spacesToDelete, type SpaceContents } from './space-objects.js';
-import { markElasticDefend, tamperProtectionWarnings } from '../kinds/fleet/tamper-protection.js';
 import { contextFor } from './context.js';
 
 export type { Action, CreateChange, DeleteChange, PlanError, PlanNotice, PlannedChange, PlanWarning, PrerequisiteChange, UnmanagedObject, UpdateChange } from './changes.js';
@@ -80,6 +79,11 @@ export interface PlanOptions {
 
 export const changeId = (kind: string, space: string, name: string) => `${kind}/${space}/${name}`;
 
+/** The adapters of the kinds the run declares manifests of, once each. */
+function declaredKinds(resources: readonly Resource[], adapterFor: (kind: string) => KindAdapter | undefined): KindAdapter[] {
+  return [...new Set(resources.map((r) => r.kind))].flatMap((kind) => adapterFor(kind) ?? []);
+}
+
 export async function computePlan(options: PlanOptions): Promise<Plan> {
   const { adapterFor, ctx } = options;
   const home = options.spaces?.[0] ?? 'default';
@@ -120,9 +124,9 @@ export async function computePlan(options: PlanOptions): Promise<Plan> {
     live.objects.set(pairKey(p.kind, p.space), []);
     if (adapterFor(p.kind)?.prerequisite) live.prerequisites.set(pairKey(p.kind, p.space), false);
   }
-  // Which agent policies have Elastic Defend, read only where a manifest asks for tamper protection.
-  const agentPolicies = adapterFor('AgentPolicy');
-  if (agentPolicies) await markElasticDefend(contextFor(ctx, agentPolicies), resources, (kind, space) => live.objects.get(pairKey(kind, space)));
+  // What kinds read beyond their own listings for their comparison (an agent policy's Elastic Defend).
+  const objectsOf = (kind: string, space: string) => live.objects.get(pairKey(kind, space));
+  await Promise.all(declaredKinds(resources, adapterFor).filter((a) => a.readForPlan).map((a) => a.readForPlan!(contextFor(ctx, a), resources, objectsOf)));
   const declared = new Set(resources.map((r) => changeId(r.kind, r.space, r.name)));
   const referrers = referrerPairs(live, declared, options.manage, options.kinds ?? [], adapterFor);
   if (referrers.length) {
@@ -289,15 +293,17 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   // Changes of one wave do not depend on each other and may run in parallel; a cycle is an error
   // naming its members, and its changes are left out.
   const ordered = orderChanges(selected, errors);
-  // Tamper protection holds only with Elastic Defend, which other manifests attach: a look across
-  // kinds, as the rules' coverage check is (kinds/fleet/tamper-protection.ts). A manifest whose
-  // live object could not be read, or matched two, is not known to be created.
+  // Warnings of kinds that need the whole plan (an agent policy's tamper protection, which other
+  // manifests' integrations decide). A manifest whose live object could not be read, or matched
+  // two, is not known to be created.
   const liveOf = (r: Resource) => {
     const matches = liveIndex.get(changeId(r.kind, r.space, r.name)) ?? [];
     return live.failures.some((f) => f.kind === r.kind && f.space === r.space) || matches.length > 1 ? 'unknown' : matches[0];
   };
-  for (const w of tamperProtectionWarnings(resources, ordered, liveOf)) {
-    warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(['spec', 'is_protected'])));
+  for (const adapter of declaredKinds(resources, adapterFor)) {
+    for (const w of adapter.planWarnings?.(resources, ordered, liveOf) ?? []) {
+      warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(w.path)));
+    }
   }
   const summary = {
     create: ordered.filter((c) => c.action === 'create').length,

@@ -99,6 +99,22 @@ export interface ExportVariable {
  * holds what the manifest says, the arrays of `setFields` up to order and repetition), orders work by
  * `references`, and calls create/update/delete.
  */
+/** One change of a plan, as plan-level checks of a kind read it (KindAdapter.planWarnings). */
+export interface PlanChangeView {
+  action: string;
+  kind: string;
+  space: string;
+  name: string;
+  resource?: Resource;
+}
+
+/** A plan warning about a manifest, at a path of it. */
+export interface ManifestWarning {
+  resource: Resource;
+  path: Array<string | number>;
+  message: string;
+}
+
 export interface KindAdapter extends KindRules {
   /**
    * The API area (from the one table in client/areas.ts): its in-flight limit and retry policy
@@ -210,4 +226,17 @@ export interface KindAdapter extends KindRules {
   replacedOnUpdate?(res: Resource, live: LiveObject): string | undefined;
   /** Whether write-only fields (connector secrets) exist, so updates re-send them (see rotateSecrets). */
   hasWriteOnly?(res: Resource, run: RunScope): boolean;
+  /**
+   * Plan only, once the plan's listings are in: reads what comparing this kind's objects needs
+   * beyond its own listing into their LiveObject.extra (an agent policy's Elastic Defend
+   * integrations). `objectsOf` answers the plan's listing of any kind and space, undefined where
+   * it read none. Called when the run declares manifests of the kind.
+   */
+  readForPlan?(ctx: AdapterContext, resources: readonly Resource[], objectsOf: (kind: string, space: string) => LiveObject[] | undefined): Promise<void>;
+  /**
+   * Plan only: warnings about this kind's manifests that need the whole plan (its changes of other
+   * kinds, the live objects). `liveOf` gives a manifest's live object, undefined where it has none
+   * (a create) and `unknown` where the plan cannot tell.
+   */
+  planWarnings?(resources: readonly Resource[], changes: readonly PlanChangeView[], liveOf: (res: Resource) => LiveObject | undefined | 'unknown'): ManifestWarning[];
 }

@@ -5,7 +5,8 @@ import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { fetchRequester } from '../helpers/requester.js';
 import { resource } from '../helpers/resource.js';
 import { agentPolicyAdapter } from '../../src/kinds/fleet/agent-policy.js';
-import { markElasticDefend, tamperProtectionWarnings, type ChangeView } from '../../src/kinds/fleet/tamper-protection.js';
+import { markElasticDefend, tamperProtectionWarnings } from '../../src/kinds/fleet/tamper-protection.js';
+import type { PlanChangeView } from '../../src/kinds/types.js';
 import { compareWithLive } from '../../src/engine/compare.js';
 import { contextFor } from '../../src/engine/context.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
@@ -102,8 +103,8 @@ describe('tamperProtectionWarnings', () => {
   const policy = (name: string, isProtected = true) => resource('AgentPolicy', name, { name, namespace: 'default', is_protected: isProtected });
   const defendSpec = (policies: string[]) => ({ name: 'd', policy_ids: policies, package: DEFEND });
   const livePolicy = (name: string, defend: string[] | undefined, isProtected = false): LiveObject => ({ kind: 'AgentPolicy', space: 'default', name, body: { id: name, is_protected: isProtected }, extra: defend ? { defend } : {} });
-  const ppChange = (action: string, name: string, spec?: Record<string, any>): ChangeView => ({ action, kind: 'PackagePolicy', space: 'default', name, ...(spec ? { resource: resource('PackagePolicy', name, spec) } : {}) });
-  const warn = (res: ReturnType<typeof policy>, changes: ChangeView[], live?: LiveObject) => tamperProtectionWarnings([res], changes, () => live).map((w) => w.message);
+  const ppChange = (action: string, name: string, spec?: Record<string, any>): PlanChangeView => ({ action, kind: 'PackagePolicy', space: 'default', name, ...(spec ? { resource: resource('PackagePolicy', name, spec) } : {}) });
+  const warn = (res: ReturnType<typeof policy>, changes: PlanChangeView[], live?: LiveObject) => tamperProtectionWarnings([res], changes, () => live).map((w) => w.message);
 
   it('a created policy whose Elastic Defend the plan creates: stored false now, set by the next apply', () => {
     const [message] = warn(policy('p'), [{ action: 'create', kind: 'AgentPolicy', space: 'default', name: 'p' }, ppChange('create', 'd', defendSpec(['p']))]);

@@ -3,7 +3,7 @@ import { asSet, clone, deepEqual, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
-import { knownWithoutDefend } from './tamper-protection.js';
+import { knownWithoutDefend, markElasticDefend, tamperProtectionWarnings } from './tamper-protection.js';
 import { unknownSettingWarnings } from './advanced-settings.js';
 
 /**
@@ -134,6 +134,11 @@ export const agentPolicyAdapter: KindAdapter = {
   setFields: ['/monitoring_enabled', '/global_data_tags', '/required_versions', '/agent_features', '/space_ids'],
 
   referenceKinds: ['FleetOutput'],
+
+  // Tamper protection holds only with Elastic Defend, which PackagePolicy manifests attach: what the
+  // comparison and the plan's warnings need from beyond this kind (tamper-protection.ts).
+  readForPlan: markElasticDefend,
+  planWarnings: tamperProtectionWarnings,
 
   check(res: Resource): CheckIssue[] {
     const computed = SERVER_COMPUTED.filter((field) => res.spec[field] !== undefined).map((field) => ({

@@ -1,6 +1,6 @@
 import type { Resource } from '../../manifest/types.js';
 import { listAllPages } from '../paging.js';
-import type { AdapterContext, LiveObject } from '../types.js';
+import type { AdapterContext, LiveObject, ManifestWarning, PlanChangeView } from '../types.js';
 
 /**
  * Tamper protection (`is_protected`) of agent policies. The server holds it only for a policy with
@@ -17,6 +17,7 @@ import type { AdapterContext, LiveObject } from '../types.js';
  */
 
 export const ELASTIC_DEFEND = 'endpoint';
+const IS_PROTECTED = ['spec', 'is_protected'];
 
 /** What an AgentPolicy listing keeps in LiveObject.extra. */
 export interface AgentPolicyExtra {
@@ -86,25 +87,11 @@ export function knownWithoutDefend(live: LiveObject): boolean {
   return Array.isArray(defend) && defend.length === 0;
 }
 
-/** One change of a plan, as far as this check reads it. */
-export interface ChangeView {
-  action: string;
-  kind: string;
-  space: string;
-  name: string;
-  resource?: Resource;
-}
-
-export interface TamperWarning {
-  resource: Resource;
-  message: string;
-}
-
 /**
  * The Elastic Defend package policies an agent policy has once the plan is applied: the live ones
  * (`now`), less those the plan deletes or moves away, plus those it creates or moves onto it.
  */
-function defendAfter(policy: Resource, now: readonly string[], changes: readonly ChangeView[]): Set<string> {
+function defendAfter(policy: Resource, now: readonly string[], changes: readonly PlanChangeView[]): Set<string> {
   const after = new Set(now);
   for (const c of changes) {
     if (c.kind !== 'PackagePolicy' || c.space !== policy.space) continue;
@@ -130,11 +117,11 @@ function defendAfter(policy: Resource, now: readonly string[], changes: readonly
  */
 export function tamperProtectionWarnings(
   resources: readonly Resource[],
-  changes: readonly ChangeView[],
+  changes: readonly PlanChangeView[],
   /** The live object of a manifest; undefined where there is none (a create), `unknown` where the plan cannot tell. */
   liveOf: (res: Resource) => LiveObject | undefined | 'unknown',
-): TamperWarning[] {
-  const warnings: TamperWarning[] = [];
+): ManifestWarning[] {
+  const warnings: ManifestWarning[] = [];
   for (const res of resources) {
     if (res.kind !== 'AgentPolicy' || res.spec.is_protected !== true) continue;
     const live = liveOf(res);
@@ -145,16 +132,19 @@ export function tamperProtectionWarnings(
     if (after.size === 0) {
       warnings.push({
         resource: res,
+        path: IS_PROTECTED,
         message: 'is_protected is true, but no Elastic Defend integration (a PackagePolicy of package endpoint, declared or live) is attached to this agent policy after the plan: the server stores false without one, so svcform does not compare it; attach one, or remove is_protected',
       });
     } else if (!live) {
       warnings.push({
         resource: res,
+        path: IS_PROTECTED,
         message: 'is_protected: the create stores false (the server turns tamper protection on only for a policy that already has its Elastic Defend integration, which this plan attaches after creating the policy); the next apply sets it',
       });
     } else if (now.length === 0 && live.body.is_protected !== true) {
       warnings.push({
         resource: res,
+        path: IS_PROTECTED,
         message: 'is_protected takes effect at the next apply: the server turns tamper protection on only for a policy that already has its Elastic Defend integration, which this plan attaches',
       });
     }
