@@ -1,7 +1,8 @@
 import { licenseAtLeast, type EmulatorContext } from '../../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { EmuRequest, Router } from '../../router.js';
-import { latestOrThrow } from './package-registry.js';
+import { latestOrThrow, latestPackage } from './package-registry.js';
+import { ensureVersionInstalled } from './installations.js';
 import { CreateAgentPolicyBody, UpdateAgentPolicyBody } from './agent-policy-schema.js';
 import { boolQuery, formatQuery, pageRequest, paginate } from './common.js';
 import { BulkGetAgentPoliciesBody, DeleteAgentPolicyBody } from './small-bodies.js';
@@ -11,6 +12,9 @@ import { checkPolicyOutputs } from './outputs.js';
 import { formatPackagePolicy } from './package-model.js';
 import { agentPolicyOrThrow, bumpRevision, ELASTIC_DEFEND_PACKAGE, nextFreeName, removePackagePolicy, writePackagePolicy } from './records.js';
 import { AGENT_POLICY_SCHEMA_VERSION, attachedTo, DEFAULT_INACTIVITY_TIMEOUT, fleetState, packagePoliciesIn, policySpaces, storageSpaceOf, visibleAgentPolicies, type AgentPolicyRecord } from './state.js';
+
+/** The package Fleet installs for agent policies with monitoring (fleet common/constants/epm.ts FLEET_ELASTIC_AGENT_PACKAGE). */
+const ELASTIC_AGENT_PACKAGE = 'elastic_agent';
 
 /** Request flags, not policy state: never stored. */
 const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision']);
@@ -140,6 +144,10 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const sysMonitoring = boolQuery(req, 'sys_monitoring') === true;
   // The system package is looked up first: after it the create runs without yielding.
   const system = sysMonitoring ? await latestOrThrow(ctx, 'system') : undefined;
+  const monitoring = body.monitoring_enabled?.length ? await latestPackage(ctx, ELASTIC_AGENT_PACKAGE) : undefined;
+  // Installed before the policy is checked and created, as the server's
+  // createAgentPolicyWithPackages runs bulkInstallPackages before agentPolicyService.create.
+  if (monitoring) ensureVersionInstalled(ctx, req.space, monitoring);
   const state = fleetState(ctx, req.space);
   const id = body.id ?? ctx.uuid();
   const spaces: string[] = body.space_ids ?? [req.space];
@@ -165,9 +173,14 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   return { body: { item: formatAgentPolicy(ctx, req.space, record, { packagePolicies: false }) } };
 }
 
-function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
-  const existing = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);
+async function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   const body = validBody(req, UpdateAgentPolicyBody);
+  // Switching monitoring on for a policy that never had the field installs the agent's package
+  // (services/agent_policy.ts update: `!existingAgentPolicy.monitoring_enabled &&
+  // monitoringEnabled?.length`). It is looked up first: after it the update runs without yielding.
+  const before = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);
+  const monitoring = !before.monitoring_enabled && body.monitoring_enabled?.length ? await latestPackage(ctx, ELASTIC_AGENT_PACKAGE) : undefined;
+  const existing = agentPolicyOrThrow(ctx, req.space, req.params.agentPolicyId);
   // Fields with a schema default are reset when omitted; everything else is merged (wire-facts 5.3).
   const incoming: Record<string, any> = { ...storedFields(body), inactivity_timeout: body.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT };
   const spaces: string[] = body.space_ids ?? policySpaces(existing, storageSpaceOf(ctx, existing) ?? req.space);
@@ -184,6 +197,7 @@ function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
       if (JSON.stringify(existing[key]) !== JSON.stringify(value)) throw badRequest(`Cannot update ${key} in hosted agent policy ${existing.id}`);
     }
   }
+  if (monitoring && !existing.monitoring_enabled) ensureVersionInstalled(ctx, req.space, monitoring);
   idTaken(ctx, spaces, existing.id, existing);
   checkPolicyOutputs(ctx, body, existing);
   Object.assign(existing, incoming);
