@@ -100,4 +100,6 @@ export interface UnmanagedObject {
   name: string;
   /** The server's own id, where it differs from the name (a rule's id beside its rule_id). */
   id?: string;
+  /** Why a manage scope that covers it leaves it alone (LiveObject.serverOwned). */
+  kept?: string;
 }

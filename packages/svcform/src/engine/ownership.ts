@@ -17,10 +17,11 @@ export interface ManageScope {
 
 /**
  * svcform is stateless: it owns a live object it has no manifest for only when a `manage` scope
- * covers it. Only owned objects are ever deleted; without scopes nothing is.
+ * covers it. Only owned objects are ever deleted; without scopes nothing is. Read-only objects and
+ * those the server makes for itself (`serverOwned`) are never owned.
  */
 export function isOwned(live: LiveObject, scopes: ManageScope[]): boolean {
-  if (live.readOnly) return false;
+  if (live.readOnly || live.serverOwned) return false;
   return scopes.some((scope) => {
     if (scope.kind !== live.kind) return false;
     if (scope.spaces && !scope.spaces.includes(live.space)) return false;

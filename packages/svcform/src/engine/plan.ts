@@ -261,7 +261,15 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
       if (declared.has(id)) continue;
       if (isOwned(o, options.manage)) {
         changes.push({ id, action: 'delete', kind: o.kind, space: o.space, name: o.name, fields: [], patch: [], dependsOn: [], wave: 0, live: o });
-      } else unmanaged.push({ kind: o.kind, space: o.space, name: o.name, ...(o.serverId !== undefined && o.serverId !== o.name ? { id: o.serverId } : {}) });
+      } else {
+        unmanaged.push({
+          kind: o.kind,
+          space: o.space,
+          name: o.name,
+          ...(o.serverId !== undefined && o.serverId !== o.name ? { id: o.serverId } : {}),
+          ...(o.serverOwned ? { kept: o.serverOwned } : {}),
+        });
+      }
     }
   }
 

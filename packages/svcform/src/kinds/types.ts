@@ -15,6 +15,12 @@ export interface LiveObject {
   body: Record<string, any>;
   /** Set (to the reason) for built-in, prebuilt, preconfigured, managed and read-only objects. */
   readOnly?: string;
+  /**
+   * Set (to the reason) for objects the server makes and needs by itself (packages Fleet and the
+   * security app install on their own): a manifest may manage one, but a manage scope never
+   * deletes it undeclared, since the server would make it again or break without it.
+   */
+  serverOwned?: string;
   /** Tags, for `manage` selectors, on kinds that have them. */
   tags?: string[];
   /** Adapter data fetched with the object, e.g. the values of a value list. */

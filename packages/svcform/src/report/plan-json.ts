@@ -63,7 +63,7 @@ export function planToJson(plan: Plan, target: PlanTarget, run: RunScope) {
     target,
     summary: plan.summary,
     changes: plan.changes.map((c) => changeToJson(c, run)),
-    unmanaged: (plan.unmanaged ?? []).map((o) => ({ kind: o.kind, space: o.space, name: o.name, ...(o.id !== undefined ? { id: o.id } : {}) })),
+    unmanaged: (plan.unmanaged ?? []).map((o) => ({ kind: o.kind, space: o.space, name: o.name, ...(o.id !== undefined ? { id: o.id } : {}), ...(o.kept !== undefined ? { kept: o.kept } : {}) })),
     notices: plan.notices ?? [],
     coverage: plan.coverage ?? { added: [], removed: [] },
     warnings: (plan.warnings ?? []).map((w) => ({ subject: w.subject, message: w.message, ...(w.source ? { source: `${w.source.file}:${w.source.line}:${w.source.col}` } : {}) })),

@@ -62,7 +62,7 @@ export interface TextOptions {
 
 /** One unmanaged object as a reader names it: `Kind/name (space S)`, with the server's id where it differs. */
 export function unmanagedTitle(o: UnmanagedObject): string {
-  return `${o.kind}/${o.name} (space ${o.space}${o.id !== undefined ? `, id ${o.id}` : ''})`;
+  return `${o.kind}/${o.name} (space ${o.space}${o.id !== undefined ? `, id ${o.id}` : ''})${o.kept ? `: ${o.kept}` : ''}`;
 }
 
 export function renderPlanText(plan: Plan, col: Colors, options: TextOptions = {}): string {

@@ -13,6 +13,11 @@ import type { ApiRequest, ApiResponse } from '../../src/client/types.js';
 import type { RunningEmulator } from '@svcform/emulator/server.js';
 import { contextFor } from '../../src/engine/context.js';
 import { RunScope } from '../../src/kinds/run-scope.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+
+const planSchema = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+const validatePlan = Object.assign((plan: unknown): boolean => planSchema(plan), { get errors() { return planSchema.errors; } });
 
 /** The run scope of calls that read no run state. */
 const RUN = new RunScope();
@@ -165,6 +170,34 @@ describe('IntegrationPackage (wire-facts 7; service-api.md "an older pinned vers
     assert.equal(applied.code, 0, applied.out + applied.err);
     assert.equal((await call(emu, 'GET', `${EPM}/system`)).body.item.status, 'not_installed');
     rmSync(config);
+  });
+
+  it('a manage scope never uninstalls a package the server installed by itself (elastic_agent, for monitoring); the plan names why it is left alone', async () => {
+    // fleet agent_policy_create.ts createAgentPolicyWithPackages installs elastic_agent for a policy with monitoring.
+    write(`${pkg('1.60.0')}---\napiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: watched\nspec:\n  name: Watched\n  namespace: default\n  monitoring_enabled: [logs, metrics]\n`);
+    const config = join(dir, 'svcform.yaml');
+    writeFileSync(config, 'manage:\n  - kind: IntegrationPackage\n    spaces: [default]\n');
+    try {
+      const applied = await run('apply', '--config', config, '--auto-approve');
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      assert.equal((await call(emu, 'GET', `${EPM}/elastic_agent`)).body.item.installationInfo?.version, '1.20.0', 'the server installed it');
+      const planned = await run('plan', '--config', config, '--json');
+      const plan = JSON.parse(planned.out);
+      assert.deepEqual(plan.changes, [], 'nothing to uninstall');
+      assert.ok(validatePlan(plan), JSON.stringify(validatePlan.errors));
+      const kept = plan.unmanaged.find((o: any) => o.name === 'elastic_agent');
+      assert.match(kept?.kept ?? '', /Fleet installs it for agent policies with monitoring; a manage scope never uninstalls it/);
+      const shown = await run('plan', '--config', config, '--show-unmanaged', '--detailed-exitcode');
+      assert.equal(shown.code, 0, shown.out + shown.err);
+      assert.match(shown.out, /IntegrationPackage\/elastic_agent \(space default\): Fleet installs it/);
+      // Declared, it is managed like any package: its pin is planned.
+      write(`${pkg('1.60.0')}---\n${pkg('1.20.0').replace('name: system', 'name: elastic_agent')}`);
+      const pinned = JSON.parse((await run('plan', '--config', config, '--json')).out);
+      assert.deepEqual(pinned.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), [], 'declared at its installed version: unchanged');
+      assert.ok(!pinned.unmanaged.some((o: any) => o.name === 'elastic_agent'));
+    } finally {
+      rmSync(config);
+    }
   });
 
   it('a package policy needs no IntegrationPackage manifest: no warning, no plan error (the reference is optional; the server installs the package)', async () => {

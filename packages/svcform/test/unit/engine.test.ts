@@ -134,6 +134,9 @@ describe('ownership', () => {
   it('never owns read-only objects', () => {
     assert.equal(isOwned(live('prebuilt', [], 'prebuilt'), [{ kind: 'Rule' }]), false);
   });
+  it('never owns what the server makes for itself (serverOwned), though a scope covers it', () => {
+    assert.equal(isOwned({ ...live('elastic_agent'), kind: 'IntegrationPackage', serverOwned: 'Fleet installs it' }, [{ kind: 'IntegrationPackage' }]), false);
+  });
 });
 
 describe('plan and apply', () => {

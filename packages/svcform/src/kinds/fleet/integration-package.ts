@@ -25,7 +25,8 @@ const PACKAGES = '/api/fleet/epm/packages';
  *   same way). `install_failed`, another version, or no end within the wait is an error. No bulk
  *   operation is used.
  * - Uninstall only when owned, and the plan refuses it while a package policy still names the
- *   package (PackagePolicy references it); the server refuses it too.
+ *   package (PackagePolicy references it); the server refuses it too. Packages the server installs
+ *   by itself are never owned (SERVER_INSTALLED).
  */
 
 interface DesiredPackage {
@@ -39,6 +40,28 @@ interface DesiredPackage {
  * createInstallation): the default of a manifest that leaves the setting out.
  */
 const KEPT_UP_TO_DATE = ['apm', 'synthetics', 'cloud_security_posture', 'cloud_asset_inventory'];
+
+/**
+ * Packages the server installs by itself, so that a manage scope on IntegrationPackage never
+ * uninstalls them undeclared (a manifest still pins and updates them):
+ * - Fleet's agent policy create (services/agent_policies/agent_policy_create.ts
+ *   createAgentPolicyWithPackages) installs `elastic_agent` for a policy with `monitoring_enabled`
+ *   and `fleet_server` for one with `has_fleet_server`; an update that switches monitoring on
+ *   installs `elastic_agent` (services/agent_policy.ts update).
+ * - The security app's prebuilt-rule bootstrap and initialization flows install
+ *   `security_detection_engine`, `endpoint` and `security_ai_prompts`
+ *   (detection_engine/prebuilt_rules/logic/integrations/install_*.ts).
+ * Uninstalling one would remove what agents or prebuilt rules use, and the server installs it
+ * again at its next occasion: a delete every plan. `system` is not among them: Fleet installs it
+ * only when asked (`sys_monitoring`), with a package policy that keeps it installed.
+ */
+const SERVER_INSTALLED: Record<string, string> = {
+  elastic_agent: 'Fleet installs it for agent policies with monitoring',
+  fleet_server: 'Fleet installs it for Fleet Server policies',
+  security_detection_engine: 'the security app installs it for prebuilt rules',
+  endpoint: 'the security app installs it for Elastic Defend',
+  security_ai_prompts: 'the security app installs it for its AI prompts',
+};
 
 function desired(name: string, spec: Record<string, any>): DesiredPackage {
   return { version: spec.version, keep_policies_up_to_date: spec.keep_policies_up_to_date ?? KEPT_UP_TO_DATE.includes(name) };
@@ -143,6 +166,7 @@ export const integrationPackageAdapter: KindAdapter = {
           name: item.name,
           body: item,
           ...(spaces.includes(space) ? {} : { readOnly: `installed from space ${spaces[0]} (install state is deployment-wide: declare the package in that space)` }),
+          ...(SERVER_INSTALLED[item.name] ? { serverOwned: `${SERVER_INSTALLED[item.name]}; a manage scope never uninstalls it (declare it to pin its version)` } : {}),
         };
       });
   },
