@@ -377,6 +377,30 @@ describe('Fleet agent policies (service-api.md Fleet policies, wire-facts 5)', (
       assert.equal(remove.status, 400);
     });
 
+    it('an agent policy with supports_agentless is refused on a self-managed deployment, on create and update (K-FLEET agent_policy.ts checkAgentless)', async () => {
+      const message = 'supports_agentless is only allowed in serverless and cloud environments that support the agentless feature';
+      const created = await call(emu, 'POST', AP, { name: 'agentless-here', namespace: 'default', supports_agentless: true });
+      assert.equal(created.status, 400);
+      assert.equal(created.body.message, message);
+      const plain = await create({ name: 'plain-then-agentless' });
+      const updated = await call(emu, 'PUT', `${AP}/${plain.id}`, { name: 'plain-then-agentless', namespace: 'default', supports_agentless: true });
+      assert.equal(updated.status, 400);
+      assert.equal(updated.body.message, message);
+      assert.equal((await call(emu, 'POST', AP, { name: 'not-agentless', namespace: 'default', supports_agentless: false })).status, 200);
+    });
+
+    it('a hosted deployment takes supports_agentless and stores the policy as hosted (K-FLEET agent_policy.ts create: is_managed || supports_agentless)', async () => {
+      emu.context.settings.selfManaged = false;
+      try {
+        const res = await call(emu, 'POST', AP, { name: 'agentless-policy', namespace: 'default', supports_agentless: true });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.item.is_managed, true);
+        assert.equal(res.body.item.supports_agentless, true);
+      } finally {
+        emu.context.settings.selfManaged = true;
+      }
+    });
+
     it('creates and deletes when the deployment is hosted (service-api.md: "Agentless policy: name, package; reply `item.id`")', async () => {
       emu.context.settings.selfManaged = false;
       try {

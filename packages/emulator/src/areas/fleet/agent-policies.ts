@@ -80,6 +80,17 @@ function checkTamperProtectionLicense(ctx: EmulatorContext, body: Record<string,
   if (body.is_protected === true && !licenseAtLeast(ctx.settings.license, 'platinum')) throw forbidden('Tamper protection requires Platinum license');
 }
 
+/**
+ * `supports_agentless: true` needs a deployment that runs agentless integrations: create and update
+ * refuse it elsewhere with the 400 of an AgentPolicyInvalidError (K-FLEET agent_policy.ts
+ * checkAgentless, right after the licence check in both).
+ */
+function checkAgentless(ctx: EmulatorContext, body: Record<string, any>): void {
+  if (body.supports_agentless === true && ctx.settings.selfManaged) {
+    throw badRequest('supports_agentless is only allowed in serverless and cloud environments that support the agentless feature');
+  }
+}
+
 /** Whether an Elastic Defend package policy is attached (K-FLEET common/services policyHasEndpointSecurity). */
 export function hasElasticDefend(ctx: EmulatorContext, space: string, policy: AgentPolicyRecord): boolean {
   return attachedTo(ctx, policy, space).some((p) => p.package.name === ELASTIC_DEFEND_PACKAGE);
@@ -123,7 +134,8 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
     namespace: fields.namespace,
     description: fields.description ?? '',
     inactivity_timeout: fields.inactivity_timeout ?? DEFAULT_INACTIVITY_TIMEOUT,
-    is_managed: fields.is_managed ?? false,
+    // An agentless policy is hosted: create stores `is_managed || supports_agentless` (K-FLEET agent_policy.ts create).
+    is_managed: (fields.is_managed || fields.supports_agentless) ?? false,
     // Always false, whatever was sent: a new policy has no Elastic Defend integration, which tamper
     // protection needs (K-FLEET agent_policy.ts prepareAsNewSo; create() only logs a warning).
     // An update turns it on once the integration is attached.
@@ -153,6 +165,7 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const spaces: string[] = body.space_ids ?? [req.space];
   // Before the id and name checks, as the server's create (the licence check precedes requireUniqueName).
   checkTamperProtectionLicense(ctx, body);
+  checkAgentless(ctx, body);
   idTaken(ctx, [req.space, ...spaces], id);
   for (const space of spaces) nameTaken(ctx, space, body.name);
   checkPolicyOutputs(ctx, body);
@@ -189,6 +202,7 @@ async function updatePolicy(req: EmuRequest, ctx: EmulatorContext) {
   // value the update will store.
   for (const space of spaces) nameTaken(ctx, space, body.name, existing.id);
   checkTamperProtectionLicense(ctx, body);
+  checkAgentless(ctx, body);
   // Not refused: stored false, with a warning in the server's log (agent_policy.ts update()).
   if (incoming.is_protected === true && !hasElasticDefend(ctx, req.space, existing)) incoming.is_protected = false;
   if (existing.is_managed && body.force !== true) {
