@@ -201,6 +201,24 @@ describe('AgentPolicy adapter', () => {
     await agentPolicyAdapter.delete(ctx, await liveOne('with-computed'));
   });
 
+  it('warns at supports_agentless: self-managed servers refuse it, and cloud stores the policy as hosted, which svcform reads as read-only (K-FLEET agent_policy.ts checkAgentless, create)', async () => {
+    const spec = { name: 'Agentless by hand', namespace: 'default', supports_agentless: true };
+    const issues = agentPolicyAdapter.check!(resource('AgentPolicy', 'agentless-by-hand', spec));
+    assert.deepEqual(issues.map((i) => [i.path.join('.'), i.severity]), [['spec.supports_agentless', 'warning']]);
+    assert.match(issues[0].message, /declare an AgentlessPolicy/);
+    assert.deepEqual(agentPolicyAdapter.check!(resource('AgentPolicy', 'not-agentless', { ...spec, supports_agentless: false })), []);
+    // What the warning says, against the emulator: refused here (self-managed), hosted and read-only on cloud.
+    await assert.rejects(agentPolicyAdapter.create(ctx, resource('AgentPolicy', 'agentless-by-hand', spec)), /supports_agentless is only allowed/);
+    emu.context.settings.selfManaged = false;
+    try {
+      await agentPolicyAdapter.create(ctx, resource('AgentPolicy', 'agentless-by-hand', spec));
+      assert.match((await liveOne('agentless-by-hand')).readOnly ?? '', /managed \(hosted\)/);
+      await call(emu, 'POST', '/api/fleet/agent_policies/delete', { agentPolicyId: 'agentless-by-hand', force: true });
+    } finally {
+      emu.context.settings.selfManaged = true;
+    }
+  });
+
   it('works in another space', async () => {
     const spec = { name: 'Other space policy', namespace: 'default' };
     await agentPolicyAdapter.create(ctx, resource('AgentPolicy', 'elsewhere', spec, { space: 'other' }));

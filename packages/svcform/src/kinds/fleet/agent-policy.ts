@@ -146,7 +146,15 @@ export const agentPolicyAdapter: KindAdapter = {
       severity: 'warning' as const,
       message: `spec.${field} is computed by the server from the policy's integrations (their packages' agent version conditions), so svcform does not send it: remove it`,
     }));
-    return [...computed, ...unknownSettingWarnings(res)];
+    // K-FLEET agent_policy.ts: checkAgentless refuses it (400) outside cloud and serverless, and
+    // create stores `is_managed || supports_agentless`: a hosted policy, which svcform reads as
+    // read-only (list), so the plan after the create refuses the manifest.
+    const agentless: CheckIssue[] = res.spec.supports_agentless === true ? [{
+      path: ['spec', 'supports_agentless'],
+      severity: 'warning',
+      message: 'spec.supports_agentless: true is refused by self-managed servers, and cloud and serverless store the policy as hosted (is_managed), which svcform does not write after creating it: declare an AgentlessPolicy for an agentless integration',
+    }] : [];
+    return [...computed, ...agentless, ...unknownSettingWarnings(res)];
   },
 
   references(spec) {
