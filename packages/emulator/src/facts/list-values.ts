@@ -144,3 +144,39 @@ export function listValueProblem(type: string, value: string): string | undefine
       return undefined;
   }
 }
+
+/** The lists plugin's default serializers (OAS `serializer`): single values, ranges, dates, points. */
+const VALUE_GROUP = /(?<value>.+)/;
+const DASH_RANGE = /(?<gte>.+)-(?<lte>.+)|(?<value>.+)/;
+const COMMA_RANGE = /(?<gte>.+),(?<lte>.+)|(?<value>.+)/;
+const POINT = /(?<lat>.+),(?<lon>.+)/;
+const RANGE_SEPARATOR: Record<string, string> = { ip_range: '-', double_range: '-', float_range: '-', integer_range: '-', long_range: '-', date_range: ',' };
+
+/**
+ * The value an item of a list of `type` holds and answers, for the value written (import, create,
+ * update): the write parses the trimmed value with the default serializer and stores the trimmed
+ * parts (a range `{gte, lte}`, a single value of a range type as `{gte: v, lte: v}` except an
+ * ip_range CIDR, a geo point `{lat, lon}`, a geo shape's `lat,lon` as the WKT `POINT (lon lat)`);
+ * a read renders them with the default deserializers (`{{{gte}}}-{{{lte}}}`, `{{{gte}}},{{{lte}}}`
+ * for dates, `{{{lat}}},{{{lon}}}`, `{{{value}}}`). Lists plugin services/utils/
+ * transform_list_item_to_elastic_query.ts and find_source_value.ts. `undefined`: nothing is stored.
+ */
+export function readBackValue(type: string, value: string): string | undefined {
+  const trimmed = value.trim();
+  const separator = RANGE_SEPARATOR[type];
+  if (separator !== undefined) {
+    const parts = (separator === ',' ? COMMA_RANGE : DASH_RANGE).exec(trimmed)?.groups;
+    if (parts?.gte != null && parts.lte != null) return parts.gte.trim() + separator + parts.lte.trim();
+    if (parts?.value == null) return undefined;
+    const single = parts.value.trim();
+    if (type === 'ip_range' && single.includes('/')) return single;
+    return single + separator + single;
+  }
+  if (type === 'geo_point' || type === 'geo_shape' || type === 'shape') {
+    const point = POINT.exec(trimmed)?.groups;
+    if (point?.lat == null || point.lon == null) return trimmed;
+    return type === 'geo_point' ? `${point.lat.trim()},${point.lon.trim()}` : `POINT (${point.lon.trim()} ${point.lat.trim()})`;
+  }
+  const single = VALUE_GROUP.exec(trimmed)?.groups?.value;
+  return single == null ? value : single.trim();
+}

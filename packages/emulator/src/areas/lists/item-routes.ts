@@ -12,6 +12,8 @@ import {
   type ItemRecord, type ListItems, type ListRecord, type ListsState,
 } from './state.js';
 import { valueError, valueFits } from './values.js';
+import { readBackValue } from '../../facts/list-values.js';
+import { itemsWithValue } from './value-query.js';
 
 const SECURITY = { errors: 'security' } as const;
 const IMPORT_EXTENSIONS = ['.csv', '.txt'];
@@ -86,7 +88,8 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
     if (!getKey(state.lists, listId)) {
       throw notFound(verb === 'read' ? `list id: "${listId}" does not exist` : `list_id: "${listId}" does not exist`, 'security');
     }
-    const items = itemsByValue(state, listId, value);
+    const list = getKey(state.lists, listId) as ListRecord;
+    const items = itemsWithValue(getKey(state.items, listId), () => itemsByValue(state, listId, value), list.type, value);
     if (items.length === 0) {
       throw notFound(verb === 'read' ? `list_id: "${listId}" item of ${value} does not exist` : `list_id: "${listId}" with ${value} was not found`, 'security');
     }
@@ -115,7 +118,7 @@ function updateItem(ctx: EmulatorContext, req: EmuRequest, patch: boolean) {
     _version: ctx.store.versionToken(),
     updated_at: ctx.now().toISOString(),
     updated_by: req.user,
-    value: value ?? item.value,
+    value: value === undefined ? item.value : readBackValue(list.type, value) ?? value,
   };
   if (meta !== undefined) updated.meta = meta;
   else if (!patch) delete updated.meta;
@@ -144,8 +147,9 @@ function importInto(ctx: EmulatorContext, req: EmuRequest, state: ListsState, li
   const slot = itemsOf(state, list.id);
   const now = ctx.now().toISOString();
   for (const value of values) {
-    if (slot.byValue.has(value)) continue;
-    addItem(state, makeItem(ctx, req.user, list, value, now));
+    const stored = readBackValue(list.type, value);
+    if (stored === undefined || slot.byValue.has(stored)) continue;
+    addItem(state, makeItem(ctx, req.user, list, stored, now));
   }
 }
 
@@ -156,7 +160,7 @@ export function registerItemRoutes(router: Router): void {
     const list = getKey(state.lists, listId);
     if (!list) throw notFound(`list id: "${listId}" does not exist`, 'security');
     if (id !== undefined && findItem(state, id)) throw conflict(`list item id: "${id}" already exists`, 'security');
-    const item = makeItem(ctx, req.user, list, value, ctx.now().toISOString(), id, meta);
+    const item = makeItem(ctx, req.user, list, readBackValue(list.type, value) ?? value, ctx.now().toISOString(), id, meta);
     checkValue(list, value, item.id);
     addItem(state, item);
     return { body: item };
