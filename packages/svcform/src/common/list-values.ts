@@ -145,3 +145,59 @@ export function listValueProblem(type: string, value: string): string | undefine
       return undefined;
   }
 }
+
+/**
+ * What a list item reads back as, for a value written to a list of `type` (the `value` of `_find`
+ * and the lines of `_export`). The lists plugin parses each written value with the default
+ * serializers the OpenAPI document gives for `serializer` (`(?<value>.+)` for single values,
+ * `(?<gte>.+)-(?<lte>.+)|(?<value>.+)` for ranges, a comma for dates and geo points) on the trimmed
+ * value, trims the parts, and reads them back through the default deserializers (`{{{gte}}}-{{{lte}}}`,
+ * `{{{gte}}},{{{lte}}}`, `{{{lat}}},{{{lon}}}`, `{{{value}}}`): so a single address in an ip_range
+ * list reads back as `a-a`, a geo_shape `lat,lon` as `POINT (lon lat)`, and surrounding blanks go
+ * (lists plugin services/utils/transform_list_item_to_elastic_query.ts, find_source_value.ts).
+ * Applying it to its own result changes nothing. `undefined`: nothing is stored (a blank value).
+ */
+export function storedListValue(type: string, value: string): string | undefined {
+  const text = value.trim();
+  switch (type) {
+    case 'ip_range':
+    case 'double_range':
+    case 'float_range':
+    case 'integer_range':
+    case 'long_range':
+    case 'date_range': {
+      const m = (type === 'date_range' ? DATE_RANGE : LTE_GTE).exec(text)?.groups;
+      const sep = type === 'date_range' ? ',' : '-';
+      if (m?.gte !== undefined && m.lte !== undefined) return `${m.gte.trim()}${sep}${m.lte.trim()}`;
+      if (m?.value === undefined) return undefined;
+      const one = m.value.trim();
+      // A CIDR is stored as it is; any other single value as the range from it to itself.
+      return type === 'ip_range' && one.includes('/') ? one : `${one}${sep}${one}`;
+    }
+    case 'geo_point':
+    case 'geo_shape':
+    case 'shape': {
+      const m = LAT_LON.exec(text)?.groups;
+      if (m?.lat === undefined || m.lon === undefined) return text;
+      return type === 'geo_point' ? `${m.lat.trim()},${m.lon.trim()}` : `POINT (${m.lon.trim()} ${m.lat.trim()})`;
+    }
+    default: {
+      // The common case costs no regular expression: nothing to trim and no line terminator inside.
+      if (value === text && !/[\r\u2028\u2029]/.test(value)) return value;
+      const m = SINGLE.exec(text)?.groups;
+      return m?.value !== undefined ? m.value.trim() : value;
+    }
+  }
+}
+
+const SINGLE = /(?<value>.+)/;
+const LTE_GTE = /(?<gte>.+)-(?<lte>.+)|(?<value>.+)/;
+const DATE_RANGE = /(?<gte>.+),(?<lte>.+)|(?<value>.+)/;
+const LAT_LON = /(?<lat>.+),(?<lon>.+)/;
+
+/**
+ * List types whose read or delete by value is not an equality: `text` is matched word by word, a
+ * range by the ranges holding the value, a shape or point by distance or intersection (lists plugin
+ * services/utils/get_query_filter_from_type_value.ts). Their items are deleted by id.
+ */
+export const INEXACT_VALUE_TYPES: ReadonlySet<string> = new Set(['text', 'ip_range', 'double_range', 'float_range', 'integer_range', 'long_range', 'date_range', 'geo_point', 'geo_shape', 'shape']);

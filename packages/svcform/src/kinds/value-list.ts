@@ -3,7 +3,7 @@ import type { Requester } from '../client/types.js';
 import { MAX_ITEMS_FILE_BYTES, readConfinedFile } from '../manifest/confined-file.js';
 import { shortText } from '../manifest/short-text.js';
 import type { CheckIssue, Resource, SourcePos } from '../manifest/types.js';
-import { listValueProblem } from '../common/list-values.js';
+import { INEXACT_VALUE_TYPES, listValueProblem, storedListValue } from '../common/list-values.js';
 import { deepEqual, isPlainObject } from './normalize.js';
 import type { KindAdapter, LiveObject } from './types.js';
 import { AREAS } from '../client/areas.js';
@@ -65,11 +65,32 @@ function fileValues(res: Resource): string[] {
   return values;
 }
 
-export function desiredValues(res: Resource): string[] {
+function declaredValues(res: Resource): string[] {
   if (Array.isArray(res.spec.items)) return valueSet(res.spec.items);
   if (typeof res.spec.items_file !== 'string') return [];
   return fileValues(res);
 }
+
+/**
+ * The manifest's values as the server will read them back (storedListValue: trimmed, a single
+ * value of a range type as the range from it to itself, ...): what the plan compares with the
+ * live values and what apply imports, which the server stores unchanged.
+ */
+export function desiredValues(res: Resource): string[] {
+  let out = storedValuesCache.get(res);
+  if (out) return out;
+  const type = String(res.spec.type);
+  out = [];
+  for (const value of declaredValues(res)) {
+    const stored = storedListValue(type, value);
+    if (stored !== undefined) out.push(stored);
+  }
+  storedValuesCache.set(res, out);
+  return out;
+}
+
+// Worked out once per loaded resource, as its items_file is read once: plan and apply ask for them several times.
+const storedValuesCache = new WeakMap<Resource, string[]>();
 
 /** The list fields an update by PUT sets (everything but the values and the fixed type). */
 function listFields(source: Record<string, any>): Record<string, any> {
@@ -141,12 +162,25 @@ async function importValues(api: Requester, id: string, space: string, values: s
  * small lists never need it. Should the export not agree with the count (a value holding a line
  * break), the items are read page by page instead.
  */
-/** A list's values; `undefined` when the list is gone since it was found (another writer deleted it). */
-async function listValues(api: Requester, space: string, listId: string): Promise<string[] | undefined> {
+/**
+ * A list's values; `undefined` when the list is gone since it was found (another writer deleted
+ * it). With `ids` (lists of INEXACT_VALUE_TYPES, whose values a delete names by id) every item is
+ * read through `_find` and the ids of each value are put in `ids`.
+ */
+async function listValues(api: Requester, space: string, listId: string, ids?: Map<string, string[]>): Promise<string[] | undefined> {
   const first = await api.request({ method: 'GET', path: `${BASE}/items/_find`, space, query: { list_id: listId, page: 1, per_page: LIST_PAGE_SIZE }, accept: [404] });
   if (first.status === 404) return undefined;
-  const rows: any[] = first.body?.data ?? [];
+  let rows: any[] = first.body?.data ?? [];
   const total = first.body?.total;
+  if (ids) {
+    if (typeof total === 'number' && rows.length < total) rows = await findAll(api, space, `${BASE}/items/_find`, { list_id: listId });
+    for (const row of rows) {
+      const same = ids.get(row.value);
+      if (same) same.push(row.id);
+      else ids.set(row.value, [row.id]);
+    }
+    return rows.map((item) => item.value);
+  }
   if (typeof total !== 'number' || rows.length >= total) return rows.map((item) => item.value);
   const exported = await api.request({ method: 'POST', path: `${BASE}/items/_export`, space, query: { list_id: listId }, idempotent: true });
   const values = exported.text === '' ? [] : exported.text.split('\n');
@@ -229,7 +263,8 @@ export const valueListAdapter: KindAdapter = {
       lists.map(async (list): Promise<LiveObject | undefined> => {
         // A list deleted between the find and the read of its values (a delete of this apply
         // running beside a read-back) is gone: it is left out, not an error.
-        const values = await listValues(ctx.api, space, list.id);
+        const ids = INEXACT_VALUE_TYPES.has(list.type) ? new Map<string, string[]>() : undefined;
+        const values = await listValues(ctx.api, space, list.id, ids);
         if (values === undefined) return undefined;
         return {
           kind: KIND,
@@ -237,7 +272,7 @@ export const valueListAdapter: KindAdapter = {
           name: list.id,
           body: list,
           readOnly: list.immutable ? 'immutable list' : undefined,
-          extra: { items: valueSet(values) },
+          extra: { items: valueSet(values), ...(ids ? { ids } : {}) },
         };
       }),
     );
@@ -284,12 +319,12 @@ export const valueListAdapter: KindAdapter = {
     const { added: missing, removed: extra } = stringSetDifference(live.extra?.items ?? [], desiredValues(res));
     if (missing.length > 0) await importValues(ctx.api, res.name, live.space, missing);
     // One delete per removed value (the API deletes items one at a time, by id or by value); the
-    // client bounds how many are in flight. A value already gone (404) is what was wanted.
-    await Promise.all(
-      extra.map((value) =>
-        ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, query: { list_id: res.name, value }, accept: [404] }),
-      ),
-    );
+    // client bounds how many are in flight. A value already gone (404) is what was wanted. Where a
+    // delete by value is not an equality (a range deletes every range holding the value, text
+    // every item with its words), each item is deleted by its id.
+    const ids: Map<string, string[]> | undefined = live.extra?.ids;
+    const deletes: Array<Record<string, string>> = ids ? extra.flatMap((value) => (ids.get(value) ?? []).map((id) => ({ id }))) : extra.map((value) => ({ list_id: res.name, value }));
+    await Promise.all(deletes.map((query) => ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, query, accept: [404] })));
   },
 
   async delete(ctx, live) {

@@ -137,6 +137,31 @@ describe('ValueList adapter', () => {
     await assert.rejects(adapter.update(ctx, changed, read, { rotateSecrets: false }), /409/);
   });
 
+  it('compares values as the server reads them back: a single address in an ip_range list is the range a-a, a padded keyword trimmed (lists plugin transform_list_item_to_elastic_query.ts, find_source_value.ts)', async () => {
+    const res = resource(KIND, 'allow-ranges', { name: 'Allowed', description: 'd', type: 'ip_range', items: ['10.1.2.3', '10.0.0.0/8', '192.0.2.1 - 192.0.2.9'] });
+    await adapter.create(ctx, res);
+    const obj = await live('allow-ranges');
+    assert.deepEqual([...obj.extra.items].sort(), ['10.0.0.0/8', '10.1.2.3-10.1.2.3', '192.0.2.1-192.0.2.9'], 'what the server answers');
+    assert.deepEqual(asSets(adapter.normalizeLive(obj, RUN)), asSets(adapter.normalizeDesired(res, RUN)), 'no difference to plan');
+    const padded = resource(KIND, 'padded', { name: 'Padded', description: 'd', type: 'keyword', items: ['  ceo  ', 'cfo'] });
+    await adapter.create(ctx, padded);
+    assert.deepEqual(asSets(adapter.normalizeLive(await live('padded'), RUN)), asSets(adapter.normalizeDesired(padded, RUN)));
+  });
+
+  it('removes values of a range or text list by item id: by value the server would also delete every range holding the address, or every item with the words', async () => {
+    const ranges = resource(KIND, 'drop-one-range', { name: 'R', description: 'd', type: 'ip_range', items: ['10.1.2.3', '10.0.0.0/8'] });
+    await adapter.create(ctx, ranges);
+    await adapter.update(ctx, resource(KIND, 'drop-one-range', { ...ranges.spec, items: ['10.0.0.0/8'] }), await live('drop-one-range'), { rotateSecrets: false });
+    assert.deepEqual([...(await live('drop-one-range')).extra.items], ['10.0.0.0/8'], 'the /8 holding 10.1.2.3 stays');
+    const words = resource(KIND, 'drop-one-text', { name: 'T', description: 'd', type: 'text', items: ['foo bar', 'foo'] });
+    await adapter.create(ctx, words);
+    const current = await live('drop-one-text');
+    const since = await lastSeq(emu);
+    await adapter.update(ctx, resource(KIND, 'drop-one-text', { ...words.spec, items: ['foo bar'] }), current, { rotateSecrets: false });
+    assert.deepEqual(await routesSince(emu, since), ['DELETE /api/lists/items'], 'one delete, by the id of the item');
+    assert.deepEqual([...(await live('drop-one-text')).extra.items], ['foo bar']);
+  });
+
   it('update leaves the list fields alone when only the values differ', async () => {
     const res = resource(KIND, 'values-only', { name: 'V', description: 'd', type: 'keyword', items: ['a'] });
     await adapter.create(ctx, res);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { listValueProblem, LIST_TYPES } from '../../src/common/list-values.js';
+import { listValueProblem, LIST_TYPES, storedListValue } from '../../src/common/list-values.js';
+import { readBackValue } from '@svcform/emulator/facts/list-values.js';
 
 /**
  * What a value list of each type refuses for certain. Sources: wire-facts 3.2 (values are
@@ -52,4 +53,42 @@ describe('listValueProblem', () => {
     assert.equal(listValueProblem('byte', '128'), 'out of the range of a byte (-128 to 127)');
     assert.equal(listValueProblem('ip_range', '10.0.0.1-host'), 'not a range of addresses: host is not an IP address');
   });
+});
+
+/**
+ * What an item reads back as (lists plugin services/utils/transform_list_item_to_elastic_query.ts:
+ * the default serializers of the OpenAPI document's `serializer` on the trimmed value, parts
+ * trimmed; find_source_value.ts: the default deserializers). The emulator keeps its own copy
+ * (facts/list-values.ts readBackValue): both must agree.
+ */
+describe('storedListValue', () => {
+  const cases: Array<[string, string, string | undefined]> = [
+    ['keyword', 'plain', 'plain'],
+    ['keyword', '  padded\t', 'padded'],
+    ['keyword', 'a\rb', 'a'],
+    ['text', ' two words ', 'two words'],
+    ['ip', ' 192.0.2.1', '192.0.2.1'],
+    ['ip_range', '10.1.2.3', '10.1.2.3-10.1.2.3'],
+    ['ip_range', ' 10.0.0.0/8 ', '10.0.0.0/8'],
+    ['ip_range', '10.0.0.1 - 10.0.0.9', '10.0.0.1-10.0.0.9'],
+    ['ip_range', '2001:db8::1', '2001:db8::1-2001:db8::1'],
+    ['long_range', '5', '5-5'],
+    ['long_range', '-5', '-5--5'],
+    ['long_range', '1-2-3', '1-2-3'],
+    ['double_range', '1.5-2.5', '1.5-2.5'],
+    ['date_range', '2026-01-01', '2026-01-01,2026-01-01'],
+    ['date_range', '2026-01-01, 2026-02-01', '2026-01-01,2026-02-01'],
+    ['geo_point', '1.5, 2.5', '1.5,2.5'],
+    ['geo_point', 'POINT (2.5 1.5)', 'POINT (2.5 1.5)'],
+    ['geo_shape', '1,2', 'POINT (2 1)'],
+    ['shape', 'POINT (2 1)', 'POINT (2 1)'],
+    ['long_range', '   ', undefined],
+  ];
+  for (const [type, value, stored] of cases) {
+    it(`${type} ${JSON.stringify(value)} reads back as ${JSON.stringify(stored)}, in svcform and the emulator; again, unchanged`, () => {
+      assert.equal(storedListValue(type, value), stored);
+      assert.equal(readBackValue(type, value), stored);
+      if (stored !== undefined) assert.equal(storedListValue(type, stored), stored);
+    });
+  }
 });
