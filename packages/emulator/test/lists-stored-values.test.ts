@@ -78,4 +78,13 @@ describe('emulator value lists: values as stored and found', () => {
     assert.equal((await call(emu, 'DELETE', `${ITEMS}?list_id=${id}&value=foo`)).status, 200);
     assert.deepEqual(await values(id), ['bar', 'food']);
   });
+
+  it('create takes serializer and deserializer as strings and stores neither (OAS ListSerializer, ListDeserializer: strings; create_list.ts writes neither)', async () => {
+    const taken = await call(emu, 'POST', LISTS, { id: 'formats', name: 'f', description: 'd', type: 'keyword', serializer: '(?<value>.+)', deserializer: '{{{value}}}' });
+    assert.equal(taken.status, 200, taken.text);
+    assert.equal('serializer' in taken.body, false);
+    assert.equal('deserializer' in (await call(emu, 'GET', `${LISTS}?id=formats`)).body, false);
+    const refused = await call(emu, 'POST', LISTS, { id: 'formats-2', name: 'f', description: 'd', type: 'keyword', serializer: 7 });
+    assert.equal(refused.status, 400);
+  });
 });

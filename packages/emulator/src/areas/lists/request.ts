@@ -19,11 +19,18 @@ const meta = () => object({}, 'open');
 const version = () => int(1);
 const refresh = () => enumOf(['true', 'false', 'wait_for']);
 
+/**
+ * `serializer` and `deserializer` (ListSerializer, ListDeserializer: strings) are checked and never
+ * stored: the current lists plugin's createList writes neither, and items are written and read
+ * with the default serializers only (services/lists/create_list.ts, items/create_list_items_bulk.ts).
+ */
 export const CreateListBody = object({
   id: optional(text()),
   name: text(),
   description: text(),
   type: enumOf(LIST_TYPES),
+  serializer: optional(string()),
+  deserializer: optional(string()),
   meta: optional(meta()),
   version: optional(version()),
 });
