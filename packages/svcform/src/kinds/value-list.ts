@@ -229,6 +229,23 @@ function valueLines(res: Resource): Array<SourcePos | undefined> {
   return places;
 }
 
+/**
+ * The create route takes a list's `serializer` and `deserializer` (OAS CreateList), but the current
+ * lists plugin neither stores them nor applies them: items are written and read with the default
+ * serializers (services/lists/create_list.ts, items/create_list_items_bulk.ts). They are sent as
+ * declared, never compared (no read answers them), and warned about: older servers apply them to
+ * the values, which the plan does not model.
+ */
+const CREATE_ONLY_FORMATS = ['serializer', 'deserializer'] as const;
+
+function ignoredFormatIssues(res: Resource): CheckIssue[] {
+  return CREATE_ONLY_FORMATS.filter((key) => res.spec[key] !== undefined).map((key) => ({
+    path: ['spec', key],
+    severity: 'warning' as const,
+    message: `spec.${key} is taken by the create route and ignored by current servers, which ${key === 'serializer' ? 'parse' : 'render'} values with the default ${key}s (older ones apply it, and the plan would then differ from the values they hold): remove it`,
+  }));
+}
+
 /** A file name for exported values that is safe whatever characters the list id holds. */
 function valuesFileName(id: string): string {
   return `${id.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`;
@@ -250,10 +267,11 @@ export const valueListAdapter: KindAdapter = {
   },
 
   check(res) {
-    if (Array.isArray(res.spec.items)) return typeIssues(res, res.spec.items);
-    if (typeof res.spec.items_file !== 'string') return [];
+    const ignored = ignoredFormatIssues(res);
+    if (Array.isArray(res.spec.items)) return [...ignored, ...typeIssues(res, res.spec.items)];
+    if (typeof res.spec.items_file !== 'string') return ignored;
     const values = readFileValues(res);
-    return values instanceof Error ? [{ path: ['spec', 'items_file'], message: values.message }] : typeIssues(res, values);
+    return [...ignored, ...(values instanceof Error ? [{ path: ['spec', 'items_file'], message: values.message }] : typeIssues(res, values))];
   },
 
   async list(ctx, space) {
@@ -289,6 +307,7 @@ export const valueListAdapter: KindAdapter = {
 
   async create(ctx, res) {
     const body: Record<string, any> = { id: res.name, name: res.spec.name, description: res.spec.description, type: res.spec.type };
+    for (const key of CREATE_ONLY_FORMATS) if (res.spec[key] !== undefined) body[key] = res.spec[key];
     if (res.spec.meta !== undefined) body.meta = res.spec.meta;
     if (res.spec.version !== undefined) body.version = res.spec.version;
     await ctx.api.request({ method: 'POST', path: BASE, space: res.space, idempotent: true, body });

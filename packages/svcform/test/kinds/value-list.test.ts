@@ -162,6 +162,18 @@ describe('ValueList adapter', () => {
     assert.deepEqual([...(await live('drop-one-text')).extra.items], ['foo bar']);
   });
 
+  it('takes serializer and deserializer as the create route does, sends them, warns that current servers ignore them, and plans nothing after (OAS CreateList; lists plugin create_list.ts stores neither)', async () => {
+    const res = resource(KIND, 'with-formats', { name: 'F', description: 'd', type: 'keyword', serializer: '(?<value>.+)', deserializer: '{{{value}}}', items: ['a'] });
+    assert.deepEqual(adapter.check!(res).map((i) => [i.path.join('.'), i.severity]), [['spec.serializer', 'warning'], ['spec.deserializer', 'warning']]);
+    const bodies: any[] = [];
+    const watching: AdapterContext = { ...ctx, api: { request: (req) => { if (req.method === 'POST' && req.path === '/api/lists') bodies.push(req.body); return ctx.api.request(req); } } };
+    await adapter.create(watching, res);
+    assert.deepEqual([bodies[0]?.serializer, bodies[0]?.deserializer], ['(?<value>.+)', '{{{value}}}'], 'sent as declared');
+    const obj = await live('with-formats');
+    assert.equal('serializer' in obj.body, false, 'not stored');
+    assert.deepEqual(asSets(adapter.normalizeLive(obj, RUN)), asSets(adapter.normalizeDesired(res, RUN)));
+  });
+
   it('update leaves the list fields alone when only the values differ', async () => {
     const res = resource(KIND, 'values-only', { name: 'V', description: 'd', type: 'keyword', items: ['a'] });
     await adapter.create(ctx, res);
