@@ -59,6 +59,17 @@ function writeBody(res: Resource): Record<string, any> {
 
 const pathOf = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
+/**
+ * The data views the security app makes for a space when it is opened (its sourcerer:
+ * `security-solution-<space>`, and for alerts and attacks `security-solution-alert-<space>` and
+ * `security-solution-attack-<space>`; security_solution common/constants.ts DEFAULT_DATA_VIEW_ID,
+ * DEFAULT_ALERT_DATA_VIEW_ID, DEFAULT_ATTACK_DATA_VIEW_ID). They are not marked managed, yet the
+ * entity store reads the first, and the app makes them again once deleted.
+ */
+function securityAppDataViews(space: string): string[] {
+  return ['security-solution', 'security-solution-alert', 'security-solution-attack'].map((prefix) => `${prefix}-${space}`);
+}
+
 export const dataViewAdapter: KindAdapter = {
   kind: KIND,
   schema: 'DataView.schema.json',
@@ -78,7 +89,15 @@ export const dataViewAdapter: KindAdapter = {
       items: (body) => body?.saved_objects ?? [],
       total: (body) => body?.total ?? 0,
     });
-    return objects.map((o): LiveObject => ({ kind: KIND, space, name: o.id, body: viewOf(o), readOnly: o.managed ? 'managed data view' : undefined }));
+    const made = securityAppDataViews(space);
+    return objects.map((o): LiveObject => ({
+      kind: KIND,
+      space,
+      name: o.id,
+      body: viewOf(o),
+      readOnly: o.managed ? 'managed data view' : undefined,
+      ...(made.includes(o.id) ? { serverOwned: 'the security app makes it for the space and makes it again when it is gone; a manage scope never deletes it (declare it to manage its patterns)' } : {}),
+    }));
   },
 
   normalizeDesired(res) {

@@ -90,10 +90,12 @@ describe('ExceptionList kind', () => {
       }
       const plan = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode', '--space', 'soc']);
       assert.equal(plan.code, 0, plan.out + plan.err);
-      // Removing the manifest deletes it once.
+      // Removing the manifest leaves it once, kept: the server makes this artifact list itself,
+      // and deleting it would delete every trusted application in it.
       writeFiles(dir, { 'apps.yaml': '' });
       const json = JSON.parse((await cli(['plan', dir, '--url', emu.url, '--json'])).out);
-      assert.deepEqual(json.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), ['delete ExceptionList/endpoint_trusted_apps']);
+      assert.deepEqual(json.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), []);
+      assert.deepEqual(json.unmanaged.filter((o: any) => o.name === 'endpoint_trusted_apps').map((o: any) => /endpoint artifact list/.test(o.kept)), [true]);
     });
 
     it('survive a lost answer: a create finishes its items, an update repeated into a 409 against its own write is done', async () => {

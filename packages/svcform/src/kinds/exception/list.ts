@@ -1,7 +1,7 @@
 import { yaml } from '../../common/yaml.js';
 import { AREAS } from '../../client/areas.js';
 import { ApiError } from '../../client/errors.js';
-import { artifactItemIssues, endpointListOfType } from '../../common/endpoint-artifacts.js';
+import { artifactItemIssues, endpointListOfId, endpointListOfType } from '../../common/endpoint-artifacts.js';
 import { displayField } from '../../manifest/schema.js';
 import type { Resource } from '../../manifest/types.js';
 import { shortText } from '../../manifest/short-text.js';
@@ -71,9 +71,18 @@ async function listLists(ctx: AdapterContext, space: string, namespaceType: stri
     body,
     // A rule's default list belongs to its rule (Rule spec.default_exceptions), never to this kind.
     readOnly: body.immutable ? 'immutable exception list' : body.type === 'rule_default' ? 'the default exception list of a rule (declare it as the rule\'s spec.default_exceptions)' : undefined,
+    // The endpoint artifact lists have fixed ids, and the server makes each when it is first needed
+    // (Elastic Defend's setup, an artifact's first write): deleting one deletes every artifact in it.
+    ...(isServerMadeArtifactList(body) ? { serverOwned: 'the server makes this endpoint artifact list itself; a manage scope never deletes it (declare it to manage its items)' } : {}),
     tags: body.tags ?? [],
     extra: { items: items.get(body.list_id) ?? [] },
   }));
+}
+
+/** An endpoint artifact list as the server makes it: its fixed list_id, its type, agnostic. */
+function isServerMadeArtifactList(body: Record<string, any>): boolean {
+  const artifact = endpointListOfId(String(body.list_id));
+  return !!artifact && artifact.type === body.type && body.namespace_type === 'agnostic';
 }
 
 function checkEndpointList(res: Resource): CheckIssue[] {

@@ -1,0 +1,65 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { call, emulator } from '@svcform/emulator/testing.js';
+import { cli } from '../helpers/cli.js';
+
+/**
+ * Objects the server makes by itself, with fixed ids, and makes again once deleted: a manage scope
+ * over their kind never deletes them undeclared (LiveObject.serverOwned), and a manifest manages
+ * them. Fleet's own packages are covered with IntegrationPackage (test/kinds/integration-package.test.ts).
+ */
+describe('a manage scope leaves alone what the server makes by itself', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  const plan = async (...extra: string[]) => {
+    const planned = await cli(['plan', dir, '--url', emu.url, '--json', ...extra]);
+    assert.equal(planned.code, 0, planned.err);
+    return JSON.parse(planned.out);
+  };
+
+  before(async () => {
+    emu = await emulator();
+    dir = mkdtempSync(join(tmpdir(), 'svcform-server-made-'));
+    writeFileSync(join(dir, 'svcform.yaml'), 'manage:\n  - kind: DataView\n  - kind: ExceptionList\n');
+    writeFileSync(join(dir, 'empty.yaml'), '');
+  });
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await emu.stop();
+  });
+
+  it("the security app's data view of the space (security_solution common/constants.ts DEFAULT_DATA_VIEW_ID, made by its sourcerer as security-solution-<space>)", async () => {
+    // As the security app makes it: an ordinary, unmanaged data view with a fixed id.
+    const made = await call(emu, 'POST', '/api/data_views/data_view', { data_view: { id: 'security-solution-default', title: 'logs-*,.alerts-security.alerts-default', timeFieldName: '@timestamp' } });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const byHand = await call(emu, 'POST', '/api/data_views/data_view', { data_view: { id: 'by-hand', title: 'metrics-*' } });
+    assert.equal(byHand.status, 200);
+    const planned = await plan();
+    assert.deepEqual(planned.changes.map((c: any) => `${c.action} ${c.kind}/${c.name}`), ['delete DataView/by-hand'], 'only the data view made by hand is deleted');
+    const kept = planned.unmanaged.find((o: any) => o.name === 'security-solution-default');
+    assert.match(kept?.kept ?? '', /the security app makes it/);
+    // Declared, it is managed like any data view.
+    writeFileSync(join(dir, 'view.yaml'), 'apiVersion: svcform/v1\nkind: DataView\nmetadata:\n  name: security-solution-default\nspec:\n  title: logs-*,.alerts-security.alerts-default\n  timeFieldName: "@timestamp"\n  name: Security\n');
+    try {
+      const declared = await plan();
+      assert.ok(declared.changes.some((c: any) => c.action === 'update' && c.name === 'security-solution-default'), JSON.stringify(declared.changes));
+    } finally {
+      rmSync(join(dir, 'view.yaml'));
+      await call(emu, 'DELETE', '/api/data_views/data_view/by-hand');
+    }
+  });
+
+  it('an endpoint artifact list (fixed list_id, agnostic), whose delete would take every artifact in it; an ordinary list is deleted', async () => {
+    const artifacts = await call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_trusted_apps', name: 'Endpoint Security Trusted Apps List', description: 'Trusted apps', type: 'endpoint_trusted_apps', namespace_type: 'agnostic' });
+    assert.equal(artifacts.status, 200, JSON.stringify(artifacts.body));
+    const stray = await call(emu, 'POST', '/api/exception_lists', { list_id: 'stray', name: 'Stray', description: 'd', type: 'detection' });
+    assert.equal(stray.status, 200);
+    const planned = await plan();
+    assert.deepEqual(planned.changes.filter((c: any) => c.kind === 'ExceptionList').map((c: any) => `${c.action} ${c.name}`), ['delete stray']);
+    assert.match(planned.unmanaged.find((o: any) => o.name === 'endpoint_trusted_apps')?.kept ?? '', /endpoint artifact list/);
+  });
+});
