@@ -197,7 +197,9 @@ const LAT_LON = /(?<lat>.+),(?<lon>.+)/;
 
 /**
  * List types whose read or delete by value is not an equality: `text` is matched word by word, a
- * range by the ranges holding the value, a shape or point by distance or intersection (lists plugin
- * services/utils/get_query_filter_from_type_value.ts). Their items are deleted by id.
+ * range by the ranges holding the value (and a delete, querying again with the ranges it found,
+ * fails), a shape or point by distance or intersection (lists plugin services/utils/
+ * get_query_filter_from_type_value.ts, items/delete_list_item_by_value.ts). Their items are
+ * deleted by id.
  */
 export const INEXACT_VALUE_TYPES: ReadonlySet<string> = new Set(['text', 'ip_range', 'double_range', 'float_range', 'integer_range', 'long_range', 'date_range', 'geo_point', 'geo_shape', 'shape']);

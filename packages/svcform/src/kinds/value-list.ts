@@ -339,8 +339,8 @@ export const valueListAdapter: KindAdapter = {
     if (missing.length > 0) await importValues(ctx.api, res.name, live.space, missing);
     // One delete per removed value (the API deletes items one at a time, by id or by value); the
     // client bounds how many are in flight. A value already gone (404) is what was wanted. Where a
-    // delete by value is not an equality (a range deletes every range holding the value, text
-    // every item with its words), each item is deleted by its id.
+    // delete by value is not an equality (text deletes every item with its words; a range type
+    // queries again with the ranges found, which fails), each item is deleted by its id.
     const ids: Map<string, string[]> | undefined = live.extra?.ids;
     const deletes: Array<Record<string, string>> = ids ? extra.flatMap((value) => (ids.get(value) ?? []).map((id) => ({ id }))) : extra.map((value) => ({ list_id: res.name, value }));
     await Promise.all(deletes.map((query) => ctx.api.request({ method: 'DELETE', path: `${BASE}/items`, space: live.space, query, accept: [404] })));

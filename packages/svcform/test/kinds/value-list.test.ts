@@ -148,7 +148,7 @@ describe('ValueList adapter', () => {
     assert.deepEqual(asSets(adapter.normalizeLive(await live('padded'), RUN)), asSets(adapter.normalizeDesired(padded, RUN)));
   });
 
-  it('removes values of a range or text list by item id: by value the server would also delete every range holding the address, or every item with the words', async () => {
+  it('removes values of a range or text list by item id: by value the server fails for a range, and deletes every item with the words for text', async () => {
     const ranges = resource(KIND, 'drop-one-range', { name: 'R', description: 'd', type: 'ip_range', items: ['10.1.2.3', '10.0.0.0/8'] });
     await adapter.create(ctx, ranges);
     await adapter.update(ctx, resource(KIND, 'drop-one-range', { ...ranges.spec, items: ['10.0.0.0/8'] }), await live('drop-one-range'), { rotateSecrets: false });

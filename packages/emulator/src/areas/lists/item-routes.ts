@@ -13,7 +13,7 @@ import {
 } from './state.js';
 import { valueError, valueFits } from './values.js';
 import { readBackValue } from '../../facts/list-values.js';
-import { itemsWithValue } from './value-query.js';
+import { deleteByValueRefusal, itemsWithValue } from './value-query.js';
 
 const SECURITY = { errors: 'security' } as const;
 const IMPORT_EXTENSIONS = ['.csv', '.txt'];
@@ -93,6 +93,8 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
     if (items.length === 0) {
       throw notFound(verb === 'read' ? `list_id: "${listId}" item of ${value} does not exist` : `list_id: "${listId}" with ${value} was not found`, 'security');
     }
+    const refusal = verb === 'delete' ? deleteByValueRefusal(list.type, items) : undefined;
+    if (refusal !== undefined) throw badRequest(refusal, 'security');
     return items;
   }
   throw badRequest('Either "list_id" or "id" needs to be defined in the request', 'security');

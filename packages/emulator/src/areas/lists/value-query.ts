@@ -30,6 +30,16 @@ export function itemsWithValue(items: ListItems | undefined, byValue: () => Item
   });
 }
 
+/**
+ * Why a delete by value fails after its search found `found`: the plugin deletes by querying again
+ * with the found items' values (items/delete_list_item_by_value.ts), which for a range type are
+ * ranges (`a-b`, a CIDR), never a point of the field, so that query fails whenever anything was
+ * found. `undefined` for the other types, and when nothing was found (a 404).
+ */
+export function deleteByValueRefusal(type: string, found: ItemRecord[]): string | undefined {
+  const point = RANGE_POINTS[type];
+  return point && found.length > 0 ? point.refusal(found[0].value) : undefined;
+}
 
 /** Lower-cased runs of letters and digits: what the standard analyzer splits text into, near enough. */
 function wordsOf(text: string): string[] {
