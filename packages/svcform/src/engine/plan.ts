@@ -308,8 +308,10 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
     const matches = liveIndex.get(changeId(r.kind, r.space, r.name)) ?? [];
     return live.failures.some((f) => f.kind === r.kind && f.space === r.space) || matches.length > 1 ? 'unknown' : matches[0];
   };
+  // A probe with no name and no tags: owned only by a scope that no selector narrows.
+  const ownsUnnamed = (kind: string, space: string) => isOwned({ kind, space, name: '', body: {} }, options.manage);
   for (const adapter of declaredKinds(resources, adapterFor)) {
-    for (const w of adapter.planWarnings?.(resources, ordered, liveOf) ?? []) {
+    for (const w of adapter.planWarnings?.(resources, ordered, liveOf, ownsUnnamed) ?? []) {
       warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(w.path)));
     }
   }

@@ -242,7 +242,14 @@ export interface KindAdapter extends KindRules {
   /**
    * Plan only: warnings about this kind's manifests that need the whole plan (its changes of other
    * kinds, the live objects). `liveOf` gives a manifest's live object, undefined where it has none
-   * (a create) and `unknown` where the plan cannot tell.
+   * (a create) and `unknown` where the plan cannot tell. `ownsUnnamed` says whether a manage scope
+   * owns every undeclared object of a kind in a space (one no selector narrows): what it would
+   * delete of the objects the server makes with generated ids.
    */
-  planWarnings?(resources: readonly Resource[], changes: readonly PlanChangeView[], liveOf: (res: Resource) => LiveObject | undefined | 'unknown'): ManifestWarning[];
+  planWarnings?(
+    resources: readonly Resource[],
+    changes: readonly PlanChangeView[],
+    liveOf: (res: Resource) => LiveObject | undefined | 'unknown',
+    ownsUnnamed: (kind: string, space: string) => boolean,
+  ): ManifestWarning[];
 }

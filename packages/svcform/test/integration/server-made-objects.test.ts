@@ -62,4 +62,30 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
     assert.deepEqual(planned.changes.filter((c: any) => c.kind === 'ExceptionList').map((c: any) => `${c.action} ${c.name}`), ['delete stray']);
     assert.match(planned.unmanaged.find((o: any) => o.name === 'endpoint_trusted_apps')?.kept ?? '', /endpoint artifact list/);
   });
+
+  it("an agent policy's sys_monitoring, whose system integration the server adds with a generated id: the plan that creates the policy warns when a scope would delete it (K-FLEET agent_policy_create.ts createAgentPolicyWithPackages)", async () => {
+    const fleet = mkdtempSync(join(tmpdir(), 'svcform-sys-monitoring-'));
+    try {
+      writeFileSync(join(fleet, 'policy.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: hosts\nspec:\n  name: Hosts\n  namespace: default\n  sys_monitoring: true\n');
+      const planOf = async (manage: string) => {
+        writeFileSync(join(fleet, 'svcform.yaml'), manage);
+        const planned = await cli(['plan', fleet, '--url', emu.url, '--json']);
+        assert.equal(planned.code, 0, planned.err);
+        return JSON.parse(planned.out);
+      };
+      const warned = (p: any) => p.warnings.filter((w: any) => /sys_monitoring makes the server add a system integration/.test(w.message));
+      assert.equal(warned(await planOf('manage:\n  - kind: PackagePolicy\n    spaces: [default]\n')).length, 1);
+      assert.equal(warned(await planOf('manage:\n  - kind: PackagePolicy\n    selector: {namePrefix: soc-}\n')).length, 0, 'a narrowed scope never owns the generated id');
+      assert.equal(warned(await planOf('manage: []\n')).length, 0);
+      // What the warning says: after the apply, the next plan deletes the server's system integration.
+      writeFileSync(join(fleet, 'svcform.yaml'), 'manage:\n  - kind: PackagePolicy\n    spaces: [default]\n');
+      const applied = await cli(['apply', fleet, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      const next = JSON.parse((await cli(['plan', fleet, '--url', emu.url, '--json'])).out);
+      assert.deepEqual(next.changes.map((c: any) => `${c.action} ${c.kind}`), ['delete PackagePolicy']);
+      assert.equal(warned(next).length, 0, 'no warning once the policy exists');
+    } finally {
+      rmSync(fleet, { recursive: true, force: true });
+    }
+  });
 });
