@@ -66,9 +66,12 @@ const pathOf = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
  * DEFAULT_ALERT_DATA_VIEW_ID, DEFAULT_ATTACK_DATA_VIEW_ID). They are not marked managed, yet the
  * entity store reads the first, and the app makes them again once deleted.
  */
-function securityAppDataViews(space: string): string[] {
+export function securityAppDataViews(space: string): string[] {
   return ['security-solution', 'security-solution-alert', 'security-solution-attack'].map((prefix) => `${prefix}-${space}`);
 }
+
+/** Why a scope leaves them alone (LiveObject.serverOwned), as DataView or as SavedObject. */
+export const SECURITY_APP_DATA_VIEW = 'the security app makes it for the space and makes it again when it is gone; a manage scope never deletes it (declare it to manage its patterns)';
 
 export const dataViewAdapter: KindAdapter = {
   kind: KIND,
@@ -96,7 +99,7 @@ export const dataViewAdapter: KindAdapter = {
       name: o.id,
       body: viewOf(o),
       readOnly: o.managed ? 'managed data view' : undefined,
-      ...(made.includes(o.id) ? { serverOwned: 'the security app makes it for the space and makes it again when it is gone; a manage scope never deletes it (declare it to manage its patterns)' } : {}),
+      ...(made.includes(o.id) ? { serverOwned: SECURITY_APP_DATA_VIEW } : {}),
     }));
   },
 

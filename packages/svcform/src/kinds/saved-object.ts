@@ -3,6 +3,7 @@ import { clone, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
 import type { AdapterContext, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
+import { SECURITY_APP_DATA_VIEW, securityAppDataViews } from './data-view.js';
 
 /**
  * Saved objects (/api/saved_objects; service-api.md Saved objects). metadata.name is the object id
@@ -84,12 +85,15 @@ export const savedObjectAdapter: KindAdapter = {
       items: (body) => body?.saved_objects ?? [],
       total: (body) => body?.total ?? 0,
     });
+    // A data view is an index-pattern saved object: the security app's own stay as under DataView.
+    const made = securityAppDataViews(space);
     return objects.map((o): LiveObject => ({
       kind: KIND,
       space,
       name: o.id,
       body: o,
       readOnly: o.managed ? 'managed saved object' : undefined,
+      ...(o.type === 'index-pattern' && made.includes(o.id) ? { serverOwned: SECURITY_APP_DATA_VIEW } : {}),
     }));
   },
 

@@ -53,6 +53,19 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
     }
   });
 
+  it('the same data view under a SavedObject scope (a data view is an index-pattern saved object)', async () => {
+    const made = await call(emu, 'POST', '/api/data_views/data_view', { data_view: { id: 'security-solution-alert-default', title: '.alerts-security.alerts-default', timeFieldName: '@timestamp' } });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    writeFileSync(join(dir, 'svcform.yaml'), 'manage:\n  - kind: SavedObject\n');
+    try {
+      const planned = await plan();
+      assert.deepEqual(planned.changes.filter((c: any) => c.name.startsWith('security-solution')), []);
+      assert.match(planned.unmanaged.find((o: any) => o.kind === 'SavedObject' && o.name === 'security-solution-alert-default')?.kept ?? '', /the security app makes it/);
+    } finally {
+      writeFileSync(join(dir, 'svcform.yaml'), 'manage:\n  - kind: DataView\n  - kind: ExceptionList\n');
+    }
+  });
+
   it('an endpoint artifact list (fixed list_id, agnostic), whose delete would take every artifact in it; an ordinary list is deleted', async () => {
     const artifacts = await call(emu, 'POST', '/api/exception_lists', { list_id: 'endpoint_trusted_apps', name: 'Endpoint Security Trusted Apps List', description: 'Trusted apps', type: 'endpoint_trusted_apps', namespace_type: 'agnostic' });
     assert.equal(artifacts.status, 200, JSON.stringify(artifacts.body));
