@@ -16,9 +16,10 @@ export interface LiveObject {
   /** Set (to the reason) for built-in, prebuilt, preconfigured, managed and read-only objects. */
   readOnly?: string;
   /**
-   * Set (to the reason) for objects the server makes and needs by itself (packages Fleet and the
-   * security app install on their own): a manifest may manage one, but a manage scope never
-   * deletes it undeclared, since the server would make it again or break without it.
+   * Set (to the reason) for objects the server makes or needs by itself (packages Fleet and the
+   * security app install on their own, the default Fleet output): a manifest may manage one, but
+   * a manage scope never deletes it undeclared, since the server would make it again, refuse the
+   * delete, or break without it.
    */
   serverOwned?: string;
   /** Tags, for `manage` selectors, on kinds that have them. */

@@ -156,6 +156,19 @@ describe('FleetOutput kind', () => {
     assert.match(plan.out + plan.err, /no output to send to until it exists/);
   });
 
+  it('a scope over every output never plans to delete the default one, which the server refuses (400); once another output is the default, it does', async () => {
+    const dir = repo({ 'svcform.yaml': 'manage:\n  - kind: FleetOutput\n', 'empty.yaml': '' });
+    const first = JSON.parse((await cli(['plan', dir, '--url', emu.url, '--json'])).out);
+    assert.deepEqual(first.changes.filter((c: any) => c.name === 'fleet-default-output'), [], 'the default output is not deleted');
+    assert.match(first.unmanaged.find((o: any) => o.name === 'fleet-default-output')?.kept ?? '', /the server refuses to delete it/);
+    writeFiles(dir, { 'output.yaml': output('  is_default: true\n  is_default_monitoring: true\n') });
+    const applied = await cli(['apply', dir, '--url', emu.url, '--auto-approve']);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    const next = JSON.parse((await cli(['plan', dir, '--url', emu.url, '--json'])).out);
+    assert.deepEqual(next.changes.map((c: any) => `${c.action} ${c.name}`), ['delete fleet-default-output']);
+    assert.equal((await cli(['apply', dir, '--url', emu.url, '--auto-approve'])).code, 0);
+  });
+
   it('outputs belong to no space: a manifest in another space plans the same object', async () => {
     await call(emu, 'POST', '/__emulator/spaces', { id: 'ops' });
     const dir = repo({ 'output.yaml': output() });

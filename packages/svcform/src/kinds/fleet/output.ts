@@ -124,6 +124,9 @@ async function listOutputs(ctx: AdapterContext, space: string): Promise<LiveObje
     name: body.id,
     body,
     ...(body.is_preconfigured ? { readOnly: 'preconfigured output (kibana.yml)' } : {}),
+    // The server refuses to delete the default output for data or for monitoring (400), the one
+    // Fleet's setup makes included: a scope deletes it only once another output took the flag.
+    ...(body.is_default || body.is_default_monitoring ? { serverOwned: 'the default output: the server refuses to delete it; a manage scope deletes it only once another output is the default' } : {}),
   }));
 }
 
