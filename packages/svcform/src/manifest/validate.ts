@@ -386,7 +386,9 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
       byKindAndName = new Map();
       for (const r of resources) {
         const key = `${r.kind}\u0000${r.name}`;
-        byKindAndName.set(key, [...(byKindAndName.get(key) ?? []), r]);
+        const same = byKindAndName.get(key);
+        if (same) same.push(r);
+        else byKindAndName.set(key, [r]);
       }
     }
     return byKindAndName.get(`${kind}\u0000${name}`) ?? [];

@@ -85,10 +85,10 @@ function lookup(state: ListsState, q: URLSearchParams, verb: 'read' | 'delete'):
     return item;
   }
   if (listId !== undefined && value !== null) {
-    if (!getKey(state.lists, listId)) {
+    const list = getKey(state.lists, listId) as ListRecord | undefined;
+    if (!list) {
       throw notFound(verb === 'read' ? `list id: "${listId}" does not exist` : `list_id: "${listId}" does not exist`, 'security');
     }
-    const list = getKey(state.lists, listId) as ListRecord;
     const items = itemsWithValue(getKey(state.items, listId), () => itemsByValue(state, listId, value), list.type, value);
     if (items.length === 0) {
       throw notFound(verb === 'read' ? `list_id: "${listId}" item of ${value} does not exist` : `list_id: "${listId}" with ${value} was not found`, 'security');
