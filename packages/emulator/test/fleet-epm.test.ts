@@ -25,7 +25,7 @@ describe('Fleet package manager (service-api.md Fleet package manager, wire-fact
   it('lists packages as items with status (service-api.md GET /epm/packages: "items"; wire-facts 7: "each with `name`, `version`, `status`")', async () => {
     const res = await call(emu, 'GET', `${EPM}/packages`);
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.items.map((p: any) => p.name), ['aws', 'aws_logs', 'elastic_agent', 'endpoint', 'gcp', 'gcp_pubsub', 'hostquery_manager', 'kafka', 'log', 'okta', 'sql', 'system', 'tcp', 'windows']);
+    assert.deepEqual(res.body.items.map((p: any) => p.name), ['aws', 'aws_logs', 'elastic_agent', 'endpoint', 'fleet_server', 'gcp', 'gcp_pubsub', 'hostquery_manager', 'kafka', 'log', 'okta', 'sql', 'system', 'tcp', 'windows']);
     const system = res.body.items.find((p: any) => p.name === 'system');
     assert.equal(system.version, '1.60.0', 'the latest version');
     assert.equal(system.latestVersion, '1.60.0');

@@ -15,6 +15,8 @@ import { AGENT_POLICY_SCHEMA_VERSION, attachedTo, DEFAULT_INACTIVITY_TIMEOUT, fl
 
 /** The package Fleet installs for agent policies with monitoring (fleet common/constants/epm.ts FLEET_ELASTIC_AGENT_PACKAGE). */
 const ELASTIC_AGENT_PACKAGE = 'elastic_agent';
+/** The package of a Fleet Server policy (the same file's FLEET_SERVER_PACKAGE). */
+const FLEET_SERVER_PACKAGE = 'fleet_server';
 
 /** Request flags, not policy state: never stored. */
 const FLAG_FIELDS = new Set(['id', 'force', 'bumpRevision', 'bump_revision']);
@@ -151,16 +153,39 @@ export function newAgentPolicy(ctx: EmulatorContext, req: EmuRequest, fields: Re
   };
 }
 
+/**
+ * An integration the create adds to the new policy itself (K-FLEET agent_policy_create.ts
+ * createPackagePolicy): the package's defaults, named `<package>-<n>`, with no namespace of its own
+ * (buildPackagePolicyFromPackage sets none, and createPackagePolicy no longer copies the policy's).
+ */
+async function addIntegration(ctx: EmulatorContext, req: EmuRequest, policyId: string, pkg: { name: string; version: string }): Promise<void> {
+  await writePackagePolicy(ctx, req.space, req.user, {
+    name: nextFreeName(ctx, req.space, `${pkg.name}-1`, (n) => `${pkg.name}-${n}`),
+    description: '',
+    policy_ids: [policyId],
+    package: { name: pkg.name, version: pkg.version },
+  });
+}
+
 async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   const body = validBody(req, CreateAgentPolicyBody);
+  // The route takes `has_fleet_server` out of the body (K-FLEET routes/agent_policy/handlers.ts
+  // createAgentPolicyHandler): the create installs fleet_server and adds its integration to the
+  // policy, and stores no flag. Only an update stores it (its handler passes the body on whole).
+  const { has_fleet_server: hasFleetServer, ...fields } = body;
   const sysMonitoring = boolQuery(req, 'sys_monitoring') === true;
-  // The system package is looked up first: after it the create runs without yielding.
+  // The packages are looked up first: after them the create runs without yielding.
+  const fleetServer = hasFleetServer === true ? await latestOrThrow(ctx, FLEET_SERVER_PACKAGE) : undefined;
   const system = sysMonitoring ? await latestOrThrow(ctx, 'system') : undefined;
   const monitoring = body.monitoring_enabled?.length ? await latestPackage(ctx, ELASTIC_AGENT_PACKAGE) : undefined;
   // Installed before the policy is checked and created, as the server's
   // createAgentPolicyWithPackages runs bulkInstallPackages before agentPolicyService.create.
+  if (fleetServer) ensureVersionInstalled(ctx, req.space, fleetServer);
   if (monitoring) ensureVersionInstalled(ctx, req.space, monitoring);
   const state = fleetState(ctx, req.space);
+  // A Fleet Server policy without an id would take the space's default Fleet Server policy id while
+  // no policy holds it (agent_policy_create.ts getFleetServerAgentPolicyId); here every space starts
+  // with its preconfigured Fleet Server policy (state.ts), which holds it, so the id is generated.
   const id = body.id ?? ctx.uuid();
   const spaces: string[] = body.space_ids ?? [req.space];
   // Before the id and name checks, as the server's create (the licence check precedes requireUniqueName).
@@ -168,21 +193,15 @@ async function createPolicy(req: EmuRequest, ctx: EmulatorContext) {
   checkAgentless(ctx, body);
   idTaken(ctx, [req.space, ...spaces], id);
   for (const space of spaces) nameTaken(ctx, space, body.name);
+  // The outputs are checked with the flag (agent_policy.ts create: policyForOutputValidation).
   checkPolicyOutputs(ctx, body);
   // The agent version fields are stored as sent: a create works nothing out (K-FLEET
   // agent_policy.ts create, prepareAsNewSo); the next change of the policy or of its package
   // policies replaces them with the computed ones (records.ts bumpRevision).
-  const record = newAgentPolicy(ctx, req, body, id);
+  const record = newAgentPolicy(ctx, req, fields, id);
   state.agentPolicies[id] = record;
-  if (system) {
-    await writePackagePolicy(ctx, req.space, req.user, {
-      name: nextFreeName(ctx, req.space, 'system-1', (n) => `system-${n}`),
-      namespace: record.namespace,
-      description: '',
-      policy_ids: [id],
-      package: { name: system.name, version: system.version },
-    });
-  }
+  if (fleetServer) await addIntegration(ctx, req, id, fleetServer);
+  if (system) await addIntegration(ctx, req, id, system);
   return { body: { item: formatAgentPolicy(ctx, req.space, record, { packagePolicies: false }) } };
 }
 
