@@ -101,4 +101,45 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
       rmSync(fleet, { recursive: true, force: true });
     }
   });
+  it("an agent policy's has_fleet_server: the create adds the Fleet Server integration but stores no flag, so svcform stores it, and warns where a scope would delete the integration or an update adds none (K-FLEET routes/agent_policy/handlers.ts, agent_policy_create.ts)", async () => {
+    const fleet = mkdtempSync(join(tmpdir(), 'svcform-fleet-server-'));
+    try {
+      const manifest = (extra: string) => `apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: fleet-servers\nspec:\n  name: Fleet servers\n  namespace: default\n${extra}`;
+      writeFileSync(join(fleet, 'policy.yaml'), manifest('  has_fleet_server: true\n'));
+      const planOf = async (manage: string) => {
+        writeFileSync(join(fleet, 'svcform.yaml'), manage);
+        const planned = await cli(['plan', fleet, '--url', emu.url, '--json']);
+        assert.equal(planned.code, 0, planned.err);
+        return JSON.parse(planned.out);
+      };
+      const warned = (p: any, pattern: RegExp) => p.warnings.filter((w: any) => pattern.test(w.message));
+      const scoped = 'manage:\n  - kind: PackagePolicy\n    spaces: [default]\n';
+      assert.equal(warned(await planOf(scoped), /has_fleet_server makes the server add the Fleet Server integration/).length, 1);
+      assert.equal(warned(await planOf('manage: []\n'), /has_fleet_server/).length, 0);
+      const applied = await cli(['apply', fleet, '--url', emu.url, '--auto-approve']);
+      assert.equal(applied.code, 0, applied.out + applied.err);
+      const integrations = await call(emu, 'GET', `/api/fleet/package_policies?kuery=${encodeURIComponent('ingest-package-policies.policy_ids:fleet-servers')}`);
+      assert.deepEqual(integrations.body.items.map((p: any) => p.package.name), ['fleet_server']);
+      // The flag is stored, so the next plan has nothing to do.
+      const next = await planOf('manage: []\n');
+      assert.deepEqual(next.changes, [], JSON.stringify(next.changes));
+      // A policy that exists without the flag: an update stores it and adds no integration.
+      writeFileSync(join(fleet, 'other.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: later\nspec:\n  name: Later\n  namespace: default\n');
+      assert.equal((await cli(['apply', fleet, '--url', emu.url, '--auto-approve'])).code, 0);
+      writeFileSync(join(fleet, 'other.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: later\nspec:\n  name: Later\n  namespace: default\n  has_fleet_server: true\n');
+      const marked = await planOf('manage: []\n');
+      assert.deepEqual(marked.changes.map((c: any) => `${c.action} ${c.name}`), ['update later']);
+      assert.equal(warned(marked, /has_fleet_server: true on an existing policy without a Fleet Server integration only marks it/).length, 1);
+      // One made with the flag elsewhere (or whose create's second write failed) has the integration:
+      // the update only stores the flag, and nothing is said.
+      const elsewhere = await call(emu, 'POST', '/api/fleet/agent_policies', { id: 'made-elsewhere', name: 'Made elsewhere', namespace: 'default', has_fleet_server: true });
+      assert.equal(elsewhere.status, 200, JSON.stringify(elsewhere.body));
+      writeFileSync(join(fleet, 'other.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: made-elsewhere\nspec:\n  name: Made elsewhere\n  namespace: default\n  has_fleet_server: true\n');
+      const stored = await planOf('manage: []\n');
+      assert.deepEqual(stored.changes.map((c: any) => `${c.action} ${c.name}`), ['update made-elsewhere']);
+      assert.equal(warned(stored, /has_fleet_server/).length, 0, JSON.stringify(stored.warnings));
+    } finally {
+      rmSync(fleet, { recursive: true, force: true });
+    }
+  });
 });

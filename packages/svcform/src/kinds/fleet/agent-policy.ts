@@ -1,9 +1,10 @@
 import type { CheckIssue, Reference, Resource } from '../../manifest/types.js';
 import { asSet, clone, deepEqual, isPlainObject } from '../normalize.js';
 import { listAllPages } from '../paging.js';
-import type { AdapterContext, KindAdapter, LiveObject, ManifestWarning, PlanChangeView } from '../types.js';
+import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { knownWithoutDefend, markElasticDefend, tamperProtectionWarnings } from './tamper-protection.js';
+import { addedIntegrationWarnings, markFleetServer } from './added-integrations.js';
 import { unknownSettingWarnings } from './advanced-settings.js';
 
 /**
@@ -71,23 +72,6 @@ function monitoringHttp(v: unknown): Record<string, any> | undefined {
   return inert ? undefined : out;
 }
 
-/**
- * `sys_monitoring` makes the create add a `system` package policy to the new policy, with a
- * generated id (K-FLEET services/agent_policies/agent_policy_create.ts
- * createAgentPolicyWithPackages). No manifest declares it, so a manage scope that owns every
- * PackagePolicy of the space deletes it at the next apply: the integration the flag asked for.
- */
-function systemMonitoringWarnings(resources: readonly Resource[], changes: readonly PlanChangeView[], ownsUnnamed: (kind: string, space: string) => boolean): ManifestWarning[] {
-  const created = new Set(changes.filter((c) => c.action === 'create' && c.kind === 'AgentPolicy').map((c) => `${c.space}/${c.name}`));
-  return resources
-    .filter((r) => r.kind === 'AgentPolicy' && r.spec.sys_monitoring === true && created.has(`${r.space}/${r.name}`) && ownsUnnamed('PackagePolicy', r.space))
-    .map((resource) => ({
-      resource,
-      path: ['spec', 'sys_monitoring'],
-      message: `spec.sys_monitoring makes the server add a system integration (a package policy no manifest declares) to the new policy, and the manage scope over PackagePolicy in space ${resource.space} deletes it at the next apply: declare a PackagePolicy of the system package for this policy instead`,
-    }));
-}
-
 /** One canonical form for both sides: defaults filled, "not set" spellings removed, sets sorted. */
 function canonical(body: Record<string, any>, space: string): Record<string, any> {
   const out: Record<string, any> = clone(body);
@@ -152,10 +136,13 @@ export const agentPolicyAdapter: KindAdapter = {
 
   referenceKinds: ['FleetOutput'],
 
-  // Tamper protection holds only with Elastic Defend, which PackagePolicy manifests attach: what the
-  // comparison and the plan's warnings need from beyond this kind (tamper-protection.ts).
-  readForPlan: markElasticDefend,
-  planWarnings: (resources, changes, liveOf, ownsUnnamed) => [...tamperProtectionWarnings(resources, changes, liveOf), ...systemMonitoringWarnings(resources, changes, ownsUnnamed)],
+  // Tamper protection holds only with Elastic Defend, which PackagePolicy manifests attach, and a
+  // Fleet Server integration comes only with a create: what the comparison and the plan's warnings
+  // need from beyond this kind (tamper-protection.ts, added-integrations.ts).
+  readForPlan: async (ctx, resources, objectsOf) => {
+    await Promise.all([markElasticDefend(ctx, resources, objectsOf), markFleetServer(ctx, resources, objectsOf)]);
+  },
+  planWarnings: (resources, changes, liveOf, ownsUnnamed) => [...tamperProtectionWarnings(resources, changes, liveOf), ...addedIntegrationWarnings(resources, changes, liveOf, ownsUnnamed)],
 
   check(res: Resource): CheckIssue[] {
     const computed = SERVER_COMPUTED.filter((field) => res.spec[field] !== undefined).map((field) => ({
@@ -236,6 +223,13 @@ export const agentPolicyAdapter: KindAdapter = {
       body: { id: res.name, ...writeBody(res) },
       idempotent: true,
     });
+    // The create route takes `has_fleet_server` out of the body: it makes the server add the Fleet
+    // Server integration, but the policy is stored without the flag, and the next plan would update
+    // it. An update stores it (K-FLEET routes/agent_policy/handlers.ts createAgentPolicyHandler and
+    // updateAgentPolicyHandler). Should this write fail, the next plan shows that update.
+    if (res.spec.has_fleet_server === true) {
+      await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(res.name)}`, space: res.space, body: writeBody(res) });
+    }
   },
 
   async update(ctx: AdapterContext, res: Resource, live: LiveObject) {

@@ -23,6 +23,8 @@ const IS_PROTECTED = ['spec', 'is_protected'];
 export interface AgentPolicyExtra {
   /** Ids of the Elastic Defend package policies attached; absent when they could not be read. */
   defend?: string[];
+  /** Ids of the Fleet Server package policies attached, read only where a plan needs them (added-integrations.ts). */
+  fleetServer?: string[];
 }
 
 const POLICIES_PATH = '/api/fleet/package_policies';
@@ -34,13 +36,37 @@ function policyIdsOf(body: Record<string, any> | undefined): string[] {
   return typeof body?.policy_id === 'string' ? [body.policy_id] : [];
 }
 
-function attachments(packagePolicies: ReadonlyArray<Record<string, any>>): Map<string, string[]> {
+function attachments(packagePolicies: ReadonlyArray<Record<string, any>>, pkg: string): Map<string, string[]> {
   const byPolicy = new Map<string, string[]>();
   for (const body of packagePolicies) {
-    if (body.package?.name !== ELASTIC_DEFEND) continue;
+    if (body.package?.name !== pkg) continue;
     for (const id of policyIdsOf(body)) byPolicy.set(id, [...(byPolicy.get(id) ?? []), String(body.id)]);
   }
   return byPolicy;
+}
+
+/**
+ * The package policies of package `pkg` attached to each agent policy of `space`, by agent policy
+ * id: from the plan's own PackagePolicy listing of the space when it has one, else with one listing
+ * filtered to the package.
+ */
+export async function attachedIntegrations(
+  ctx: AdapterContext,
+  space: string,
+  objectsOf: (kind: string, space: string) => LiveObject[] | undefined,
+  pkg: string,
+  pageSize: number,
+): Promise<Map<string, string[]>> {
+  const listed = objectsOf('PackagePolicy', space);
+  return attachments(listed ? listed.map((o) => o.body) : await listAllPages<Record<string, any>>(ctx.api, {
+    path: POLICIES_PATH,
+    space,
+    query: { kuery: `ingest-package-policies.package.name:${pkg}` },
+    sizeParam: 'perPage',
+    pageSize,
+    items: (body) => body.items ?? [],
+    total: (body) => body.total ?? 0,
+  }), pkg);
 }
 
 /**
@@ -63,16 +89,7 @@ export async function markElasticDefend(
     if (!policies) return;
     let byPolicy: Map<string, string[]>;
     try {
-      const listed = objectsOf('PackagePolicy', space);
-      byPolicy = attachments(listed ? listed.map((o) => o.body) : await listAllPages<Record<string, any>>(ctx.api, {
-        path: POLICIES_PATH,
-        space,
-        query: { kuery: `ingest-package-policies.package.name:${ELASTIC_DEFEND}` },
-        sizeParam: 'perPage',
-        pageSize: PAGE_SIZE,
-        items: (body) => body.items ?? [],
-        total: (body) => body.total ?? 0,
-      }));
+      byPolicy = await attachedIntegrations(ctx, space, objectsOf, ELASTIC_DEFEND, PAGE_SIZE);
     } catch (err) {
       ctx.log(`could not read the Elastic Defend package policies of space ${space} (${(err as Error).message}); is_protected is compared as written`);
       return;
@@ -88,17 +105,17 @@ export function knownWithoutDefend(live: LiveObject): boolean {
 }
 
 /**
- * The Elastic Defend package policies an agent policy has once the plan is applied: the live ones
- * (`now`), less those the plan deletes or moves away, plus those it creates or moves onto it.
+ * The package policies of package `pkg` an agent policy has once the plan is applied: the live
+ * ones (`now`), less those the plan deletes or moves away, plus those it creates or moves onto it.
  */
-function defendAfter(policy: Resource, now: readonly string[], changes: readonly PlanChangeView[]): Set<string> {
+export function integrationsAfter(policy: Resource, now: readonly string[], changes: readonly PlanChangeView[], pkg: string): Set<string> {
   const after = new Set(now);
   for (const c of changes) {
     if (c.kind !== 'PackagePolicy' || c.space !== policy.space) continue;
     if (c.action === 'delete') after.delete(c.name);
     else if (c.action === 'create' || c.action === 'update') {
       const spec = c.resource?.spec;
-      if (spec?.package?.name === ELASTIC_DEFEND && policyIdsOf(spec).includes(policy.name)) after.add(c.name);
+      if (spec?.package?.name === pkg && policyIdsOf(spec).includes(policy.name)) after.add(c.name);
       else after.delete(c.name);
     }
   }
@@ -128,7 +145,7 @@ export function tamperProtectionWarnings(
     if (live === 'unknown') continue;
     const now = live ? (live.extra as AgentPolicyExtra | undefined)?.defend : [];
     if (!now) continue;
-    const after = defendAfter(res, now, changes);
+    const after = integrationsAfter(res, now, changes, ELASTIC_DEFEND);
     if (after.size === 0) {
       warnings.push({
         resource: res,
