@@ -33,7 +33,8 @@ if (runs.length === 0) {
 // Piped (CI, a log), TAP as Node 20 chose by itself; Node 23 and later print their spec report
 // there too, so the reporter is named: every version's run ends with the same `# tests N` lines.
 const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
-const totals = { tests: 0, pass: 0, fail: 0, skipped: 0 };
+// `cancelled` too: a suite whose hook fails cancels its tests, fails the run, and counts no `fail`.
+const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 };
 let status = 0;
 for (const run of runs) {
   console.log(`# package ${run.dir}: ${run.files.length} test files`);
@@ -59,5 +60,5 @@ for (const run of runs) {
   });
   if (code !== 0) status = code;
 }
-console.log(`# all packages: tests ${totals.tests}, pass ${totals.pass}, fail ${totals.fail}, skipped ${totals.skipped}`);
+console.log(`# all packages: tests ${totals.tests}, pass ${totals.pass}, fail ${totals.fail}, cancelled ${totals.cancelled}, skipped ${totals.skipped}`);
 process.exit(status);
