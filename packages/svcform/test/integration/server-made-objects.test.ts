@@ -142,4 +142,23 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
       rmSync(fleet, { recursive: true, force: true });
     }
   });
+  it('has_fleet_server: when the update that stores the flag fails, the apply says the policy exists, and the next apply stores it', async () => {
+    const fleet = mkdtempSync(join(tmpdir(), 'svcform-fleet-server-fault-'));
+    try {
+      writeFileSync(join(fleet, 'svcform.yaml'), 'manage: []\n');
+      writeFileSync(join(fleet, 'policy.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: half-made\nspec:\n  name: Half made\n  namespace: default\n  has_fleet_server: true\n');
+      await call(emu, 'PUT', '/__emulator/faults', { faults: [{ method: 'PUT', path: '^/api/fleet/agent_policies/half-made$', status: 400, times: 1 }] });
+      const failed = await cli(['apply', fleet, '--url', emu.url, '--auto-approve']);
+      assert.notEqual(failed.code, 0);
+      assert.match(failed.out + failed.err, /the policy was created, but the update that stores has_fleet_server \(the create does not\) failed/);
+      assert.equal((await call(emu, 'GET', '/api/fleet/agent_policies/half-made')).status, 200);
+      const again = await cli(['apply', fleet, '--url', emu.url, '--auto-approve']);
+      assert.equal(again.code, 0, again.out + again.err);
+      const settled = JSON.parse((await cli(['plan', fleet, '--url', emu.url, '--json'])).out);
+      assert.deepEqual(settled.changes, []);
+    } finally {
+      await call(emu, 'PUT', '/__emulator/faults', { faults: [] });
+      rmSync(fleet, { recursive: true, force: true });
+    }
+  });
 });

@@ -226,9 +226,14 @@ export const agentPolicyAdapter: KindAdapter = {
     // The create route takes `has_fleet_server` out of the body: it makes the server add the Fleet
     // Server integration, but the policy is stored without the flag, and the next plan would update
     // it. An update stores it (K-FLEET routes/agent_policy/handlers.ts createAgentPolicyHandler and
-    // updateAgentPolicyHandler). Should this write fail, the next plan shows that update.
+    // updateAgentPolicyHandler). Should this write fail, the policy exists and the next plan shows
+    // that update; the error says so rather than leave the create's outcome to be guessed.
     if (res.spec.has_fleet_server === true) {
-      await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(res.name)}`, space: res.space, body: writeBody(res) });
+      try {
+        await ctx.api.request({ method: 'PUT', path: `${PATH}/${encodeURIComponent(res.name)}`, space: res.space, body: writeBody(res) });
+      } catch (err) {
+        throw new Error(`the policy was created, but the update that stores has_fleet_server (the create does not) failed: ${(err as Error).message}; the next plan shows that update`);
+      }
     }
   },
 
