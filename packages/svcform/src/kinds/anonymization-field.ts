@@ -21,6 +21,7 @@ const BASE = '/api/security_ai_assistant/anonymization_fields';
 const PAGE_SIZE = 1000;
 /** The field attack discovery cannot work without (service-api.md line 437). */
 export const REQUIRED_ALLOWED_FIELD = '_id';
+const KEPT_ID = 'the server seeds it, and every attack discovery generation fails without it; a manage scope never deletes it (declare it to manage it)';
 
 function canonical(fields: { allowed?: unknown; anonymized?: unknown }): Record<string, boolean> {
   // A create without a flag stores false (the bulk route's create).
@@ -63,7 +64,9 @@ export const anonymizationFieldAdapter: KindAdapter = {
       total: (body) => body.total ?? 0,
       expected: options?.expected,
     });
-    return items.map((body) => ({ kind: 'AnonymizationField', space, name: body.field, serverId: body.id, body }));
+    // `_id` is one of the defaults the server seeds each space with, and attack discovery cannot
+    // run without it: a manage scope that owns the space's fields never deletes it undeclared.
+    return items.map((body) => ({ kind: 'AnonymizationField', space, name: body.field, serverId: body.id, body, ...(body.field === REQUIRED_ALLOWED_FIELD ? { serverOwned: KEPT_ID } : {}) }));
   },
 
   normalizeDesired(res: Resource) {

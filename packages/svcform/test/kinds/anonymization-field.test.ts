@@ -67,4 +67,17 @@ describe('AnonymizationField kind', () => {
     // Any other refusal is still an error.
     await assert.rejects(adapter.delete(real, { ...live, serverId: undefined }), /400/);
   });
+  it('a manage scope over the fields deletes the undeclared defaults but never _id, which attack discovery needs (service-api.md line 437)', async () => {
+    const dir = repo({ 'svcform.yaml': 'manage:\n  - kind: AnonymizationField\n', 'a.yaml': field('host.name', '  allowed: true\n') });
+    const planned = await cli(['plan', dir, '--url', emu.url, '--json']);
+    assert.equal(planned.code, 0, planned.err);
+    const plan = JSON.parse(planned.out);
+    const deleted = plan.changes.filter((c: any) => c.action === 'delete').map((c: any) => c.name);
+    assert.ok(deleted.length > 0, 'the other undeclared defaults are deleted');
+    assert.ok(!deleted.includes('_id'), JSON.stringify(deleted));
+    assert.match(plan.unmanaged.find((o: any) => o.name === '_id')?.kept ?? '', /every attack discovery generation fails without it/);
+    // Declared, _id is managed like any field.
+    const declared = JSON.parse((await cli(['plan', repo({ 'svcform.yaml': 'manage:\n  - kind: AnonymizationField\n', 'a.yaml': field('_id', '  allowed: true\n  anonymized: false\n') }), '--url', emu.url, '--json'])).out);
+    assert.ok(declared.changes.some((c: any) => c.name === '_id' && c.action === 'update'), JSON.stringify(declared.changes.filter((c: any) => c.name === '_id')));
+  });
 });
