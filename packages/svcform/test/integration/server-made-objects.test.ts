@@ -96,7 +96,11 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
       assert.equal(applied.code, 0, applied.out + applied.err);
       const next = JSON.parse((await cli(['plan', fleet, '--url', emu.url, '--json'])).out);
       assert.deepEqual(next.changes.map((c: any) => `${c.action} ${c.kind}`), ['delete PackagePolicy']);
-      assert.equal(warned(next).length, 0, 'no warning once the policy exists');
+      assert.equal(warned(next).length, 0, 'no warning of the create once the policy exists');
+      // The flag cannot bring the integration back: only a create adds it.
+      const nothing = (p: any) => p.warnings.filter((w: any) => /sys_monitoring: true on an existing policy without a system integration does nothing/.test(w.message));
+      assert.equal(nothing(next).length, 1, JSON.stringify(next.warnings));
+      assert.equal(nothing(await planOf('manage: []\n')).length, 0, 'while the integration is there, nothing is said');
     } finally {
       rmSync(fleet, { recursive: true, force: true });
     }
@@ -129,7 +133,7 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
       writeFileSync(join(fleet, 'other.yaml'), 'apiVersion: svcform/v1\nkind: AgentPolicy\nmetadata:\n  name: later\nspec:\n  name: Later\n  namespace: default\n  has_fleet_server: true\n');
       const marked = await planOf('manage: []\n');
       assert.deepEqual(marked.changes.map((c: any) => `${c.action} ${c.name}`), ['update later']);
-      assert.equal(warned(marked, /has_fleet_server: true on an existing policy without a Fleet Server integration only marks it/).length, 1);
+      assert.equal(warned(marked, /has_fleet_server: true on an existing policy without the Fleet Server integration only marks it/).length, 1);
       // One made with the flag elsewhere (or whose create's second write failed) has the integration:
       // the update only stores the flag, and nothing is said.
       const elsewhere = await call(emu, 'POST', '/api/fleet/agent_policies', { id: 'made-elsewhere', name: 'Made elsewhere', namespace: 'default', has_fleet_server: true });

@@ -4,7 +4,7 @@ import { listAllPages } from '../paging.js';
 import type { AdapterContext, KindAdapter, LiveObject } from '../types.js';
 import { AREAS } from '../../client/areas.js';
 import { knownWithoutDefend, markElasticDefend, tamperProtectionWarnings } from './tamper-protection.js';
-import { addedIntegrationWarnings, markFleetServer } from './added-integrations.js';
+import { addedIntegrationWarnings, markAddedIntegrations } from './added-integrations.js';
 import { unknownSettingWarnings } from './advanced-settings.js';
 
 /**
@@ -136,11 +136,12 @@ export const agentPolicyAdapter: KindAdapter = {
 
   referenceKinds: ['FleetOutput'],
 
-  // Tamper protection holds only with Elastic Defend, which PackagePolicy manifests attach, and a
-  // Fleet Server integration comes only with a create: what the comparison and the plan's warnings
-  // need from beyond this kind (tamper-protection.ts, added-integrations.ts).
+  // Tamper protection holds only with Elastic Defend, which PackagePolicy manifests attach, and the
+  // integrations of sys_monitoring and has_fleet_server come only with a create: what the
+  // comparison and the plan's warnings need from beyond this kind (tamper-protection.ts,
+  // added-integrations.ts).
   readForPlan: async (ctx, resources, objectsOf) => {
-    await Promise.all([markElasticDefend(ctx, resources, objectsOf), markFleetServer(ctx, resources, objectsOf)]);
+    await Promise.all([markElasticDefend(ctx, resources, objectsOf), markAddedIntegrations(ctx, resources, objectsOf)]);
   },
   planWarnings: (resources, changes, liveOf, ownsUnnamed) => [...tamperProtectionWarnings(resources, changes, liveOf), ...addedIntegrationWarnings(resources, changes, liveOf, ownsUnnamed)],
 

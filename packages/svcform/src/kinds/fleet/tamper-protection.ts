@@ -23,8 +23,8 @@ const IS_PROTECTED = ['spec', 'is_protected'];
 export interface AgentPolicyExtra {
   /** Ids of the Elastic Defend package policies attached; absent when they could not be read. */
   defend?: string[];
-  /** Ids of the Fleet Server package policies attached, read only where a plan needs them (added-integrations.ts). */
-  fleetServer?: string[];
+  /** Ids of the attached package policies of a package, read only where a plan needs them (added-integrations.ts). */
+  integrations?: Record<string, string[]>;
 }
 
 const POLICIES_PATH = '/api/fleet/package_policies';
