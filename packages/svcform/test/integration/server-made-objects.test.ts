@@ -120,6 +120,11 @@ describe('a manage scope leaves alone what the server makes by itself', () => {
       const scoped = 'manage:\n  - kind: PackagePolicy\n    spaces: [default]\n';
       assert.equal(warned(await planOf(scoped), /has_fleet_server makes the server add the Fleet Server integration/).length, 1);
       assert.equal(warned(await planOf('manage: []\n'), /has_fleet_server/).length, 0);
+      // Declared too (as an export of such a policy writes it), the integration would be made twice.
+      writeFileSync(join(fleet, 'integration.yaml'), 'apiVersion: svcform/v1\nkind: PackagePolicy\nmetadata:\n  name: fleet-servers-integration\nspec:\n  name: fleet_server-1\n  policy_ids: [fleet-servers]\n  package: {name: fleet_server, version: 1.2.0}\n');
+      const twice = await planOf('manage: []\n');
+      assert.equal(warned(twice, /has_fleet_server makes the server add the Fleet Server integration \(named fleet_server-<n>\) to the new policy beside PackagePolicy\/fleet-servers-integration/).length, 1, JSON.stringify(twice.warnings));
+      rmSync(join(fleet, 'integration.yaml'));
       const applied = await cli(['apply', fleet, '--url', emu.url, '--auto-approve']);
       assert.equal(applied.code, 0, applied.out + applied.err);
       const integrations = await call(emu, 'GET', `/api/fleet/package_policies?kuery=${encodeURIComponent('ingest-package-policies.policy_ids:fleet-servers')}`);

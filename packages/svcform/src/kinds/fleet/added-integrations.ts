@@ -102,6 +102,18 @@ export function addedIntegrationWarnings(
     for (const { field, pkg, effect, onExisting } of ADDED_INTEGRATIONS) {
       if (resource.spec[field] !== true) continue;
       if (created) {
+        // A manifest that declares the integration too (an export of a policy that holds the flag
+        // and its integration does) gets two: the server's, named `<package>-<n>`, and its own,
+        // whose name is often that same one, which the server then refuses.
+        const declared = [...integrationsAfter(resource, [], changes, pkg)];
+        if (declared.length > 0) {
+          warnings.push({
+            resource,
+            path: ['spec', field],
+            message: `spec.${field} makes the server add ${effect} (named ${pkg}-<n>) to the new policy beside PackagePolicy/${declared[0]} that the manifests attach to it: two of them, or a refused create where the names meet; remove ${field} and keep the declared one`,
+          });
+          continue;
+        }
         if (!ownsUnnamed('PackagePolicy', resource.space)) continue;
         warnings.push({
           resource,
