@@ -29,7 +29,7 @@ const ADDED_INTEGRATIONS: AddedIntegration[] = [
     pkg: 'system',
     effect: 'a system integration',
     toCheck: () => true,
-    onExisting: 'does nothing: it is a flag of the create',
+    onExisting: 'does nothing',
   },
   {
     field: 'has_fleet_server',
