@@ -198,7 +198,8 @@ const LAT_LON = /(?<lat>.+),(?<lon>.+)/;
 /**
  * List types whose read or delete by value is not an equality: `text` is matched word by word, a
  * range by the ranges holding the value (and a delete, querying again with the ranges it found,
- * fails), a shape or point by distance or intersection (lists plugin services/utils/
+ * fails), and a shape or point gets the same `term` query on a geo field, which is no plain
+ * equality and which the search backend may refuse (lists plugin services/utils/
  * get_query_filter_from_type_value.ts, items/delete_list_item_by_value.ts). Their items are
  * deleted by id.
  */

@@ -8,8 +8,8 @@ import type { ItemRecord, ListItems } from './state.js';
  * get_query_filter_from_type_value.ts): a `term` for single-valued types (an equality), a `match`
  * with operator `and` for `text` (every word of the value, in any item), and a `term` against the
  * range field for the range types, which finds every range holding the value and fails when the
- * value is not a point of the range's kind. Shapes and points (a distance or intersection query)
- * are matched by equality here.
+ * value is not a point of the range's kind. Shapes and points get the same `term` query on a geo
+ * field, which the search backend may refuse (not confirmed): they are matched by equality here.
  */
 export function itemsWithValue(items: ListItems | undefined, byValue: () => ItemRecord[], type: string, value: string): ItemRecord[] {
   if (type === 'text') {

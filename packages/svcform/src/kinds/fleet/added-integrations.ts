@@ -1,6 +1,6 @@
 import type { Resource } from '../../manifest/types.js';
 import type { AdapterContext, LiveObject, ManifestWarning, PlanChangeView } from '../types.js';
-import { attachedIntegrations, integrationsAfter, type AgentPolicyExtra } from './tamper-protection.js';
+import { attachedIntegrations, integrationsAfter, type AgentPolicyExtra } from './attached-integrations.js';
 
 /**
  * Flags that make an agent policy's create add an integration to the new policy, a package policy
