@@ -44,6 +44,14 @@ describe('eql: the hand-written reader and the grammar', () => {
     assert.ok(accepted > 5_000 && total - accepted > 10_000, `${accepted} of ${total} accepted`);
   });
 
+  it('reads a WHERE right before a parenthesis itself, to the grammar\'s tree (EqlBase.g4: WHERE is a token of its own, so the search backend takes `where(`)', () => {
+    for (const text of ['process where(process.name == "a" or process.pid == 1)', 'sequence by host.id [process where(true)] [file where(file.path : "x") and true]']) {
+      const tree = readEql(text);
+      assert.notEqual(tree, undefined, text);
+      assert.deepEqual(tree, parseEql(text, {}), text);
+    }
+  });
+
   it('leaves nesting deeper than the stack to the grammar, whose problem names it', () => {
     const deep = `process where ${'('.repeat(100_000)}true${')'.repeat(100_000)}`;
     assert.equal(readEql(deep), undefined);

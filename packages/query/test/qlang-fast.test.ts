@@ -73,6 +73,13 @@ describe('qlang: the hand-written reader and the grammar', () => {
     assert.ok(eligible > QLANG_QUERIES.length / 2, `${eligible} of ${QLANG_QUERIES.length}`);
   });
 
+  it('reads NOT, BY and an aggregation\'s WHERE right before a parenthesis itself, to the grammar\'s tree (lexer/Expression.g4: each is a token of its own)', () => {
+    const text = 'FROM l | WHERE NOT(a == 1) AND NOT`b` AND NOT/* c */(c) | STATS n = COUNT(*) WHERE(a > 1) BY(h) | INLINE STATS m = MAX(v) BY(w)';
+    const tree = readQlang(text);
+    assert.notEqual(tree, undefined);
+    assert.deepEqual(tree, parseQlang(text, {}));
+  });
+
   it('leaves nesting deeper than the stack to the grammar, whose problem names it', () => {
     const deep = `FROM l | WHERE ${'('.repeat(100_000)}true${')'.repeat(100_000)}`;
     assert.equal(readQlang(deep), undefined);

@@ -78,6 +78,19 @@ describe('qlang 9.x syntax: fields and columns', () => {
     assert.ok(!language.parse('FROM l | WHERE @timestamp > NOW() - 3 mon').ok, 'mon is no unit');
   });
 
+  it('reads NOT, BY and an aggregation\'s WHERE followed at once by a parenthesis: each is a token of its own (lexer/Expression.g4), as in a hunting query of the detection-rules repository (`WHERE NOT(`)', () => {
+    assert.deepEqual(names('FROM l | WHERE NOT(a == 1 OR b IS NULL)'), ['a', 'b']);
+    assert.deepEqual(names('FROM l | WHERE NOT(a == 1) AND NOT`b` == 2'), ['a', 'b']);
+    assert.deepEqual(names('FROM l | STATS c = COUNT(*) WHERE(a > 1) BY(h)'), ['a', 'h']);
+    assert.deepEqual(names('FROM l | INLINE STATS m = MAX(v) BY(h)'), ['v', 'h']);
+    const spaced = language.parse('FROM l | WHERE NOT (a == 1)');
+    const joined = language.parse('FROM l | WHERE NOT(a == 1)');
+    assert.ok(spaced.ok && joined.ok);
+    assert.deepEqual(joined.query.fields.map((f) => f.name), spaced.query.fields.map((f) => f.name));
+    // A word that only starts with the keyword is a field, as before.
+    assert.deepEqual(names('FROM l | WHERE notes == 1 | STATS c = COUNT(*) BY bytes'), ['notes', 'bytes']);
+  });
+
   it('knows JSON_EXTRACT and the registry aliases: no note', () => {
     assert.deepEqual(parsed('FROM l | EVAL a = json_extract(body, "$.a"), b = TO_INT(x), c = TO_DBL(x), d = TO_STR(x), e = TO_BOOL(x), f = TO_DT(x), g = TO_UL(x), h = BIN(x, 10)').notes, []);
   });

@@ -29,7 +29,8 @@ function query(): Node | undefined {
 function eventQuery(): Node | undefined {
   const start = cursor.pos;
   const category = eventCategory();
-  if (category && separation() && keyword('where') && separation()) {
+  if (category && separation() && keyword('where')) {
+    blanks();
     const condition = expression();
     if (condition) return { kind: 'event', category, condition, offset: start };
   }

@@ -1,5 +1,5 @@
 import { chain } from './tree.js';
-import { atKeyword, blanks, bracketed, commaList, constant, cursor, isDigit, isLetter, keyword, literal, mapLiteral, qualifiedName, separation, SLASH, STAR, string, type Node } from './fast-words.js';
+import { atKeyword, blanks, bracketed, commaList, constant, cursor, isDigit, isLetter, keyword, literal, mapLiteral, qualifiedName, SLASH, STAR, string, type Node } from './fast-words.js';
 
 /** Expressions of qlang for the hand-written reader (fast.ts), loosest first, as qlang.peggy reads them. */
 
@@ -44,7 +44,8 @@ function logical(word: string, operand: () => Node | undefined): Node | undefine
 
 function not(): Node | undefined {
   const start = cursor.pos;
-  if (keyword('not') && separation()) {
+  if (keyword('not')) {
+    blanks();
     const operand = not();
     if (operand) return { type: 'not', operand, offset: start };
   }

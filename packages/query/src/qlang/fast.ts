@@ -55,7 +55,8 @@ function statsAssignment(): Node | undefined {
   const found = assignment();
   if (!found) return undefined;
   const save = cursor.pos;
-  if (separation() && keyword('where') && separation()) {
+  if (separation() && keyword('where')) {
+    blanks();
     const filter = expression();
     if (filter) return { ...found, filter };
   }
@@ -68,11 +69,12 @@ function statsAssignments(): Node[] | undefined {
   return head ? commaList(head, statsAssignment) : undefined;
 }
 
-/** `(_ BY __ @Assignments)?`. */
+/** `(_ BY _ @Assignments)?`. */
 function statsBy(): Node[] {
   const save = cursor.pos;
   blanks();
-  if (keyword('by') && separation()) {
+  if (keyword('by')) {
+    blanks();
     const by = assignments();
     if (by) return by;
   }
