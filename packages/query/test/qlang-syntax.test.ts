@@ -91,6 +91,26 @@ describe('qlang 9.x syntax: fields and columns', () => {
     assert.deepEqual(names('FROM l | WHERE notes == 1 | STATS c = COUNT(*) BY bytes'), ['notes', 'bytes']);
   });
 
+  it('names a backslash escape a "..." string does not know, at the backslash (lexer/Expression.g4 ESCAPE_SEQUENCE), as a hunting query\'s RLIKE `(/|\\?|$)` has it', () => {
+    const q = 'FROM l | WHERE url.path RLIKE ".*(/|\\?|$).*"';
+    const r = language.parse(q);
+    assert.ok(!r.ok);
+    assert.equal(r.problem.offset, q.indexOf('\\'));
+    assert.match(r.problem.message, /^\\\? is not an escape of a "\.\.\." string/);
+    assert.ok(language.parse('FROM l | WHERE url.path RLIKE """.*(/|\\?|$).*"""').ok);
+    assert.ok(language.parse('FROM l | WHERE url.path RLIKE ".*(/|\\\\?|$).*"').ok);
+    // A backslash at the end of the line leaves the string open, as before.
+    assert.match((language.parse('FROM l | WHERE a == "x\\\n"') as { problem: QueryProblem }).problem.message, /^unterminated string/);
+  });
+
+  it('says `==` where a WHERE condition is followed by `=`, at the `=`, as a hunting query of the detection-rules repository has it (`event.provider = "..."`)', () => {
+    const q = 'FROM l | WHERE a == 1 AND b = "x" | KEEP a';
+    const r = language.parse(q);
+    assert.ok(!r.ok);
+    assert.deepEqual({ offset: r.problem.offset, message: r.problem.message }, { offset: q.indexOf(' = ') + 1, message: '`=` names a column (EVAL, STATS); a condition compares with `==`' });
+    assert.ok(language.parse('FROM l | WHERE a == 1 AND b =~ "x" | EVAL c = a | STATS d = COUNT(*) WHERE a == 1').ok);
+  });
+
   it('knows JSON_EXTRACT and the registry aliases: no note', () => {
     assert.deepEqual(parsed('FROM l | EVAL a = json_extract(body, "$.a"), b = TO_INT(x), c = TO_DBL(x), d = TO_STR(x), e = TO_BOOL(x), f = TO_DT(x), g = TO_UL(x), h = BIN(x, 10)').notes, []);
   });
