@@ -4,6 +4,7 @@ import { EmuError } from '../../errors.js';
 import { findConnector } from '../connectors/index.js';
 import { applyTypeDefaults, defaultFrequency, RULE_DEFAULTS } from './defaults.js';
 import { isEcsField } from './ecs.js';
+import { alertsFilterProblem, invalidKql, withGeneratedDsl } from './alerts-filter.js';
 import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
 import { parseRequest, requestIssuesError, type Issue, type Schema } from '../../zod.js';
 import type { StoredRule } from './state.js';
@@ -87,7 +88,9 @@ export function sameParameters(a: StoredRule, b: StoredRule): boolean {
  * connector's whatever the request said: the alerting framework's denormalizeActions takes
  * `actionTypeId` from the connector it loads (alerting rules_client lib/denormalize_actions.ts).
  */
-export function resolveActions(w: Writer, actions: any[] | undefined, throttle: unknown): any[] {
+export function resolveActions(w: Writer, actions: any[] | undefined, throttle: unknown, write: 'create' | 'update' = 'update'): any[] {
+  const filterProblem = alertsFilterProblem(actions ?? []);
+  if (filterProblem) throw securityError(400, `Error validating ${write} data - ${filterProblem}`);
   const out: any[] = [];
   const missing: string[] = [];
   for (const action of actions ?? []) {
@@ -106,6 +109,13 @@ export function resolveActions(w: Writer, actions: any[] | undefined, throttle: 
     out.push(resolved);
   }
   if (missing.length) throw securityError(400, `Failed to validate actions due to the following error: Invalid connectors: ${missing.join(', ')}`);
+  // After the connectors, as the rules client adds its generated values after validating the actions.
+  for (const action of out) {
+    if (action.alerts_filter === undefined) continue;
+    const kql = invalidKql(action.alerts_filter);
+    if (kql !== undefined) throw securityError(400, `Invalid KQL: ${kql}`);
+    action.alerts_filter = withGeneratedDsl(action.alerts_filter);
+  }
   return out;
 }
 
@@ -146,7 +156,7 @@ export function finishParameters(w: Writer, params: Record<string, any>, write: 
   if (typeof params.interval === 'string' && !DURATION.test(params.interval)) {
     throw securityError(400, `Error validating ${write} data - [schedule.interval]: string is not a valid duration: ${params.interval}`);
   }
-  params.actions = resolveActions(w, params.actions, params.throttle);
+  params.actions = resolveActions(w, params.actions, params.throttle, write);
   if (params.required_fields) params.required_fields = computeRequiredFields(params.required_fields);
   const problem = ruleConsistencyProblem(params);
   if (problem) throw securityError(400, problem);

@@ -28,10 +28,11 @@ const dateMath = () => string({ refine: [(s: string) => (isValidDateMath(s) ? un
 export const THROTTLE_PATTERN = /^[1-9]\d*[smhd]$/;
 const throttle = () => union([enumOf(['no_actions', 'rule']), string({ regex: THROTTLE_PATTERN })]);
 
-export const alertsFilter = object({
-  timeframe: opt(object({ days: opt(array(int())), hours: opt(object({ start: opt(str()), end: opt(str()) })), timezone: opt(str()) })),
-  query: opt(object({ kql: opt(str()), filters: opt(array(object({}))) })),
-});
+/**
+ * RuleActionAlertsFilter: an open object in the route's schema; the rules client checks it
+ * (alerts-filter.ts).
+ */
+export const alertsFilter = openObject();
 
 export const frequency = object({ summary: boolean(), notifyWhen: enumOf(NOTIFY_WHEN), throttle: nullable(throttle()) });
 

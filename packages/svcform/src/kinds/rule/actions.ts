@@ -38,3 +38,17 @@ export async function withActionTypes(ctx: AdapterContext, space: string, ruleId
     }),
   );
 }
+
+/**
+ * An action as both sides of the comparison hold it: without the server's `uuid` and
+ * `action_type_id`, and without `alerts_filter.query.dsl`, the search the rules framework builds
+ * from the filter's `kql` and `filters` and stores with it (alerting's
+ * add_generated_action_values.ts), which a read returns and a write may carry: it is the server's
+ * to make, so a live rule whose filter has one is not a change, and an export does not write it.
+ */
+export function comparableAction({ uuid: _u, action_type_id: _t, ...action }: Record<string, any>): Record<string, any> {
+  const filter = action.alerts_filter;
+  if (filter === null || typeof filter !== 'object' || filter.query === null || typeof filter.query !== 'object' || !('dsl' in filter.query)) return action;
+  const { dsl: _d, ...query } = filter.query;
+  return { ...action, alerts_filter: { ...filter, query } };
+}

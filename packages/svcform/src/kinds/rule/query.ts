@@ -25,6 +25,8 @@ export interface RuleQuery {
   label: string;
   text: string;
   language: QueryLanguageName;
+  /** False where the query searches alerts, not the rule's events: its fields are not checked. */
+  namesEventFields?: false;
 }
 
 /** The queries of a rule spec and their languages, as the rule's type and language fields decide. */
@@ -36,6 +38,15 @@ export function ruleQueries(spec: Record<string, any>): RuleQuery[] {
   if (language && typeof spec.query === 'string') out.push({ path: ['spec', 'query'], label: 'query', text: spec.query, language });
   if (type === 'threat_match' && typeof spec.threat_query === 'string') {
     out.push({ path: ['spec', 'threat_query'], label: 'threat_query', text: spec.threat_query, language: spec.threat_language === 'lucene' ? 'lucene' : 'kuery' });
+  }
+  // An action's alerts filter: KQL over the rule's alerts, which the rules client parses to build
+  // its search and refuses when it does not parse (alerting add_generated_action_values.ts,
+  // "Invalid KQL").
+  if (Array.isArray(spec.actions)) {
+    spec.actions.forEach((action: any, i: number) => {
+      const kql = action?.alerts_filter?.query?.kql;
+      if (typeof kql === 'string') out.push({ path: ['spec', 'actions', i, 'alerts_filter', 'query', 'kql'], label: `actions[${i}].alerts_filter.query.kql`, text: kql, language: 'kuery', namesEventFields: false });
+    });
   }
   return out;
 }
@@ -99,7 +110,7 @@ export function checkRuleQueries(res: Resource, context: CheckContext | undefine
         });
       }
     }
-    if (!checkFields) continue;
+    if (!checkFields || q.namesEventFields === false) continue;
     const reported = new Set<string>();
     for (const use of facts.fields) {
       if (use.name.includes('*') || reported.has(use.name)) continue;

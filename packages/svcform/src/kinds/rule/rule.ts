@@ -5,7 +5,7 @@ import { listRules } from './list.js';
 import { importRules, writtenAlone } from './import.js';
 import { deleteRules } from './bulk-delete.js';
 import { AREAS } from '../../client/areas.js';
-import { withActionTypes } from './actions.js';
+import { comparableAction, withActionTypes } from './actions.js';
 import {
   checkDefaultExceptions, comparableExceptions, desiredDefaultItems, exceptionListReferences, exceptionsToSpec, liveDefaultItems, resolvedLinks,
   withDefaultExceptions, writeDefaultExceptions,
@@ -121,7 +121,7 @@ function dropUiMeta(rule: Record<string, any>): void {
 function liveSpec(body: Record<string, any>): Record<string, any> {
   const rule = { ...body };
   for (const key of SERVER_FIELDS) delete rule[key];
-  if (Array.isArray(rule.actions)) rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, unknown>) => a);
+  if (Array.isArray(rule.actions)) rule.actions = rule.actions.map(comparableAction);
   if (Array.isArray(rule.required_fields)) rule.required_fields = withoutEcs(rule.required_fields);
   dropUiMeta(rule);
   dropEmptyNoEffect(rule);
@@ -158,7 +158,10 @@ function desiredSpec(spec: Record<string, any>): Record<string, any> {
   for (const key of DISCARDED_FIELDS) delete rule[key];
   if (isPlainObject(rule.threshold) && typeof rule.threshold.field === 'string') rule.threshold = { ...rule.threshold, field: [rule.threshold.field] };
   if (typeof rule.machine_learning_job_id === 'string') rule.machine_learning_job_id = [rule.machine_learning_job_id];
-  rule.actions = rule.actions.map(({ uuid: _u, action_type_id: _t, ...a }: Record<string, any>) => ({ ...a, frequency: a.frequency ?? defaultFrequency(rule.throttle) }));
+  rule.actions = rule.actions.map((action: Record<string, any>) => {
+    const a = comparableAction(action);
+    return { ...a, frequency: a.frequency ?? defaultFrequency(rule.throttle) };
+  });
   rule.required_fields = withoutEcs(rule.required_fields);
   if (Array.isArray(rule.response_actions)) rule.response_actions = rule.response_actions.map(withResponseDefaults);
   dropUiMeta(rule);
