@@ -184,9 +184,10 @@ export interface KindRules {
   /**
    * Checks of a manifest against the others the run declares (a package policy's version against
    * the version its IntegrationPackage pins); `declared` answers every manifest of a kind and name,
-   * whatever its space. Run on every validate, after the documents' own checks.
+   * whatever its space, or of the kind alone when no name is given, in the order they were read.
+   * Run on every validate, after the documents' own checks.
    */
-  checkAmong?(res: Resource, declared: (kind: string, name: string) => Resource[]): CheckIssue[];
+  checkAmong?(res: Resource, declared: (kind: string, name?: string) => Resource[]): CheckIssue[];
 }
 
 /**

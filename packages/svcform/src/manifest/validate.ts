@@ -381,17 +381,18 @@ function crossCheck(resources: Resource[], out: Diagnostic[], lookup: (kind: str
     }
   }
   let byKindAndName: Map<string, Resource[]> | undefined;
-  const declared = (kind: string, name: string): Resource[] => {
+  const declared = (kind: string, name?: string): Resource[] => {
     if (!byKindAndName) {
       byKindAndName = new Map();
       for (const r of resources) {
-        const key = `${r.kind}\u0000${r.name}`;
-        const same = byKindAndName.get(key);
-        if (same) same.push(r);
-        else byKindAndName.set(key, [r]);
+        for (const key of [`${r.kind}\u0000${r.name}`, r.kind]) {
+          const same = byKindAndName.get(key);
+          if (same) same.push(r);
+          else byKindAndName.set(key, [r]);
+        }
       }
     }
-    return byKindAndName.get(`${kind}\u0000${name}`) ?? [];
+    return byKindAndName.get(name === undefined ? kind : `${kind}\u0000${name}`) ?? [];
   };
   for (const r of resources) {
     const checkAmong = lookup(r.kind)?.checkAmong;

@@ -5,6 +5,7 @@ import { artifactItemIssues, endpointListOfId, endpointListOfType } from '../../
 import { displayField } from '../../manifest/schema.js';
 import type { Resource } from '../../manifest/types.js';
 import { shortText } from '../../manifest/short-text.js';
+import { itemIdClashes } from './item-ids.js';
 import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, keysKept, LISTS_PATH, readItemsFile, reconcileItems, type Item } from './items.js';
 import { deepEqual, isPlainObject } from '../normalize.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from '../types.js';
@@ -175,6 +176,8 @@ export const exceptionListAdapter: KindAdapter = {
     const items = checkItems(res);
     return items.some((i) => i.path.at(-1) === 'items_file') ? items : [...items, ...checkEndpointList(res)];
   },
+
+  checkAmong: itemIdClashes,
 
   list(ctx, space) {
     return listLists(ctx, space, 'single');

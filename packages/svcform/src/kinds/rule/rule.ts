@@ -6,6 +6,7 @@ import { importRules, writtenAlone } from './import.js';
 import { deleteRules } from './bulk-delete.js';
 import { AREAS } from '../../client/areas.js';
 import { comparableAction, withActionTypes } from './actions.js';
+import { itemIdClashes } from '../exception/item-ids.js';
 import {
   checkDefaultExceptions, comparableExceptions, desiredDefaultItems, exceptionListReferences, exceptionsToSpec, liveDefaultItems, resolvedLinks,
   withDefaultExceptions, writeDefaultExceptions,
@@ -237,6 +238,9 @@ export const ruleAdapter: KindAdapter = {
   // it tells (connector and, when the manifest gives it, the connector type) and its exceptions.
   reviewFields: ['/name', '/type', '/query', '/language', '/severity', '/risk_score', '/enabled', '/actions/*/id', '/actions/*/action_type_id', '/actions/*/group', '/exceptions_list/*/list_id', '/exceptions_list/*/type'],
   keyedFields: { '/default_exceptions/items': 'item_id' },
+
+  // A default list's item_ids share the space's namespace with every single list (exception/item-ids.ts).
+  checkAmong: itemIdClashes,
 
   check(res: Resource, context?: CheckContext): CheckIssue[] {
     const discarded = DISCARDED_FIELDS.filter((key) => res.spec[key] !== undefined).map((key) => ({

@@ -1,0 +1,85 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunningEmulator } from '@svcform/emulator/server.js';
+import { call, emulator } from '@svcform/emulator/testing.js';
+import { cli } from '../helpers/cli.js';
+import { repo } from '../helpers/repo.js';
+
+/**
+ * An exception item's item_id is unique across the lists of its namespace (a space's single lists,
+ * rules' default lists among them, or the agnostic lists of every space): the create route answers
+ * 409 to a second one whatever its list (lists plugin create_exception_list_item_route; the
+ * emulator's exception area). The Terraform provider's acceptance configurations use one item_id
+ * in many lists; declared together, svcform validated them and the apply failed item after item.
+ */
+
+const list = (name: string, itemId: string, extra = '') => `apiVersion: svcform/v1
+kind: ExceptionList
+metadata:
+  name: ${name}
+${extra}spec:
+  type: detection
+  name: ${name}
+  description: d
+  items:
+    - item_id: ${itemId}
+      name: Scanner
+      description: d
+      entries:
+        - {field: source.ip, type: match, operator: included, value: 10.0.0.1}
+`;
+
+const ruleWithDefault = (itemId: string) => `apiVersion: svcform/v1
+kind: Rule
+metadata:
+  name: tmp-exec
+spec:
+  type: query
+  name: Execution from tmp
+  description: d
+  severity: medium
+  risk_score: 47
+  query: 'process.executable:/tmp/*'
+  default_exceptions:
+    items:
+      - item_id: ${itemId}
+        name: CI builds
+        description: d
+        entries:
+          - {field: host.name, type: wildcard, operator: included, value: 'ci-*'}
+`;
+
+describe('ExceptionList and Rule default exceptions: item_ids unique across the lists of a namespace', () => {
+  let emu: RunningEmulator;
+  before(async () => {
+    emu = await emulator({ spaces: ['blue'] });
+  });
+  after(() => emu.stop());
+
+  it('refuses at validate a second list holding an item_id, naming the first, and writes nothing', async () => {
+    const dir = repo({ 'a.yaml': list('first-list', 'scanner'), 'b.yaml': list('second-list', 'scanner') });
+    const validated = await cli(['validate', dir]);
+    assert.equal(validated.code, 1, validated.out + validated.err);
+    assert.match(validated.err, /b\.yaml:\d+:\d+: ExceptionList\/second-list: item_id "scanner" is taken by ExceptionList\/first-list \(.*a\.yaml:\d+\): the server keeps item ids unique across the lists of space default/);
+    assert.doesNotMatch(validated.err, /a\.yaml:\d+:\d+: ExceptionList\/first-list/);
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 1);
+    const lists = await call(emu, 'GET', '/api/exception_lists/_find?namespace_type=single');
+    assert.equal(lists.body.total, 0, 'nothing was written');
+  });
+
+  it("counts a rule's default list, which is a single list of the rule's space", async () => {
+    const validated = await cli(['validate', repo({ 'a.yaml': list('builds', 'ci-builds'), 'r.yaml': ruleWithDefault('ci-builds') })]);
+    assert.equal(validated.code, 1, validated.out + validated.err);
+    assert.match(validated.err, /r\.yaml:\d+:\d+: Rule\/tmp-exec: item_id "ci-builds" is taken by ExceptionList\/builds/);
+  });
+
+  it('takes the same item_id in single lists of two spaces, and counts agnostic lists across spaces', async () => {
+    const spaces = await cli(['validate', repo({ 'a.yaml': list('first-list', 'scanner'), 'b.yaml': list('second-list', 'scanner', '  space: blue\n') })]);
+    assert.equal(spaces.code, 0, spaces.out + spaces.err);
+    const agnostic = (name: string) => list(name, 'scanner').replace('  type: detection\n', '  type: detection\n  namespace_type: agnostic\n');
+    const both = await cli(['validate', repo({ 'a.yaml': agnostic('first-list'), 'b.yaml': agnostic('second-list') })]);
+    assert.equal(both.code, 1, both.out + both.err);
+    assert.match(both.err, /the server keeps item ids unique across the agnostic lists of every space/);
+  });
+});
