@@ -46,15 +46,69 @@ function comparable(source: Record<string, any>): Record<string, any> {
   return out;
 }
 
+/** The saved object keeps the source filters as JSON text of `[{value, clientId?}]`. */
+function parsedList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string' || value === '') return [];
+  try {
+    const parsed = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The field filters as a sorted set of their values: the UI's `clientId` is bookkeeping, and the order changes nothing. */
+function filterValues(filters: unknown): string[] {
+  return [...new Set(parsedList(filters).flatMap((f) => (isPlainObject(f) && typeof f.value === 'string' ? [f.value] : [])))].sort();
+}
+
+/**
+ * Source filters and field attributes are managed only where the manifest declares them (a data
+ * view made in the UI often has both, and svcform did not know them before): compared and written
+ * then, left as the server has them otherwise.
+ */
+function withDeclaredExtras(out: Record<string, any>, source: Record<string, any>, declared: Record<string, any>): Record<string, any> {
+  if (declared.sourceFilters !== undefined) out.sourceFilters = filterValues(source.sourceFilters);
+  if (declared.fieldAttrs !== undefined) out.fieldAttrs = sortKeys(clone(parsedMap(source.fieldAttrs)));
+  return out;
+}
+
 /** The data view a listed index-pattern saved object is, in the data views API's field names. */
 function viewOf(o: Record<string, any>): Record<string, any> {
   const a = isPlainObject(o.attributes) ? o.attributes : {};
-  return { id: o.id, title: a.title, name: a.name, timeFieldName: a.timeFieldName, allowNoIndex: a.allowNoIndex, runtimeFieldMap: a.runtimeFieldMap, fieldFormats: a.fieldFormatMap, managed: o.managed };
+  return {
+    id: o.id, title: a.title, name: a.name, timeFieldName: a.timeFieldName, allowNoIndex: a.allowNoIndex, runtimeFieldMap: a.runtimeFieldMap, fieldFormats: a.fieldFormatMap,
+    sourceFilters: parsedList(a.sourceFilters), fieldAttrs: parsedMap(a.fieldAttrs), managed: o.managed,
+  };
 }
 
 function writeBody(res: Resource): Record<string, any> {
   const { title, name, allowNoIndex, runtimeFieldMap, fieldFormats, timeFieldName } = comparable(res.spec);
-  return { title, name, allowNoIndex, runtimeFieldMap, fieldFormats, timeFieldName: timeFieldName ?? '' };
+  const body: Record<string, any> = { title, name, allowNoIndex, runtimeFieldMap, fieldFormats, timeFieldName: timeFieldName ?? '' };
+  if (res.spec.sourceFilters !== undefined) body.sourceFilters = res.spec.sourceFilters;
+  if (res.spec.fieldAttrs !== undefined) body.fieldAttrs = res.spec.fieldAttrs;
+  return body;
+}
+
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The popularity counts the server keeps in fieldAttrs (Discover raises `count` as fields are
+ * used), where the manifest gives none: not compared, so use is not drift.
+ */
+function serverCounts(res: Resource, live: LiveObject): string[] {
+  const declared = res.spec.fieldAttrs;
+  if (!isPlainObject(declared)) return [];
+  const out: string[] = [];
+  for (const [field, attrs] of Object.entries(parsedMap(live.body.fieldAttrs))) {
+    if (!isPlainObject(attrs) || attrs.count === undefined) continue;
+    const mine = declared[field];
+    if (!isPlainObject(mine)) {
+      if (Object.keys(attrs).every((k) => k === 'count')) out.push(`/spec/fieldAttrs/${escapePointer(field)}`);
+    } else if (mine.count === undefined) out.push(`/spec/fieldAttrs/${escapePointer(field)}/count`);
+  }
+  return out;
 }
 
 const pathOf = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
@@ -104,11 +158,19 @@ export const dataViewAdapter: KindAdapter = {
   },
 
   normalizeDesired(res) {
-    return comparable(res.spec);
+    return withDeclaredExtras(comparable(res.spec), res.spec, res.spec);
   },
 
   normalizeLive(live) {
-    return comparable(live.body);
+    // Both extras, in compared form; chosenByServer leaves out what the manifest does not declare.
+    return withDeclaredExtras(comparable(live.body), live.body, { sourceFilters: true, fieldAttrs: true });
+  },
+
+  chosenByServer(res, live) {
+    const out = serverCounts(res, live);
+    if (res.spec.sourceFilters === undefined) out.push('/spec/sourceFilters');
+    if (res.spec.fieldAttrs === undefined) out.push('/spec/fieldAttrs');
+    return out;
   },
 
   async create(ctx: AdapterContext, res) {
@@ -139,6 +201,15 @@ export const dataViewAdapter: KindAdapter = {
     if (allowNoIndex) spec.allowNoIndex = true;
     if (Object.keys(runtimeFieldMap).length > 0) spec.runtimeFieldMap = runtimeFieldMap;
     if (Object.keys(fieldFormats).length > 0) spec.fieldFormats = fieldFormats;
+    const filters = filterValues(live.body.sourceFilters);
+    if (filters.length > 0) spec.sourceFilters = filters.map((value) => ({ value }));
+    // Labels and descriptions are configuration; a popularity count is use, and is not exported.
+    const attrs = Object.entries(parsedMap(live.body.fieldAttrs)).flatMap(([field, a]) => {
+      if (!isPlainObject(a)) return [];
+      const { count: _count, ...kept } = a;
+      return Object.keys(kept).length > 0 ? [[field, kept] as const] : [];
+    });
+    if (attrs.length > 0) spec.fieldAttrs = sortKeys(Object.fromEntries(attrs));
     return { spec };
   },
 };
