@@ -40,6 +40,17 @@ describe('emulator: attack-discovery schedules (service-api.md Attack discovery;
     assert.match(action.body.message, /Invalid connectors: nope/);
   });
 
+  it('checks an action\'s alerts_filter as the rules client does and stores its query with a generated dsl (alerting actionAlertsFilterSchema, add_generated_action_values.ts)', async () => {
+    await call(emu, 'POST', '/api/actions/connector/chat', { name: 'Chat', connector_type_id: '.chat', secrets: { webhookUrl: 'https://chat.example/x' } });
+    const action = (alertsFilter: unknown) => ({ id: 'chat', action_type_id: '.chat', group: 'default', params: { message: 'm' }, frequency: { summary: true, notify_when: 'onActiveAlert', throttle: null }, alerts_filter: alertsFilter });
+    const made = await call(emu, 'POST', BASE, { name: 'Filtered', params, schedule: { interval: '1h' }, actions: [action({ query: { kql: 'a: 1', filters: [] } })] });
+    assert.equal(made.status, 200, made.text);
+    assert.equal(typeof made.body.actions[0].alerts_filter.query.dsl, 'string');
+    const unknown = await call(emu, 'PUT', `${BASE}/${made.body.id}`, { name: 'Filtered', params, schedule: { interval: '1h' }, actions: [action({ query: { kql: 'a: 1', filters_json: '[]' } })] });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.message, 'Error validating update data - [actions.0.alertsFilter.query.filters_json]: definition for this key is missing');
+  });
+
   it('update is a full replace that needs actions and never changes enabled; _enable/_disable do (UpdateProps has no enabled)', async () => {
     const made = (await call(emu, 'POST', BASE, { name: 'Toggle', params, schedule: { interval: '1h' } })).body;
     const noActions = await call(emu, 'PUT', `${BASE}/${made.id}`, { name: 'Toggle', params, schedule: { interval: '2h' } });

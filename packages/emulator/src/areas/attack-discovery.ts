@@ -4,6 +4,7 @@ import { EmuError } from '../errors.js';
 import type { EmuRequest } from '../router.js';
 import * as z from '../zod.js';
 import { findConnector } from './connectors/index.js';
+import { alertsFilterProblem, invalidKql, withGeneratedDsl } from './rules/alerts-filter.js';
 
 /**
  * Attack-discovery schedules (/api/attack_discovery/schedules). service-api.md (Attack discovery,
@@ -92,11 +93,20 @@ function existing(ctx: EmulatorContext, req: EmuRequest): StoredSchedule {
  * of the space (rules_client validate_actions: "Invalid connectors"). Actions get a uuid when they
  * come without one, as alerting assigns them.
  */
-function checked(ctx: EmulatorContext, req: EmuRequest, body: Record<string, any>): Record<string, any> {
-  if (!DURATION.test(body.schedule.interval)) throw securityError(400, `Error validating create data - [schedule.interval]: string is not a valid duration: ${body.schedule.interval}`);
+function checked(ctx: EmulatorContext, req: EmuRequest, body: Record<string, any>, write: 'create' | 'update'): Record<string, any> {
+  if (!DURATION.test(body.schedule.interval)) throw securityError(400, `Error validating ${write} data - [schedule.interval]: string is not a valid duration: ${body.schedule.interval}`);
+  // An action's alerts_filter as the rules client checks it, and the dsl it stores (rules/alerts-filter.ts).
+  const filterProblem = alertsFilterProblem(body.actions ?? []);
+  if (filterProblem) throw securityError(400, `Error validating ${write} data - ${filterProblem}`);
   const missing = (body.actions ?? []).filter((a: any) => !findConnector(ctx, req.space, a.id)).map((a: any) => a.id);
   if (missing.length) throw securityError(400, `Failed to validate actions due to the following error: Invalid connectors: ${missing.join(', ')}`);
-  for (const a of body.actions ?? []) a.uuid ??= ctx.uuid();
+  for (const a of body.actions ?? []) {
+    a.uuid ??= ctx.uuid();
+    if (a.alerts_filter === undefined) continue;
+    const kql = invalidKql(a.alerts_filter);
+    if (kql !== undefined) throw securityError(400, `Invalid KQL: ${kql}`);
+    a.alerts_filter = withGeneratedDsl(a.alerts_filter);
+  }
   return body;
 }
 
@@ -116,7 +126,7 @@ export const attackDiscoveryArea: EmulatorArea = {
     const opts = { errors: 'security' as const };
 
     router.post(BASE, (req, ctx) => {
-      const body = checked(ctx, req, z.parseRequest(CreateProps, req.body));
+      const body = checked(ctx, req, z.parseRequest(CreateProps, req.body), 'create');
       const now = ctx.now().toISOString();
       const s: StoredSchedule = {
         id: ctx.uuid(),
@@ -153,7 +163,7 @@ export const attackDiscoveryArea: EmulatorArea = {
 
     router.put(`${BASE}/:id`, (req, ctx) => {
       const s = existing(ctx, req);
-      const body = checked(ctx, req, z.parseRequest(UpdateProps, req.body));
+      const body = checked(ctx, req, z.parseRequest(UpdateProps, req.body), 'update');
       Object.assign(s, { name: body.name, params: body.params, schedule: body.schedule, actions: body.actions, updated_by: req.user, updated_at: ctx.now().toISOString() });
       return { body: render(s) };
     }, opts);

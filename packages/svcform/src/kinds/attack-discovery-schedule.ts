@@ -1,6 +1,7 @@
 import type { Resource } from '../manifest/types.js';
 import { clone, dropNulls, isPlainObject, sortKeys } from './normalize.js';
 import { listAllPages } from './paging.js';
+import { withoutGeneratedDsl } from './alerts-filter.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from './types.js';
 import { AREAS } from '../client/areas.js';
 
@@ -28,13 +29,14 @@ function params(source: Record<string, any>): Record<string, any> {
 }
 
 /**
- * Actions as the manifest says them: the uuid the server assigns is not part of the manifest. A
+ * Actions as the manifest says them: the uuid the server assigns is not part of the manifest, nor
+ * the dsl it adds to an alerts filter (alerts-filter.ts). A
  * frequency's `throttle` is required and nullable (OAS AttackDiscoveryApiScheduleActionFrequency),
  * so its null stays: without it the manifest would not validate.
  */
 function actions(list: unknown): Array<Record<string, any>> {
   return (Array.isArray(list) ? list : []).map((a) => {
-    const { uuid: _uuid, ...rest } = a ?? {};
+    const { uuid: _uuid, ...rest } = withoutGeneratedDsl(a ?? {});
     const out = dropNulls(rest);
     if (isPlainObject(out.frequency) && isPlainObject(rest.frequency) && rest.frequency.throttle === null) out.frequency = { ...out.frequency, throttle: null };
     return out;

@@ -61,6 +61,37 @@ describe('AttackDiscoverySchedule kind', () => {
     assert.equal((await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode'])).code, 0);
   });
 
+  it('plans empty after apply when an action filters alerts: the dsl the server stores with the filter is the server\'s (alerting add_generated_action_values.ts)', async () => {
+    const chat = `apiVersion: svcform/v1
+kind: Connector
+metadata:
+  name: soc-chat
+spec:
+  name: SOC chat
+  connector_type_id: .chat
+  secrets:
+    webhookUrl: https://chat.example/x
+`;
+    const withAction = schedule() + `  actions:
+    - id: soc-chat
+      action_type_id: .chat
+      group: default
+      params:
+        message: New attack discoveries
+      frequency: {summary: true, notify_when: onActiveAlert, throttle: null}
+      alerts_filter:
+        query:
+          kql: 'svc.alert.severity: "critical"'
+          filters: []
+`;
+    const dir = repo({ 'svcform.yaml': MANAGE, 'a.yaml': withAction, 'z.yaml': llm, 'c.yaml': chat });
+    const applied = await cli(['apply', dir, '--url', emu.url]);
+    assert.equal(applied.code, 0, applied.out + applied.err);
+    assert.equal(typeof (await live()).actions[0].alerts_filter.query.dsl, 'string');
+    const planned = await cli(['plan', dir, '--url', emu.url, '--detailed-exitcode']);
+    assert.equal(planned.code, 0, planned.out + planned.err);
+  });
+
   it('moves the enabled state through _enable and _disable only; other fields through a full PUT', async () => {
     const dir = repo({ 'svcform.yaml': MANAGE, 'a.yaml': schedule(), 'z.yaml': llm });
     assert.equal((await cli(['apply', dir, '--url', emu.url])).code, 0);

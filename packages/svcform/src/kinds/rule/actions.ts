@@ -1,5 +1,6 @@
 import type { AdapterContext } from '../types.js';
 import { runLookup } from '../run-lookup.js';
+import { withoutGeneratedDsl } from '../alerts-filter.js';
 
 /**
  * The connector types rule actions need. A rule action must carry `action_type_id` (the route
@@ -41,14 +42,8 @@ export async function withActionTypes(ctx: AdapterContext, space: string, ruleId
 
 /**
  * An action as both sides of the comparison hold it: without the server's `uuid` and
- * `action_type_id`, and without `alerts_filter.query.dsl`, the search the rules framework builds
- * from the filter's `kql` and `filters` and stores with it (alerting's
- * add_generated_action_values.ts), which a read returns and a write may carry: it is the server's
- * to make, so a live rule whose filter has one is not a change, and an export does not write it.
+ * `action_type_id`, and without the `dsl` the server adds to its alerts filter (alerts-filter.ts).
  */
 export function comparableAction({ uuid: _u, action_type_id: _t, ...action }: Record<string, any>): Record<string, any> {
-  const filter = action.alerts_filter;
-  if (filter === null || typeof filter !== 'object' || filter.query === null || typeof filter.query !== 'object' || !('dsl' in filter.query)) return action;
-  const { dsl: _d, ...query } = filter.query;
-  return { ...action, alerts_filter: { ...filter, query } };
+  return withoutGeneratedDsl(action);
 }
