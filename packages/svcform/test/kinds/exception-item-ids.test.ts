@@ -68,6 +68,16 @@ describe('ExceptionList and Rule default exceptions: item_ids unique across the 
     assert.equal(lists.body.total, 0, 'nothing was written');
   });
 
+  it('says which list holds an item_id when the server refuses the create for an item of a list no manifest declares', async () => {
+    await call(emu, 'POST', '/api/exception_lists', { list_id: 'made-by-hand', name: 'By hand', description: 'd', type: 'detection', namespace_type: 'single' });
+    const item = await call(emu, 'POST', '/api/exception_lists/items', { list_id: 'made-by-hand', item_id: 'vpn', name: 'VPN', description: 'd', type: 'simple', namespace_type: 'single', entries: [{ field: 'source.ip', type: 'match', operator: 'included', value: '10.0.0.2' }] });
+    assert.equal(item.status, 200, item.text);
+    const applied = await cli(['apply', repo({ 'a.yaml': list('mine', 'vpn') }), '--url', emu.url]);
+    assert.equal(applied.code, 1, applied.out + applied.err);
+    assert.match(applied.out + applied.err, /item_id "vpn" is held by exception list "made-by-hand", and the server keeps item ids unique across the lists of space default \(409\)/);
+    assert.doesNotMatch(applied.out + applied.err, /someone else meanwhile/);
+  });
+
   it("counts a rule's default list, which is a single list of the rule's space", async () => {
     const validated = await cli(['validate', repo({ 'a.yaml': list('builds', 'ci-builds'), 'r.yaml': ruleWithDefault('ci-builds') })]);
     assert.equal(validated.code, 1, validated.out + validated.err);

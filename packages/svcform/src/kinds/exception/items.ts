@@ -143,12 +143,19 @@ export interface ItemTarget {
  */
 async function ownWriteLanded(api: Requester, target: ItemTarget, item: Item, err: unknown, create: boolean): Promise<boolean> {
   if (!(err instanceof ApiError) || err.status !== 409 || (!create && err.attempts < 2)) return false;
+  let read;
   try {
-    const read = await api.request({ method: 'GET', path: ITEMS_PATH, space: target.space, query: { item_id: item.item_id, namespace_type: target.namespaceType }, accept: [404] });
-    return read.status === 200 && read.body?.list_id === target.listId && deepEqual(comparableItem(read.body), comparableItem(item));
+    read = await api.request({ method: 'GET', path: ITEMS_PATH, space: target.space, query: { item_id: item.item_id, namespace_type: target.namespaceType }, accept: [404] });
   } catch {
     return false;
   }
+  // The item_id is unique across the lists of a namespace (item-ids.ts): held by another list, the
+  // create can never land here, whoever retries it.
+  const holder = read.status === 200 ? read.body?.list_id : undefined;
+  if (create && typeof holder === 'string' && holder !== target.listId) {
+    throw new Error(`exception list ${target.listId}: item_id ${JSON.stringify(item.item_id)} is held by exception list ${JSON.stringify(holder)}, and the server keeps item ids unique across the ${target.namespaceType === 'agnostic' ? 'agnostic lists of every space' : `lists of space ${target.space}`} (409); give the item another item_id, or take it out of that list first`);
+  }
+  return holder === target.listId && deepEqual(comparableItem(read.body), comparableItem(item));
 }
 
 /**
