@@ -43,6 +43,13 @@ describe('emulator: a rule action\'s alerts_filter, as the rules client checks a
     assert.notEqual(put.body.actions[0].alerts_filter.query.dsl, filter.query.dsl);
   });
 
+  it('keeps the filters of the query as sent (the emulator had stripped every key of each filter, and a plan showed them as a change)', async () => {
+    const filters = [{ meta: { alias: null, disabled: false, negate: false, key: 'host.name', params: { query: 'web-1' }, type: 'phrase' }, query: { match_phrase: { 'host.name': 'web-1' } } }];
+    const created = await call(emu, 'POST', RULES, rule({ query: { kql: '', filters } }, 'af-filters'));
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(created.body.actions[0].alerts_filter.query.filters, filters);
+  });
+
   it('refuses a key the schema does not define, at any level, with the rules client\'s message (@kbn/config-schema objects)', async () => {
     const cases: Array<[unknown, string]> = [
       [{ query: { kql: 'a: 1', filters: [], filters_json: '[]' } }, '[actions.0.alertsFilter.query.filters_json]: definition for this key is missing'],
