@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import { parseHcl } from './terraform-hcl.mjs';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +47,7 @@ const CONVERSIONS = {
   elasticstack_kibana_osquery_saved_query: { kind: 'HostQuerySavedQuery', convert: (a) => ({ spec: hostQuery(dropNulls({ ...a, saved_query_id: undefined, space_id: undefined }), false) }) },
   elasticstack_kibana_agentbuilder_tool: { kind: 'AgentTool', convert: tool },
   elasticstack_kibana_agentbuilder_agent: { kind: 'Agent', convert: agent },
+  elasticstack_kibana_agentbuilder_workflow: { kind: 'AgentWorkflow', convert: (a) => (typeof a.configuration_yaml === 'string' ? { spec: { definition: parseYaml(a.configuration_yaml) } } : undefined) },
   elasticstack_fleet_agent_policy: { kind: 'AgentPolicy', convert: agentPolicy },
   elasticstack_fleet_output: { kind: 'FleetOutput', convert: output },
   elasticstack_kibana_data_view: { kind: 'DataView', convert: dataView },
