@@ -310,8 +310,10 @@ export function planFromLive(options: PlanOptions, live: LiveState): Plan {
   };
   // A probe with no name and no tags: owned only by a scope that no selector narrows.
   const ownsUnnamed = (kind: string, space: string) => isOwned({ kind, space, name: '', body: {} }, options.manage);
+  // A listing that failed is no listing: what is in it is not known.
+  const liveIn = (kind: string, space: string) => (live.failures.some((f) => f.kind === kind && f.space === space) ? undefined : live.objects.get(pairKey(kind, space)));
   for (const adapter of declaredKinds(resources, adapterFor)) {
-    for (const w of adapter.planWarnings?.(resources, ordered, liveOf, ownsUnnamed) ?? []) {
+    for (const w of adapter.planWarnings?.(resources, ordered, liveOf, ownsUnnamed, liveIn) ?? []) {
       warnings.push(placedLater({ subject: describeObject(w.resource), message: w.message }, () => w.resource.posOf(w.path)));
     }
   }

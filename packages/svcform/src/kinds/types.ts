@@ -245,12 +245,14 @@ export interface KindAdapter extends KindRules {
    * kinds, the live objects). `liveOf` gives a manifest's live object, undefined where it has none
    * (a create) and `unknown` where the plan cannot tell. `ownsUnnamed` says whether a manage scope
    * owns every undeclared object of a kind in a space (one no selector narrows): what it would
-   * delete of the objects the server makes with generated ids.
+   * delete of the objects the server makes with generated ids. `liveIn` gives the plan's listing of
+   * a kind in a space, undeclared objects included, undefined where it read none.
    */
   planWarnings?(
     resources: readonly Resource[],
     changes: readonly PlanChangeView[],
     liveOf: (res: Resource) => LiveObject | undefined | 'unknown',
     ownsUnnamed: (kind: string, space: string) => boolean,
+    liveIn: (kind: string, space: string) => readonly LiveObject[] | undefined,
   ): ManifestWarning[];
 }

@@ -78,6 +78,20 @@ describe('ExceptionList and Rule default exceptions: item_ids unique across the 
     assert.doesNotMatch(applied.out + applied.err, /someone else meanwhile/);
   });
 
+  it('warns at plan when a live list holds the item_id, and when the plan moves an item between lists; a second apply finishes a move', async () => {
+    // made-by-hand holds vpn on the server since the test before.
+    const held = JSON.parse((await cli(['plan', repo({ 'a.yaml': list('mine', 'vpn') }), '--url', emu.url, '--json'])).out);
+    assert.deepEqual(held.warnings.map((w: any) => w.message), ['item_id "vpn" is held by exception list "made-by-hand" on the server, which this plan leaves as it is: item ids are unique across the lists of a namespace, so the server will refuse this item (409); give it another item_id, or take it out of that list']);
+    const moving = repo({ 'a.yaml': list('mine', 'vpn'), 'b.yaml': list('made-by-hand', 'proxy') });
+    const planned = JSON.parse((await cli(['plan', moving, '--url', emu.url, '--json'])).out);
+    assert.equal(planned.warnings.length, 1);
+    assert.match(planned.warnings[0].message, /^item_id "vpn" moves here from exception list "made-by-hand", which this plan takes it out of/);
+    await cli(['apply', moving, '--url', emu.url]);
+    const again = await cli(['apply', moving, '--url', emu.url]);
+    assert.equal(again.code, 0, again.out + again.err);
+    assert.equal((await cli(['plan', moving, '--url', emu.url, '--detailed-exitcode'])).code, 0);
+  });
+
   it("counts a rule's default list, which is a single list of the rule's space", async () => {
     const validated = await cli(['validate', repo({ 'a.yaml': list('builds', 'ci-builds'), 'r.yaml': ruleWithDefault('ci-builds') })]);
     assert.equal(validated.code, 1, validated.out + validated.err);

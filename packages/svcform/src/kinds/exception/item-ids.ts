@@ -1,4 +1,5 @@
 import type { CheckIssue, DocPath, Resource } from '../../manifest/types.js';
+import type { LiveObject, ManifestWarning, PlanChangeView } from '../types.js';
 import { isPlainObject } from '../normalize.js';
 import { declaredItems } from './items.js';
 
@@ -70,6 +71,48 @@ export function itemIdClashes(res: Resource, declared: (kind: string, name?: str
       path,
       message: `item_id ${JSON.stringify(itemId)} is taken by ${holder.res.kind}/${holder.res.name} (${where.file}:${where.line}): the server keeps item ids unique across ${lists}, and refuses a second one (409); give one of them another item_id`,
     });
+  }
+  return out;
+}
+
+/**
+ * Plan warnings for the items a list's create or update adds whose item_id a live list of the
+ * namespace holds on the server, since the create route will refuse them (409). Where the plan takes
+ * the item out of that list (its update or its delete), the item moves: both writes go out side by
+ * side, so the add can still be refused on the first apply, and a second one finishes the move.
+ */
+export function itemsHeldElsewhere(
+  changes: readonly PlanChangeView[],
+  liveOf: (res: Resource) => LiveObject | undefined | 'unknown',
+  liveIn: (kind: string, space: string) => readonly LiveObject[] | undefined,
+): ManifestWarning[] {
+  const out: ManifestWarning[] = [];
+  for (const change of changes) {
+    const res = change.resource;
+    if (change.kind !== 'ExceptionList' || (change.action !== 'create' && change.action !== 'update') || !res) continue;
+    const lists = liveIn('ExceptionList', res.space);
+    if (!lists) continue;
+    const own = liveOf(res);
+    const had = new Set<string>((own && own !== 'unknown' ? (own.extra?.items ?? []) : []).map((i: { item_id?: string }) => i.item_id));
+    const agnostic = res.spec.namespace_type === 'agnostic';
+    const holders = new Map<string, LiveObject>();
+    for (const list of lists) {
+      if (list.name === res.name || !!list.spaceless !== agnostic) continue;
+      for (const item of list.extra?.items ?? []) if (typeof item?.item_id === 'string') holders.set(item.item_id, list);
+    }
+    for (const { itemId, path } of itemsOf(res)) {
+      const holder = holders.get(itemId);
+      if (had.has(itemId) || !holder) continue;
+      const other = changes.find((c) => c.kind === 'ExceptionList' && c.space === holder.space && c.name === holder.name);
+      const takenOut = other?.action === 'delete' || (other?.action === 'update' && other.resource && !itemsOf(other.resource).some((i) => i.itemId === itemId));
+      out.push({
+        resource: res,
+        path,
+        message: takenOut
+          ? `item_id ${JSON.stringify(itemId)} moves here from exception list ${JSON.stringify(holder.name)}, which this plan takes it out of; both writes go out side by side and the server refuses this item while that list still holds it (409), so the first apply may leave the move to a second`
+          : `item_id ${JSON.stringify(itemId)} is held by exception list ${JSON.stringify(holder.name)} on the server, which this plan leaves as it is: item ids are unique across the lists of a namespace, so the server will refuse this item (409); give it another item_id, or take it out of that list`,
+      });
+    }
   }
   return out;
 }

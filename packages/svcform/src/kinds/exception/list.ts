@@ -5,7 +5,7 @@ import { artifactItemIssues, endpointListOfId, endpointListOfType } from '../../
 import { displayField } from '../../manifest/schema.js';
 import type { Resource } from '../../manifest/types.js';
 import { shortText } from '../../manifest/short-text.js';
-import { itemIdClashes } from './item-ids.js';
+import { itemIdClashes, itemsHeldElsewhere } from './item-ids.js';
 import { declaredItems, comparableItems, findLists, itemsOfLists, itemSpec, keysKept, LISTS_PATH, readItemsFile, reconcileItems, type Item } from './items.js';
 import { deepEqual, isPlainObject } from '../normalize.js';
 import type { AdapterContext, CheckIssue, KindAdapter, LiveObject, Reference } from '../types.js';
@@ -178,6 +178,8 @@ export const exceptionListAdapter: KindAdapter = {
   },
 
   checkAmong: itemIdClashes,
+
+  planWarnings: (_resources, changes, liveOf, _ownsUnnamed, liveIn) => itemsHeldElsewhere(changes, liveOf, liveIn),
 
   list(ctx, space) {
     return listLists(ctx, space, 'single');
