@@ -46,7 +46,7 @@ describe('emulator: attack-discovery schedules (service-api.md Attack discovery;
     const made = await call(emu, 'POST', BASE, { name: 'Filtered', params, schedule: { interval: '1h' }, actions: [action({ query: { kql: 'a: 1', filters: [] } })] });
     assert.equal(made.status, 200, made.text);
     assert.equal(typeof made.body.actions[0].alerts_filter.query.dsl, 'string');
-    const unknown = await call(emu, 'PUT', `${BASE}/${made.body.id}`, { name: 'Filtered', params, schedule: { interval: '1h' }, actions: [action({ query: { kql: 'a: 1', filters_json: '[]' } })] });
+    const unknown = await call(emu, 'PUT', `${BASE}/${made.body.id}`, { name: 'Filtered', params, schedule: { interval: '1h' }, actions: [action({ query: { kql: 'a: 1', filters: [], filters_json: '[]' } })] });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.message, 'Error validating update data - [actions.0.alertsFilter.query.filters_json]: definition for this key is missing');
   });

@@ -67,7 +67,7 @@ describe('emulator: a rule action\'s alerts_filter, as the rules client checks a
     const cases: Array<[unknown, RegExp]> = [
       [{ query: { filters: [] } }, /\[actions\.0\.alertsFilter\.query\.kql\]: expected value of type \[string\] but got \[undefined\]$/],
       [{ query: { kql: 'a: 1' } }, /\[actions\.0\.alertsFilter\.query\.filters\]: expected value of type \[array\] but got \[undefined\]$/],
-      [{ timeframe: { days: [1], timezone: 'UTC' } }, /\[actions\.0\.alertsFilter\.timeframe\.hours\]: expected value of type \[object\] but got \[undefined\]$/],
+      [{ timeframe: { days: [1], timezone: 'UTC' } }, /\[actions\.0\.alertsFilter\.timeframe\.hours\]: expected a plain object value, but found \[undefined\] instead\.$/],
       [{ timeframe: { ...timeframe, hours: { start: '08:00' } } }, /\[actions\.0\.alertsFilter\.timeframe\.hours\.end\]: expected value of type \[string\] but got \[undefined\]$/],
       [{ timeframe: { ...timeframe, days: [1, 8] } }, /\[actions\.0\.alertsFilter\.timeframe\.days\.1\]: types that failed validation/],
       [{ timeframe: { days: [], hours: timeframe.hours } }, /\[actions\.0\.alertsFilter\.timeframe\.timezone\]: expected value of type \[string\] but got \[undefined\]$/],

@@ -4,7 +4,7 @@ import { EmuError } from '../errors.js';
 import type { EmuRequest } from '../router.js';
 import * as z from '../zod.js';
 import { findConnector } from './connectors/index.js';
-import { alertsFilterProblem, invalidKql, withGeneratedDsl } from './rules/alerts-filter.js';
+import { checkedAlertsFilters, withGeneratedDsl } from './rules/alerts-filter.js';
 
 /**
  * Attack-discovery schedules (/api/attack_discovery/schedules). service-api.md (Attack discovery,
@@ -96,16 +96,12 @@ function existing(ctx: EmulatorContext, req: EmuRequest): StoredSchedule {
 function checked(ctx: EmulatorContext, req: EmuRequest, body: Record<string, any>, write: 'create' | 'update'): Record<string, any> {
   if (!DURATION.test(body.schedule.interval)) throw securityError(400, `Error validating ${write} data - [schedule.interval]: string is not a valid duration: ${body.schedule.interval}`);
   // An action's alerts_filter as the rules client checks it, and the dsl it stores (rules/alerts-filter.ts).
-  const filterProblem = alertsFilterProblem(body.actions ?? []);
-  if (filterProblem) throw securityError(400, `Error validating ${write} data - ${filterProblem}`);
+  if (body.actions) body.actions = checkedAlertsFilters(body.actions, write);
   const missing = (body.actions ?? []).filter((a: any) => !findConnector(ctx, req.space, a.id)).map((a: any) => a.id);
   if (missing.length) throw securityError(400, `Failed to validate actions due to the following error: Invalid connectors: ${missing.join(', ')}`);
   for (const a of body.actions ?? []) {
     a.uuid ??= ctx.uuid();
-    if (a.alerts_filter === undefined) continue;
-    const kql = invalidKql(a.alerts_filter);
-    if (kql !== undefined) throw securityError(400, `Invalid KQL: ${kql}`);
-    a.alerts_filter = withGeneratedDsl(a.alerts_filter);
+    if (a.alerts_filter !== undefined) a.alerts_filter = withGeneratedDsl(a.alerts_filter);
   }
   return body;
 }

@@ -4,7 +4,7 @@ import { EmuError } from '../../errors.js';
 import { findConnector } from '../connectors/index.js';
 import { applyTypeDefaults, defaultFrequency, RULE_DEFAULTS } from './defaults.js';
 import { isEcsField } from './ecs.js';
-import { alertsFilterProblem, invalidKql, withGeneratedDsl } from './alerts-filter.js';
+import { checkedAlertsFilters, withGeneratedDsl } from './alerts-filter.js';
 import { RESPONSE_ONLY_FIELDS, ruleConsistencyProblem, type RuleType, type SchemaOptions } from './schema.js';
 import { parseRequest, requestIssuesError, type Issue, type Schema } from '../../zod.js';
 import type { StoredRule } from './state.js';
@@ -89,11 +89,9 @@ export function sameParameters(a: StoredRule, b: StoredRule): boolean {
  * `actionTypeId` from the connector it loads (alerting rules_client lib/denormalize_actions.ts).
  */
 export function resolveActions(w: Writer, actions: any[] | undefined, throttle: unknown, write: 'create' | 'update' = 'update'): any[] {
-  const filterProblem = alertsFilterProblem(actions ?? []);
-  if (filterProblem) throw securityError(400, `Error validating ${write} data - ${filterProblem}`);
   const out: any[] = [];
   const missing: string[] = [];
-  for (const action of actions ?? []) {
+  for (const action of checkedAlertsFilters(actions ?? [], write)) {
     const connector = findConnector(w.ctx, w.space, action.id);
     if (!connector) {
       missing.push(action.id);
@@ -110,12 +108,7 @@ export function resolveActions(w: Writer, actions: any[] | undefined, throttle: 
   }
   if (missing.length) throw securityError(400, `Failed to validate actions due to the following error: Invalid connectors: ${missing.join(', ')}`);
   // After the connectors, as the rules client adds its generated values after validating the actions.
-  for (const action of out) {
-    if (action.alerts_filter === undefined) continue;
-    const kql = invalidKql(action.alerts_filter);
-    if (kql !== undefined) throw securityError(400, `Invalid KQL: ${kql}`);
-    action.alerts_filter = withGeneratedDsl(action.alerts_filter);
-  }
+  for (const action of out) if (action.alerts_filter !== undefined) action.alerts_filter = withGeneratedDsl(action.alerts_filter);
   return out;
 }
 
