@@ -74,51 +74,39 @@ export function parseHcl(src) {
     }
     return body.replace(/\$\{([^}]*)\}/g, (_, e) => placeholder(e));
   };
-  const list = () => {
+  /** The members up to `close`, separated by commas or new lines, each read by `member`. */
+  const members = (close, member) => {
     i++;
-    const out = [];
     for (;;) {
       blank();
-      if (src[i] === ']') {
+      if (src[i] === close) {
         i++;
-        return out;
+        return;
       }
-      out.push(value());
+      member();
       blank();
       if (src[i] === ',') i++;
     }
   };
+  const list = () => {
+    const out = [];
+    members(']', () => out.push(value()));
+    return out;
+  };
   const object = () => {
-    i++;
     const out = {};
-    for (;;) {
-      blank();
-      if (src[i] === '}') {
-        i++;
-        return out;
-      }
+    members('}', () => {
       const key = src[i] === '"' ? string() : identifier();
       blank();
       if (src[i] !== '=' && src[i] !== ':') fail('= expected in an object');
       i++;
       out[key] = value();
-      blank();
-      if (src[i] === ',') i++;
-    }
+    });
+    return out;
   };
   const call = (name, start) => {
-    i++;
     const args = [];
-    for (;;) {
-      blank();
-      if (src[i] === ')') {
-        i++;
-        break;
-      }
-      args.push(value());
-      blank();
-      if (src[i] === ',') i++;
-    }
+    members(')', () => args.push(value()));
     if (name === 'jsonencode') return JSON.stringify(args[0]);
     if (name === 'tolist' || name === 'toset') return args[0];
     return placeholder(src.slice(start, i));

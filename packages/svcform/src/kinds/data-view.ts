@@ -21,16 +21,24 @@ const BASE = '/api/data_views/data_view';
 /** page × per_page may not pass the search backend's 10 000 result window. */
 const PAGE_SIZE = 1000;
 
-function parsedMap(value: unknown): Record<string, unknown> {
-  if (isPlainObject(value)) return value;
-  if (typeof value !== 'string' || value === '') return {};
+/**
+ * A value the saved object keeps as JSON text (the maps, the source filters) and the data views API
+ * answers parsed: `empty` where it is neither, or not of the expected shape.
+ */
+function parsedJson<T>(value: unknown, isShape: (v: unknown) => v is T, empty: T): T {
+  if (isShape(value)) return value;
+  if (typeof value !== 'string' || value === '') return empty;
   try {
-    const parsed = JSON.parse(value);
-    return isPlainObject(parsed) ? parsed : {};
+    const parsed: unknown = JSON.parse(value);
+    return isShape(parsed) ? parsed : empty;
   } catch {
-    return {};
+    return empty;
   }
 }
+
+const parsedMap = (value: unknown): Record<string, unknown> => parsedJson(value, isPlainObject, {});
+/** The source filters, `[{value, clientId?}]`. */
+const parsedList = (value: unknown): unknown[] => parsedJson(value, Array.isArray, []);
 
 /** A data view in comparable form, from a manifest spec or a listed saved object's view alike. */
 function comparable(source: Record<string, any>): Record<string, any> {
@@ -44,18 +52,6 @@ function comparable(source: Record<string, any>): Record<string, any> {
   };
   if (typeof source.timeFieldName === 'string' && source.timeFieldName !== '') out.timeFieldName = source.timeFieldName;
   return out;
-}
-
-/** The saved object keeps the source filters as JSON text of `[{value, clientId?}]`. */
-function parsedList(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value !== 'string' || value === '') return [];
-  try {
-    const parsed = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The field filters as a sorted set of their values: the UI's `clientId` is bookkeeping, and the order changes nothing. */

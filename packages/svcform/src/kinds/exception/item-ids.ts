@@ -87,6 +87,16 @@ export function itemsHeldElsewhere(
   liveIn: (kind: string, space: string) => readonly LiveObject[] | undefined,
 ): ManifestWarning[] {
   const out: ManifestWarning[] = [];
+  // What the plan leaves in a live list: nothing when it deletes it, its manifest's items when it
+  // updates it, everything it holds otherwise (undefined).
+  const keptIds = new Map<LiveObject, Set<string> | undefined>();
+  const keptBy = (list: LiveObject): Set<string> | undefined => {
+    if (!keptIds.has(list)) {
+      const change = changes.find((c) => c.kind === 'ExceptionList' && c.space === list.space && c.name === list.name);
+      keptIds.set(list, change?.action === 'delete' ? new Set() : change?.action === 'update' && change.resource ? new Set(itemsOf(change.resource).map((i) => i.itemId)) : undefined);
+    }
+    return keptIds.get(list);
+  };
   for (const change of changes) {
     const res = change.resource;
     if (change.kind !== 'ExceptionList' || (change.action !== 'create' && change.action !== 'update') || !res) continue;
@@ -103,8 +113,8 @@ export function itemsHeldElsewhere(
     for (const { itemId, path } of itemsOf(res)) {
       const holder = holders.get(itemId);
       if (had.has(itemId) || !holder) continue;
-      const other = changes.find((c) => c.kind === 'ExceptionList' && c.space === holder.space && c.name === holder.name);
-      const takenOut = other?.action === 'delete' || (other?.action === 'update' && other.resource && !itemsOf(other.resource).some((i) => i.itemId === itemId));
+      const kept = keptBy(holder);
+      const takenOut = kept !== undefined && !kept.has(itemId);
       out.push({
         resource: res,
         path,
